@@ -1,0 +1,147 @@
+# tr - Linux tracing and profiling toolchain.
+#
+#   make            build the library and every tool (calls `make deps` when a package is missing)
+#   make test       cmocka unit tests and command-line tests; SAN=1 under ASan+UBSan
+#   make demo       build, record a bundled workload, and render it
+#   make install    PREFIX=/usr/local DESTDIR=
+#   make deps       install the missing Debian packages (needs root)
+#
+# Each tool and test area contributes a fragment: */*/tool.mk and tests/*/test.mk.
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+CC ?= cc
+SAN ?= 0
+V ?= 0
+
+DEB_PACKAGES := libdw-dev libelf-dev libzstd-dev libtracefs-dev libtraceevent-dev libcmocka-dev pkg-config
+PKGS := libzstd libdw libelf libtracefs libtraceevent cmocka
+
+ifeq ($(SAN),1)
+B := build/san
+SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+OPT := -O1
+else
+B := build/release
+SANFLAGS :=
+OPT := -O2
+endif
+
+# Frame pointers everywhere: tr profiles itself with tr.
+CFLAGS ?= $(OPT) -g
+override CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -fno-omit-frame-pointer $(SANFLAGS) -Iformat -Icli
+override LDFLAGS += $(SANFLAGS)
+
+pc = $(shell pkg-config $(1) $(2) 2>/dev/null)
+ZSTD_LIBS = $(or $(call pc,--libs,libzstd),-lzstd)
+
+ifeq ($(V),0)
+Q := @
+else
+Q :=
+endif
+
+LIB := $(B)/libtr.a
+LIB_SRCS := $(wildcard format/*.c)
+CLI_SRCS := $(wildcard cli/*.c)
+
+TOOLS :=
+UNIT_TESTS :=
+TEST_PROGS :=
+CLI_TEST_DIRS :=
+BENCHES :=
+
+.PHONY: all test demo install deps check-deps clean completions fuzz bench
+all: tools
+
+# --- the fragments -------------------------------------------------------
+include $(sort $(wildcard recorders/*/tool.mk filters/*/tool.mk renderers/*/tool.mk))
+include $(sort $(wildcard tests/*/test.mk))
+-include $(sort $(wildcard bench/*/bench.mk))
+
+# --- dependencies --------------------------------------------------------
+# check-deps runs before anything is compiled: missing packages are installed.
+check-deps:
+	$(Q)for p in $(PKGS); do pkg-config --exists $$p 2>/dev/null || missing=1; done; \
+	if [ -n "$$missing" ]; then $(MAKE) --no-print-directory deps; fi
+
+deps:
+	@missing=""; for p in $(DEB_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -z "$$missing" ]; then echo "deps: all installed"; exit 0; fi; \
+	echo "deps: installing$$missing"; \
+	if [ "$$(id -u)" != 0 ]; then SUDO=sudo; fi; \
+	$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing
+
+# --- library and tools ---------------------------------------------------
+obj = $(patsubst %.c,$(B)/obj/%.o,$(1))
+
+$(B)/obj/%.o: %.c | check-deps
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) $(CFLAGS_$(patsubst %/,%,$(dir $<))) -MMD -MP -c $< -o $@
+
+$(LIB): $(call obj,$(LIB_SRCS))
+	@mkdir -p $(dir $@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(B)/libcli.a: $(call obj,$(CLI_SRCS))
+	@mkdir -p $(dir $@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+# A tool NAME has NAME_SRCS and optional NAME_LIBS; sources in directory D get CFLAGS_D too
+# (for example CFLAGS_renderers/tr-cat := $(call pc,--cflags,libtraceevent)).
+define TOOL_template
+$(B)/bin/$(1): $(call obj,$($(1)_SRCS)) $(B)/libcli.a $(LIB)
+	@mkdir -p $$(dir $$@)
+	$$(if $(Q),@echo "  LD      $$@")
+	$(Q)$$(CC) $$(LDFLAGS) -o $$@ $$^ $$($(1)_LIBS) $$(ZSTD_LIBS) -lm
+endef
+$(foreach t,$(TOOLS),$(eval $(call TOOL_template,$(t))))
+
+.PHONY: tools
+tools: $(LIB) $(addprefix $(B)/bin/,$(TOOLS))
+
+# --- tests ---------------------------------------------------------------
+# A unit test NAME has NAME_SRCS (test sources plus the modules under test)
+# and optional NAME_LIBS.
+CMOCKA_LIBS = $(or $(call pc,--libs,cmocka),-lcmocka)
+define TEST_template
+$(B)/tests/$(1): $(call obj,$($(1)_SRCS)) $(B)/libcli.a $(LIB)
+	@mkdir -p $$(dir $$@)
+	$(Q)$$(CC) $$(LDFLAGS) -o $$@ $$^ $$($(1)_LIBS) $$(CMOCKA_LIBS) $$(ZSTD_LIBS) -lm
+endef
+$(foreach t,$(UNIT_TESTS) $(TEST_PROGS),$(eval $(call TEST_template,$(t))))
+
+test: tools $(addprefix $(B)/tests/,$(UNIT_TESTS) $(TEST_PROGS))
+	$(Q)TR_BIN=$(CURDIR)/$(B)/bin:$(CURDIR)/$(B)/tests TR_TESTBIN=$(CURDIR)/$(B)/tests TR_ROOT=$(CURDIR) SAN=$(SAN) \
+	  bash tests/run.sh $(UNIT_TESTS) -- $(CLI_TEST_DIRS)
+
+# --- completions are generated from the option tables -------------------
+completions: tools
+	$(Q)bash completions/generate.sh $(B)/bin $(TOOLS)
+
+# --- demo ----------------------------------------------------------------
+demo: tools
+	$(Q)TR_BIN=$(CURDIR)/$(B)/bin bash bench/demo.sh
+
+# --- install -------------------------------------------------------------
+install: tools
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include \
+	  $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5 \
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+	install -m 755 $(addprefix $(B)/bin/,$(TOOLS)) $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libtr.a
+	install -m 644 format/tr.h $(DESTDIR)$(PREFIX)/include/tr.h
+	install -m 644 $(wildcard man/*.1) $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 $(wildcard man/*.5) $(DESTDIR)$(PREFIX)/share/man/man5/
+	for t in $(TOOLS); do install -m 644 completions/tr.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/$$t; done
+	install -m 644 completions/_tr $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_tr
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(shell sed -n 's/^#define TR_LIB_VERSION "\(.*\)"/\1/p' format/tr.h)|' \
+	  format/tr.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/tr.pc
+
+clean:
+	rm -rf build
+
+-include $(shell find build -name '*.d' 2>/dev/null)

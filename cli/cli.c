@@ -1,0 +1,282 @@
+/* cli.c - option tables, usage, errors and checked output for tr tools. */
+#include "cli.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../format/tr.h"
+
+char *cli_optarg;
+int cli_optind = 1;
+
+static const struct cli_tool *tool;
+static struct option longopts[128];
+static char shortopts[256];
+
+const char *cli_name(void) { return tool ? tool->name : "tr"; }
+
+void cli_vwarn(const char *fmt, va_list ap)
+{
+    fflush(stdout);
+    fprintf(stderr, "%s: ", cli_name());
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
+void cli_warn(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    cli_vwarn(fmt, ap);
+    va_end(ap);
+}
+
+void cli_die(int status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    cli_vwarn(fmt, ap);
+    va_end(ap);
+    exit(status);
+}
+
+void cli_usage(FILE *f)
+{
+    for (int i = 0; i < 4 && tool->synopsis[i]; i++)
+        fprintf(f, "%s %s %s\n", i ? "      " : "usage:", tool->name, tool->synopsis[i]);
+}
+
+void cli_usage_exit(void)
+{
+    cli_usage(stderr);
+    exit(CLI_EXIT_USAGE);
+}
+
+static void print_help(void)
+{
+    printf("%s - %s\n\n", tool->name, tool->summary);
+    cli_usage(stdout);
+    printf("\noptions:\n");
+    for (const struct cli_opt *o = tool->opts; o->help; o++) {
+        char left[96];
+        int n = 0;
+        if (o->short_name > 0 && o->short_name < 256)
+            n += snprintf(left + n, sizeof left - n, "-%c%s", o->short_name, o->long_name ? ", " : "");
+        else
+            n += snprintf(left + n, sizeof left - n, "    ");
+        if (o->long_name)
+            n += snprintf(left + n, sizeof left - n, "--%s", o->long_name);
+        if (o->arg)
+            snprintf(left + n, sizeof left - n, "%s%s", o->arg[0] == '[' ? "" : " ", o->arg);
+        printf("  %-28s %s\n", left, o->help);
+    }
+    printf("  %-28s %s\n", "-h, --help", "show this help and exit");
+    printf("  %-28s %s\n", "-V, --version", "show the version and exit");
+    exit(0);
+}
+
+static void print_table(void)
+{
+    /* tab-separated: short, long, arg, completion, help */
+    for (const struct cli_opt *o = tool->opts; o->help; o++) {
+        char s[2] = {0, 0};
+        if (o->short_name > 0 && o->short_name < 256)
+            s[0] = (char)o->short_name;
+        printf("%s\t%s\t%s\t%s\t%s\n", s, o->long_name ? o->long_name : "", o->arg ? o->arg : "",
+               o->complete ? o->complete : "", o->help);
+    }
+    printf("h\thelp\t\t\tshow this help and exit\n");
+    printf("V\tversion\t\t\tshow the version and exit\n");
+    printf("#operands\t%s\n", tool->operands ? tool->operands : "");
+    for (int i = 0; i < 4 && tool->synopsis[i]; i++)
+        printf("#synopsis\t%s\n", tool->synopsis[i]);
+    exit(0);
+}
+
+void cli_init(const struct cli_tool *t, int argc, char **argv)
+{
+    tool = t;
+    size_t nl = 0, ns = 0;
+    if (t->stop_at_nonopt)
+        shortopts[ns++] = '+';
+    shortopts[ns++] = ':';
+    for (const struct cli_opt *o = t->opts; o->help; o++) {
+        int has_arg = !o->arg ? no_argument : o->arg[0] == '[' ? optional_argument : required_argument;
+        if (o->short_name > 0 && o->short_name < 256) {
+            shortopts[ns++] = (char)o->short_name;
+            if (has_arg != no_argument)
+                shortopts[ns++] = ':';
+            if (has_arg == optional_argument)
+                shortopts[ns++] = ':';
+        }
+        if (o->long_name)
+            longopts[nl++] = (struct option){o->long_name, has_arg, NULL,
+                                             o->short_name > 0 && o->short_name < 256 ? o->short_name : o->id};
+    }
+    longopts[nl++] = (struct option){"help", no_argument, NULL, 'h'};
+    longopts[nl++] = (struct option){"version", no_argument, NULL, 'V'};
+    longopts[nl++] = (struct option){"options-table", no_argument, NULL, 0x7fff};
+    longopts[nl] = (struct option){0, 0, 0, 0};
+    strcat(shortopts, "hV");
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--"))
+            break;
+        if (!strcmp(argv[i], "--options-table"))
+            print_table();
+    }
+}
+
+int cli_getopt(int argc, char **argv)
+{
+    opterr = 0;
+    optind = cli_optind;
+    int c = getopt_long(argc, argv, shortopts, longopts, NULL);
+    cli_optind = optind;
+    cli_optarg = optarg;
+    switch (c) {
+    case 'h':
+        print_help();
+        break;
+    case 'V':
+        printf("%s %s (trace format %d.%d)\n", tool->name, TR_LIB_VERSION, TR_VERSION_MAJOR,
+               TR_VERSION_MINOR);
+        exit(cli_finish_stdout(0));
+    case '?':
+        if (optopt && optopt < 256)
+            cli_warn("unknown option '-%c'", optopt);
+        else
+            cli_warn("unknown option '%s'", argv[optind - 1]);
+        cli_usage_exit();
+    case ':':
+        if (optopt && optopt < 256)
+            cli_warn("option '-%c' needs an argument", optopt);
+        else
+            cli_warn("option '%s' needs an argument", argv[optind - 1]);
+        cli_usage_exit();
+    }
+    return c;
+}
+
+static void bad_number(const char *s, const char *what, const char *why)
+{
+    cli_warn("invalid %s '%s': %s", what, s, why);
+    exit(CLI_EXIT_USAGE);
+}
+
+uint64_t cli_parse_u64(const char *s, uint64_t min, uint64_t max, const char *what)
+{
+    char *end;
+    if (!s || !*s || *s == '-' || *s == ' ')
+        bad_number(s ? s : "", what, "not a non-negative number");
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (*end)
+        bad_number(s, what, "not a number");
+    if (errno == ERANGE || v > max) {
+        char why[64];
+        snprintf(why, sizeof why, "larger than %llu", (unsigned long long)max);
+        bad_number(s, what, why);
+    }
+    if (v < min) {
+        char why[64];
+        snprintf(why, sizeof why, "smaller than %llu", (unsigned long long)min);
+        bad_number(s, what, why);
+    }
+    return v;
+}
+
+int64_t cli_parse_i64(const char *s, int64_t min, int64_t max, const char *what)
+{
+    char *end;
+    if (!s || !*s)
+        bad_number("", what, "empty");
+    errno = 0;
+    long long v = strtoll(s, &end, 0);
+    if (*end)
+        bad_number(s, what, "not a number");
+    if (errno == ERANGE || v > max || v < min) {
+        char why[96];
+        snprintf(why, sizeof why, "not between %lld and %lld", (long long)min, (long long)max);
+        bad_number(s, what, why);
+    }
+    return v;
+}
+
+uint64_t cli_parse_seconds(const char *s, uint64_t max_ns, const char *what)
+{
+    uint64_t ns = 0;
+    const char *p = s;
+    int digits = 0;
+    if (!s || !*s)
+        bad_number("", what, "empty");
+    for (; *p >= '0' && *p <= '9'; p++, digits++) {
+        if (ns > max_ns / 1000000000ull + 1)
+            bad_number(s, what, "too large");
+        ns = ns * 10 + (uint64_t)(*p - '0');
+    }
+    ns *= 1000000000ull;
+    if (*p == '.') {
+        uint64_t scale = 100000000ull;
+        for (p++; *p >= '0' && *p <= '9'; p++, digits++) {
+            ns += (uint64_t)(*p - '0') * scale;
+            scale /= 10;
+        }
+    }
+    if (*p || !digits)
+        bad_number(s, what, "not a number of seconds");
+    if (ns > max_ns)
+        bad_number(s, what, "too large");
+    return ns;
+}
+
+int cli_open_trace_output(const char *path, const char *default_path, const char **shown)
+{
+    if (!path || !strcmp(path, "-")) {
+        if (isatty(STDOUT_FILENO)) {
+            if (!default_path)
+                cli_die(CLI_EXIT_USAGE, "refusing to write a binary trace to a terminal; "
+                                        "use -o FILE or a pipe");
+            path = default_path;
+        } else {
+            *shown = "stdout";
+            return STDOUT_FILENO;
+        }
+    }
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0)
+        cli_die(CLI_EXIT_FAIL, "%s: %s", path, strerror(errno));
+    *shown = path;
+    return fd;
+}
+
+int cli_open_input(const char *path, const char **shown)
+{
+    if (!path || !strcmp(path, "-")) {
+        *shown = "stdin";
+        return STDIN_FILENO;
+    }
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        cli_die(CLI_EXIT_FAIL, "%s: %s", path, strerror(errno));
+    *shown = path;
+    return fd;
+}
+
+int cli_finish_stdout(int status)
+{
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        int e = errno;
+        if (e == EPIPE)
+            return status ? status : CLI_EXIT_FAIL;
+        fprintf(stderr, "%s: write error: stdout: %s\n", cli_name(), strerror(e ? e : EIO));
+        return status ? status : CLI_EXIT_FAIL;
+    }
+    return status;
+}
+
+void cli_ignore_sigpipe(void) { signal(SIGPIPE, SIG_IGN); }

@@ -1,0 +1,89 @@
+/*
+ * cli.h - what every tr tool's main() shares: the option table that drives
+ * getopt, --help, --version, the man page's SYNOPSIS and the completions;
+ * bounded number parsing; one-line errors naming the tool; checked output.
+ *
+ * The shape of every main (after OpenBSD's head.c):
+ *     cli_init(&tool, argc, argv);
+ *     while ((c = cli_getopt(&tool, argc, argv)) != -1) switch (c) { ... }
+ *     ... work ...
+ *     return cli_finish_stdout();   (a failed write to stdout is an error)
+ */
+#ifndef TR_CLI_H
+#define TR_CLI_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdarg.h>
+
+/* Exit statuses shared by the tools (each tool's spec lists its own). */
+enum {
+    CLI_EXIT_OK = 0,
+    CLI_EXIT_FAIL = 1,      /* the tool's own failure (bad input, I/O) */
+    CLI_EXIT_USAGE = 2,     /* bad command line */
+    CLI_EXIT_TRUNCATED = 3, /* input readable but truncated or partly corrupt */
+};
+
+/* One option.  Options with short_name >= 256 (or 0) are long-only and
+ * cli_getopt returns .id for them; otherwise it returns short_name. */
+struct cli_opt {
+    int short_name;        /* 'o', or 0 for long-only */
+    const char *long_name; /* "output", or NULL */
+    const char *arg;       /* "FILE" (required argument), "[=WHEN]" optional, NULL none */
+    const char *help;      /* one line */
+    int id;                /* returned for long-only options (>= 256) */
+    const char *complete;  /* completion hint: "file", "dir", "pid", "cmd", or a
+                              space-separated word list; NULL none */
+};
+
+struct cli_tool {
+    const char *name;          /* "tr-cat" */
+    const char *synopsis[4];   /* argument parts, each one usage line: "[-j] [FILE...]" */
+    const char *summary;       /* one line: what the tool does */
+    const struct cli_opt *opts;/* terminated by an entry with help == NULL */
+    int stop_at_nonopt;        /* 1: the first non-option word ends options (commands) */
+    const char *operands;      /* completion for operands: "file", "cmd", ... */
+};
+
+/* Set the tool, handle the hidden --options-table (prints the table for
+ * tests and completion generators and exits 0). */
+void cli_init(const struct cli_tool *t, int argc, char **argv);
+/* getopt_long over the table; handles -h/--help and -V/--version itself
+ * (exit 0) and unknown options (usage on stderr, exit 2). */
+int cli_getopt(int argc, char **argv);
+extern char *cli_optarg;
+extern int cli_optind;
+
+const char *cli_name(void);
+/* "usage: tr-cat [...]" lines, exactly the man page's SYNOPSIS. */
+void cli_usage(FILE *f);
+_Noreturn void cli_usage_exit(void);
+
+/* "tool: message\n" on stderr. */
+void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cli_vwarn(const char *fmt, va_list ap);
+/* cli_warn, then exit(status). */
+_Noreturn void cli_die(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Parse a number with bounds; on failure: "tool: invalid WHAT 'S': reason",
+ * exit 2.  Accepts decimal and 0x hex. */
+uint64_t cli_parse_u64(const char *s, uint64_t min, uint64_t max, const char *what);
+int64_t cli_parse_i64(const char *s, int64_t min, int64_t max, const char *what);
+/* Seconds with a fraction ("1.5") to nanoseconds; bounds in ns. */
+uint64_t cli_parse_seconds(const char *s, uint64_t max_ns, const char *what);
+
+/* Output for binary traces: path "-" or NULL means stdout.  Refuses a
+ * terminal with a clear error (exit 2) unless default_path is given, in
+ * which case that file is created instead (tr-rec-perf's trace.tr).
+ * Returns the fd; *shown receives the name to use in messages. */
+int cli_open_trace_output(const char *path, const char *default_path, const char **shown);
+/* Input: "-" or NULL is stdin.  Returns fd or exits 1 with the error. */
+int cli_open_input(const char *path, const char **shown);
+
+/* Flush stdout; on failure print "tool: write error: stdout: ..." and
+ * return 1, else return status unchanged. */
+int cli_finish_stdout(int status);
+/* Ignore SIGPIPE so a closed pipe is an EPIPE error, not a silent death. */
+void cli_ignore_sigpipe(void);
+
+#endif

@@ -1,0 +1,139 @@
+/* internal.h - shared by the library's own files; not installed. */
+#ifndef TR_INTERNAL_H
+#define TR_INTERNAL_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tr.h"
+
+/* ---- the frames around chunks (spec/FORMAT.md, "Frames") ---- */
+#define TR_SKIP_MAGIC 0x184D2A5Eu  /* zstd skippable frame, nibble E */
+#define TR_ZSTD_MAGIC 0xFD2FB528u
+#define TR_KIND_START 0x54535254u  /* "TRST" */
+#define TR_KIND_CHUNK 0x48435254u  /* "TRCH" */
+#define TR_KIND_END 0x4E455254u    /* "TREN" */
+#define TR_START_SIZE 28u          /* content sizes in version 1.0 */
+#define TR_CHUNK_SIZE 40u
+#define TR_END_SIZE 48u
+#define TR_FRAME_MAX 4096u         /* largest frame content a reader accepts */
+#define TR_CHUNK_KEY 1u            /* chunk flag: key chunk */
+#define TR_RAW_MAX (16u << 20)     /* hard limit on a chunk's raw size */
+#define TR_MAX_DEPTH 4096          /* frames of a stack a reader materialises */
+
+/* ---- little-endian fixed-width fields ---- */
+static inline void put_le32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24);
+}
+static inline void put_le64(uint8_t *p, uint64_t v) { put_le32(p, (uint32_t)v); put_le32(p + 4, (uint32_t)(v >> 32)); }
+static inline void put_le16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
+static inline uint32_t get_le32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static inline uint64_t get_le64(const uint8_t *p) { return get_le32(p) | (uint64_t)get_le32(p + 4) << 32; }
+static inline uint16_t get_le16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
+
+/* ---- varints: LEB128, at most 10 bytes; signed values zigzag-encoded ---- */
+static inline uint64_t zigzag(int64_t v) { return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63); }
+static inline int64_t unzigzag(uint64_t v) { return (int64_t)(v >> 1) ^ -(int64_t)(v & 1); }
+
+/* A cursor over a record body.  Reading past the end sets bad. */
+typedef struct cur {
+    const uint8_t *p, *end;
+    int bad;
+} cur;
+
+static inline uint64_t cur_varint(cur *c)
+{
+    const uint8_t *p = c->p;
+    if (p < c->end && *p < 0x80) {
+        c->p = p + 1;
+        return *p;
+    }
+    uint64_t v = 0;
+    for (int shift = 0; shift < 70; shift += 7) {
+        if (p >= c->end) break;
+        uint8_t b = *p++;
+        if (shift == 63 && b > 1) break; /* overflows 64 bits */
+        v |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80)) {
+            c->p = p;
+            return v;
+        }
+    }
+    c->bad = 1;
+    c->p = c->end;
+    return 0;
+}
+static inline int64_t cur_svarint(cur *c) { return unzigzag(cur_varint(c)); }
+static inline uint32_t cur_u32(cur *c)
+{
+    uint64_t v = cur_varint(c);
+    if (v > UINT32_MAX) c->bad = 1;
+    return (uint32_t)v;
+}
+static inline int32_t cur_s32(cur *c)
+{
+    int64_t v = cur_svarint(c);
+    if (v < INT32_MIN || v > INT32_MAX) c->bad = 1;
+    return (int32_t)v;
+}
+/* n bytes, or NULL (and bad) when fewer remain */
+static inline const uint8_t *cur_bytes(cur *c, uint64_t n)
+{
+    if (n > (uint64_t)(c->end - c->p)) {
+        c->bad = 1;
+        c->p = c->end;
+        return NULL;
+    }
+    const uint8_t *p = c->p;
+    c->p += n;
+    return p;
+}
+static inline size_t cur_left(const cur *c) { return (size_t)(c->end - c->p); }
+
+/* ---- a growable byte buffer ---- */
+typedef struct buf {
+    uint8_t *p;
+    size_t len, cap;
+} buf;
+int buf_reserve(buf *b, size_t more);
+static inline int buf_put(buf *b, const void *d, size_t n)
+{
+    if (b->cap - b->len < n && buf_reserve(b, n)) return TR_E_NOMEM;
+    if (n) memcpy(b->p + b->len, d, n);
+    b->len += n;
+    return 0;
+}
+static inline int buf_varint(buf *b, uint64_t v)
+{
+    if (b->cap - b->len < 10 && buf_reserve(b, 10)) return TR_E_NOMEM;
+    b->len += tr_varint_put(b->p + b->len, v);
+    return 0;
+}
+static inline int buf_svarint(buf *b, int64_t v) { return buf_varint(b, zigzag(v)); }
+void buf_free(buf *b);
+
+/* ---- hash maps with 64-bit keys to 32-bit values (0 = absent) ---- */
+typedef struct idmap {
+    uint64_t *keys;
+    uint32_t *vals;
+    size_t cap, n;
+} idmap;
+uint32_t idmap_get(const idmap *m, uint64_t key);
+int idmap_put(idmap *m, uint64_t key, uint32_t val);
+void idmap_free(idmap *m);
+uint64_t tr_hash64(const void *p, size_t n, uint64_t seed);
+
+/* ---- record bodies (record.c) ---- */
+/* Does type t start with the event prefix (dt, pid, tid, cpu)? */
+static inline int type_has_prefix(uint32_t t) { return (t & 0x20) != 0; }
+/* Encode rec's body (after the prefix for event types) into b. */
+int rec_encode_body(buf *b, const tr_record *rec);
+/* Decode a body (after the prefix) into rec; 0 or TR_E_CORRUPT_RECORD. */
+int rec_decode_body(cur *c, tr_record *rec);
+
+#endif

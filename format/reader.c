@@ -1,0 +1,870 @@
+/* reader.c - reading streams front to back: frames, chunks, records,
+ * definitions, and precise reports of what was lost. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include "internal.h"
+
+/* ---- an arena whose blocks never move: returned pointers stay valid ---- */
+typedef struct block {
+    struct block *next;
+    size_t used, cap;
+    _Alignas(16) uint8_t data[];
+} block;
+
+static void *arena_alloc(block **head, size_t n)
+{
+    n = (n + 15) & ~(size_t)15;
+    block *b = *head;
+    if (!b || b->cap - b->used < n) {
+        size_t cap = n > 65536 ? n : 65536;
+        b = malloc(sizeof *b + cap);
+        if (!b) return NULL;
+        b->cap = cap;
+        b->used = 0;
+        b->next = *head;
+        *head = b;
+    }
+    void *p = b->data + b->used;
+    b->used += n;
+    return p;
+}
+
+static void arena_free(block **head)
+{
+    while (*head) {
+        block *n = (*head)->next;
+        free(*head);
+        *head = n;
+    }
+}
+
+typedef struct node {
+    uint32_t parent, frame;
+    int32_t depth;      /* -1 until materialised */
+    uint32_t *frames;   /* leaf first, in the arena */
+} node;
+
+typedef struct meta_kv {
+    char *key, *value;
+} meta_kv;
+
+typedef struct blob_ent {
+    char *name;
+    uint8_t *data;
+    size_t len;
+} blob_ent;
+
+typedef struct systab {
+    char *arch;
+    idmap names; /* nr+1 -> index into sys_names */
+} systab;
+
+enum { S_OUTSIDE, S_IN_STREAM, S_DONE };
+
+struct tr_reader {
+    int fd;
+    int own_buf;
+    uint8_t *in;
+    size_t in_len, in_pos, in_cap;
+    int eof;
+    uint64_t in_off; /* input offset of in[0] */
+    tr_reader_options opt;
+    ZSTD_DCtx *dctx;
+
+    buf chunk;
+    size_t cpos;
+    uint64_t time;
+    uint64_t chunk_seq;
+
+    int state;
+    int any_stream;
+    uint32_t stream;     /* index of the current stream, counted from 0 */
+    uint64_t stream_off;
+    uint64_t expect_seq;
+    int pending;         /* error to return before reading on */
+    int pending_end;     /* deliver a synthesised STREAM_END first */
+
+    /* tables of the current stream */
+    block *arena;
+    idmap str_ids;  /* id -> index+1 into strs */
+    struct { const char *s; size_t len; } *strs;
+    size_t nstrs, capstrs;
+    idmap frame_ids; /* id -> index+1 into frames */
+    tr_frame **frames;
+    size_t nframes, capframes;
+    idmap node_ids;
+    node *nodes;
+    size_t nnodes, capnodes;
+    idmap event_ids;
+    tr_event_def **events;
+    size_t nevents, capevents;
+    meta_kv *meta;
+    size_t nmeta;
+    blob_ent *blobs;
+    size_t nblobs;
+    systab *systabs;
+    size_t nsystabs;
+    const char **sys_names;
+    size_t nsys_names, capsys_names;
+
+    tr_reader_stats st;
+    tr_reader_diag diag;
+};
+
+/* ---- input ---- */
+
+/* Make n bytes available at in+in_pos; returns how many are (less at EOF). */
+static size_t need(tr_reader *r, size_t n)
+{
+    while (r->in_len - r->in_pos < n && !r->eof && r->own_buf) {
+        if (r->in_pos) {
+            memmove(r->in, r->in + r->in_pos, r->in_len - r->in_pos);
+            r->in_len -= r->in_pos;
+            r->in_off += r->in_pos;
+            r->in_pos = 0;
+        }
+        size_t want = n > (1u << 20) ? n : (1u << 20);
+        if (r->in_cap < want) {
+            uint8_t *p = realloc(r->in, want);
+            if (!p) break;
+            r->in = p;
+            r->in_cap = want;
+        }
+        ssize_t k = read(r->fd, r->in + r->in_len, r->in_cap - r->in_len);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) {
+            r->eof = k < 0 ? -1 : 1;
+            break;
+        }
+        r->in_len += (size_t)k;
+        r->st.input_bytes += (uint64_t)k;
+    }
+    size_t have = r->in_len - r->in_pos;
+    return have < n ? have : n;
+}
+
+static uint64_t offset(const tr_reader *r) { return r->in_off + r->in_pos; }
+
+static void consume(tr_reader *r, size_t n) { r->in_pos += n; }
+
+/* Skip n bytes without keeping them (a foreign skippable frame). */
+static size_t skip_bytes(tr_reader *r, uint64_t n)
+{
+    uint64_t done = 0;
+    while (done < n) {
+        size_t step = n - done > (1u << 20) ? (1u << 20) : (size_t)(n - done);
+        size_t k = need(r, step);
+        consume(r, k);
+        done += k;
+        if (k < step) break;
+    }
+    return (size_t)done;
+}
+
+static int set_diag(tr_reader *r, int err, uint64_t off, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static int set_diag(tr_reader *r, int err, uint64_t off, const char *fmt, ...)
+{
+    r->diag.offset = off;
+    r->diag.stream = r->stream;
+    r->diag.chunk = r->chunk_seq;
+    r->diag.lost_chunks = 0;
+    r->diag.lost_bytes = 0;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->diag.detail, sizeof r->diag.detail, fmt, ap);
+    va_end(ap);
+    return err;
+}
+
+/* Scan forward for the next tr frame magic; returns bytes skipped. */
+static uint64_t resync(tr_reader *r, size_t from)
+{
+    uint64_t skipped = 0;
+    consume(r, from);
+    skipped += from;
+    for (;;) {
+        size_t have = need(r, 4);
+        if (have < 4) {
+            consume(r, have);
+            return skipped + have;
+        }
+        const uint8_t *p = r->in + r->in_pos, *end = r->in + r->in_len;
+        const uint8_t *m = memmem(p, (size_t)(end - p), "\x5e\x2a\x4d\x18", 4);
+        if (m) {
+            consume(r, (size_t)(m - p));
+            return skipped + (uint64_t)(m - p);
+        }
+        size_t keep = 3, drop = (size_t)(end - p) - keep;
+        consume(r, drop);
+        skipped += drop;
+        if (r->eof) {
+            skipped += need(r, 3);
+            consume(r, need(r, 3));
+            return skipped;
+        }
+        need(r, 4 + keep);
+    }
+}
+
+/* ---- tables ---- */
+
+static void tables_clear(tr_reader *r)
+{
+    arena_free(&r->arena);
+    idmap_free(&r->str_ids);
+    idmap_free(&r->frame_ids);
+    idmap_free(&r->node_ids);
+    idmap_free(&r->event_ids);
+    r->nstrs = r->nframes = r->nnodes = r->nevents = 0;
+    for (size_t i = 0; i < r->nmeta; i++) {
+        free(r->meta[i].key);
+        free(r->meta[i].value);
+    }
+    free(r->meta);
+    r->meta = NULL;
+    r->nmeta = 0;
+    for (size_t i = 0; i < r->nblobs; i++) {
+        free(r->blobs[i].name);
+        free(r->blobs[i].data);
+    }
+    free(r->blobs);
+    r->blobs = NULL;
+    r->nblobs = 0;
+    for (size_t i = 0; i < r->nsystabs; i++) {
+        free(r->systabs[i].arch);
+        idmap_free(&r->systabs[i].names);
+    }
+    free(r->systabs);
+    r->systabs = NULL;
+    r->nsystabs = 0;
+    r->nsys_names = 0;
+}
+
+#define PUSH(arr, n, cap)                                                     \
+    ((n) < (cap) ? 0 : grow_array((void **)&(arr), &(cap), sizeof *(arr)))
+
+static int grow_array(void **arr, size_t *cap, size_t elem)
+{
+    size_t nc = *cap ? *cap * 2 : 64;
+    void *p = realloc(*arr, nc * elem);
+    if (!p) return TR_E_NOMEM;
+    *arr = p;
+    *cap = nc;
+    return 0;
+}
+
+static char *arena_str(tr_reader *r, const void *s, size_t len)
+{
+    char *p = arena_alloc(&r->arena, len + 1);
+    if (!p) return NULL;
+    memcpy(p, s, len);
+    p[len] = 0;
+    return p;
+}
+
+static char *dup_n(const void *s, size_t len)
+{
+    char *p = malloc(len + 1);
+    if (p) {
+        memcpy(p, s, len);
+        p[len] = 0;
+    }
+    return p;
+}
+
+static int absorb(tr_reader *r, const tr_record *rec)
+{
+    const __typeof__(rec->u) *u = &rec->u;
+    switch (rec->type) {
+    case TR_REC_STRING: {
+        if (!u->string.id || idmap_get(&r->str_ids, u->string.id)) return 0; /* first definition wins */
+        if (PUSH(r->strs, r->nstrs, r->capstrs)) return TR_E_NOMEM;
+        char *s = arena_str(r, u->string.str, u->string.len);
+        if (!s) return TR_E_NOMEM;
+        r->strs[r->nstrs].s = s;
+        r->strs[r->nstrs].len = u->string.len;
+        r->nstrs++;
+        return idmap_put(&r->str_ids, u->string.id, (uint32_t)r->nstrs);
+    }
+    case TR_REC_FRAME: {
+        if (!u->frame.id || idmap_get(&r->frame_ids, u->frame.id)) return 0;
+        if (PUSH(r->frames, r->nframes, r->capframes)) return TR_E_NOMEM;
+        tr_frame *f = arena_alloc(&r->arena, sizeof *f);
+        if (!f) return TR_E_NOMEM;
+        *f = u->frame.frame;
+        r->frames[r->nframes++] = f;
+        return idmap_put(&r->frame_ids, u->frame.id, (uint32_t)r->nframes);
+    }
+    case TR_REC_STACK: {
+        /* parents come first: parent < id rules out cycles */
+        if (!u->stack.id || u->stack.parent >= u->stack.id || idmap_get(&r->node_ids, u->stack.id)) return 0;
+        if (PUSH(r->nodes, r->nnodes, r->capnodes)) return TR_E_NOMEM;
+        r->nodes[r->nnodes++] = (node){u->stack.parent, u->stack.frame, -1, NULL};
+        return idmap_put(&r->node_ids, u->stack.id, (uint32_t)r->nnodes);
+    }
+    case TR_REC_EVENT_DEF: {
+        if (!u->event_def.id || idmap_get(&r->event_ids, u->event_def.id)) return 0;
+        if (PUSH(r->events, r->nevents, r->capevents)) return TR_E_NOMEM;
+        tr_event_def *d = arena_alloc(&r->arena, sizeof *d);
+        if (!d) return TR_E_NOMEM;
+        *d = u->event_def;
+        if (!(d->name = arena_str(r, u->event_def.name, u->event_def.name_len))) return TR_E_NOMEM;
+        r->events[r->nevents++] = d;
+        return idmap_put(&r->event_ids, d->id, (uint32_t)r->nevents);
+    }
+    case TR_REC_META: {
+        char *k = dup_n(u->meta.key, u->meta.key_len), *v = dup_n(u->meta.value, u->meta.value_len);
+        if (!k || !v) {
+            free(k);
+            free(v);
+            return TR_E_NOMEM;
+        }
+        for (size_t i = 0; i < r->nmeta; i++)
+            if (!strcmp(r->meta[i].key, k)) {
+                free(k);
+                free(r->meta[i].value);
+                r->meta[i].value = v;
+                return 0;
+            }
+        meta_kv *m = realloc(r->meta, (r->nmeta + 1) * sizeof *m);
+        if (!m) {
+            free(k);
+            free(v);
+            return TR_E_NOMEM;
+        }
+        r->meta = m;
+        r->meta[r->nmeta++] = (meta_kv){k, v};
+        return 0;
+    }
+    case TR_REC_BLOB: {
+        char *n = dup_n(u->blob.name, u->blob.name_len);
+        uint8_t *d = malloc(u->blob.len ? u->blob.len : 1);
+        if (!n || !d) {
+            free(n);
+            free(d);
+            return TR_E_NOMEM;
+        }
+        memcpy(d, u->blob.data, u->blob.len);
+        for (size_t i = 0; i < r->nblobs; i++)
+            if (!strcmp(r->blobs[i].name, n)) { /* the latest copy replaces */
+                free(n);
+                free(r->blobs[i].data);
+                r->blobs[i].data = d;
+                r->blobs[i].len = u->blob.len;
+                return 0;
+            }
+        blob_ent *b = realloc(r->blobs, (r->nblobs + 1) * sizeof *b);
+        if (!b) {
+            free(n);
+            free(d);
+            return TR_E_NOMEM;
+        }
+        r->blobs = b;
+        r->blobs[r->nblobs++] = (blob_ent){n, d, u->blob.len};
+        return 0;
+    }
+    case TR_REC_SYSCALL_TABLE: {
+        systab *t = NULL;
+        for (size_t i = 0; i < r->nsystabs; i++)
+            if (strlen(r->systabs[i].arch) == u->syscall_table.arch_len &&
+                !memcmp(r->systabs[i].arch, u->syscall_table.arch, u->syscall_table.arch_len))
+                t = &r->systabs[i];
+        if (t) return 0; /* repeated at a key chunk */
+        systab *n = realloc(r->systabs, (r->nsystabs + 1) * sizeof *n);
+        if (!n) return TR_E_NOMEM;
+        r->systabs = n;
+        t = &r->systabs[r->nsystabs++];
+        memset(t, 0, sizeof *t);
+        if (!(t->arch = dup_n(u->syscall_table.arch, u->syscall_table.arch_len))) return TR_E_NOMEM;
+        size_t pos = 0;
+        uint32_t nr;
+        const char *name;
+        size_t len;
+        int e;
+        while ((e = tr_syscall_table_iter(rec, &pos, &nr, &name, &len)) == 1) {
+            if (PUSH(r->sys_names, r->nsys_names, r->capsys_names)) return TR_E_NOMEM;
+            if (!(r->sys_names[r->nsys_names] = arena_str(r, name, len))) return TR_E_NOMEM;
+            r->nsys_names++;
+            if (nr == UINT32_MAX || idmap_put(&t->names, (uint64_t)nr + 1, (uint32_t)r->nsys_names))
+                return TR_E_NOMEM;
+        }
+        return e < 0 ? e : 0;
+    }
+    default:
+        return 0;
+    }
+}
+
+/* ---- frames ---- */
+
+static int start_stream(tr_reader *r, tr_record *rec, uint32_t major, uint32_t minor, uint32_t flags,
+                        uint64_t off)
+{
+    tables_clear(r);
+    if (r->any_stream) r->stream++;
+    r->any_stream = 1;
+    r->state = S_IN_STREAM;
+    r->expect_seq = 0;
+    r->stream_off = off;
+    r->chunk.len = r->cpos = 0;
+    r->st.streams++;
+    memset(rec, 0, sizeof *rec);
+    rec->type = TR_REC_STREAM_START;
+    rec->stream = r->stream;
+    rec->pid = rec->tid = rec->cpu = -1;
+    rec->u.stream_start.major = major;
+    rec->u.stream_start.minor = minor;
+    rec->u.stream_start.flags = flags;
+    rec->u.stream_start.offset = off;
+    return 1;
+}
+
+static void end_record(tr_reader *r, tr_record *rec, int complete)
+{
+    memset(rec, 0, sizeof *rec);
+    rec->type = TR_REC_STREAM_END;
+    rec->stream = r->stream;
+    rec->pid = rec->tid = rec->cpu = -1;
+    rec->u.stream_end.complete = (uint32_t)complete;
+    r->state = S_OUTSIDE;
+}
+
+/* Read the next frame.  Returns 1 with a stream record in *rec, 2 when a
+ * chunk was loaded, 0 at the end of input, or an error. */
+static int next_frame(tr_reader *r, tr_record *rec)
+{
+    uint64_t off = offset(r);
+    size_t have = need(r, 8);
+    if (r->eof < 0 && have < 8) return set_diag(r, TR_E_IO, off, "read error: %s", strerror(errno));
+    if (have == 0) {
+        r->state = r->state == S_IN_STREAM ? S_IN_STREAM : S_DONE;
+        if (r->state == S_IN_STREAM) {
+            end_record(r, rec, 0);
+            r->pending = set_diag(r, TR_E_TRUNCATED, off, "input ends after chunk %llu without the end frame",
+                                  (unsigned long long)r->expect_seq);
+            r->state = S_DONE;
+            return 1;
+        }
+        if (!r->any_stream) return set_diag(r, TR_E_EMPTY, 0, "no data");
+        return 0;
+    }
+    const uint8_t *p = r->in + r->in_pos;
+    uint32_t magic = have >= 4 ? get_le32(p) : 0;
+    if (have >= 8 && (magic & 0xFFFFFFF0u) == 0x184D2A50u && magic != TR_SKIP_MAGIC) {
+        uint64_t size = get_le32(p + 4); /* a foreign skippable frame: ignore */
+        consume(r, 8);
+        if (skip_bytes(r, size) < size) goto truncated;
+        return 2 + 1; /* nothing delivered; go on */
+    }
+    if (magic != TR_SKIP_MAGIC || have < 8) {
+        if (!r->any_stream && off == 0)
+            return set_diag(r, TR_E_NOT_TRACE, 0, "does not start with a tr stream (bad magic)");
+        if (have < 8 && r->eof && magic == TR_SKIP_MAGIC) goto truncated;
+        uint64_t n = resync(r, 1);
+        r->st.skipped_bytes += n;
+        int e = set_diag(r, TR_E_GARBAGE, off, "%llu bytes that are no tr frame", (unsigned long long)n);
+        r->diag.lost_bytes = n;
+        return e;
+    }
+    uint32_t size = get_le32(p + 4);
+    if (size < 8 || size > TR_FRAME_MAX) {
+        if (!r->any_stream && off == 0)
+            return set_diag(r, TR_E_NOT_TRACE, 0, "first frame has an impossible size %u", size);
+        uint64_t n = resync(r, 1);
+        r->st.skipped_bytes += n;
+        int e = set_diag(r, TR_E_CORRUPT_FRAME, off, "frame size %u out of range; skipped %llu bytes", size,
+                         (unsigned long long)n);
+        r->diag.lost_bytes = n;
+        return e;
+    }
+    if (need(r, 8 + (size_t)size) < 8 + (size_t)size) goto truncated;
+    p = r->in + r->in_pos;
+    const uint8_t *c = p + 8;
+    if (get_le32(c + size - 4) != tr_crc32c(0, c, size - 4)) {
+        if (!r->any_stream && off == 0)
+            return set_diag(r, TR_E_NOT_TRACE, 0, "stream header fails its checksum");
+        uint64_t n = resync(r, 1);
+        r->st.skipped_bytes += n;
+        int e = set_diag(r, TR_E_CORRUPT_FRAME, off, "frame checksum mismatch; skipped %llu bytes",
+                         (unsigned long long)n);
+        r->diag.lost_bytes = n;
+        return e;
+    }
+    uint32_t kind = get_le32(c);
+    if (kind == TR_KIND_START) {
+        if (size < TR_START_SIZE) goto bad_frame;
+        uint32_t major = get_le16(c + 4), minor = get_le16(c + 6), compat = get_le32(c + 8),
+                 incompat = get_le32(c + 12);
+        if (major > TR_VERSION_MAJOR || major == 0)
+            return set_diag(r, TR_E_VERSION, off, "stream version %u.%u; this reader knows %d.x", major, minor,
+                            TR_VERSION_MAJOR);
+        if (incompat)
+            return set_diag(r, TR_E_INCOMPAT, off, "incompatible feature flags 0x%x", incompat);
+        int cut = r->state == S_IN_STREAM;
+        uint32_t cut_stream = r->stream;
+        if (cut) {
+            /* deliver the end of the cut stream first, then come back here */
+            end_record(r, rec, 0);
+            r->pending = set_diag(r, TR_E_STREAM_CUT, off, "stream %u has no end frame; stream %u follows",
+                                  cut_stream, cut_stream + 1);
+            return 1;
+        }
+        consume(r, 8 + size);
+        return start_stream(r, rec, major, minor, compat, off);
+    }
+    if (kind == TR_KIND_END) {
+        if (size < TR_END_SIZE) goto bad_frame;
+        consume(r, 8 + size);
+        if (r->state != S_IN_STREAM) {
+            return set_diag(r, TR_E_GARBAGE, off, "end frame outside a stream");
+        }
+        end_record(r, rec, 1);
+        rec->u.stream_end.chunks = get_le64(c + 4);
+        rec->u.stream_end.records = get_le64(c + 12);
+        rec->u.stream_end.raw_bytes = get_le64(c + 20);
+        rec->u.stream_end.compressed_bytes = get_le64(c + 28);
+        rec->u.stream_end.lost = get_le64(c + 36);
+        return 1;
+    }
+    if (kind == TR_KIND_CHUNK) {
+        if (size < TR_CHUNK_SIZE) goto bad_frame;
+        uint64_t seq = get_le64(c + 4);
+        uint32_t csize = get_le32(c + 16), rsize = get_le32(c + 20);
+        uint64_t base = get_le64(c + 28);
+        r->chunk_seq = seq;
+        if (r->state != S_IN_STREAM) {
+            /* the stream's start frame was lost: go on with a stream of our own */
+            start_stream(r, rec, TR_VERSION_MAJOR, 0, 0, off);
+            return 1;
+        }
+        size_t max = r->opt.max_chunk ? r->opt.max_chunk : TR_RAW_MAX;
+        if (rsize > max || csize > ZSTD_compressBound(max)) {
+            consume(r, 8 + size);
+            uint64_t skipped = skip_bytes(r, csize);
+            r->st.bad_chunks++;
+            r->expect_seq = seq + 1;
+            int e = set_diag(r, TR_E_TOO_LARGE, off, "chunk %llu claims %u raw bytes (limit %zu); skipped",
+                             (unsigned long long)seq, rsize, max);
+            r->diag.lost_bytes = skipped;
+            r->diag.lost_chunks = 1;
+            return e;
+        }
+        if (need(r, 8 + (size_t)size + csize) < 8 + (size_t)size + csize) goto truncated;
+        const uint8_t *z = r->in + r->in_pos + 8 + size;
+        r->chunk.len = r->cpos = 0;
+        if (buf_reserve(&r->chunk, rsize ? rsize : 1)) return TR_E_NOMEM;
+        size_t got = ZSTD_decompressDCtx(r->dctx, r->chunk.p, rsize, z, csize);
+        consume(r, 8 + (size_t)size + csize);
+        r->st.compressed_bytes += 8 + (uint64_t)size + csize;
+        int lost = seq > r->expect_seq;
+        uint64_t nlost = seq - r->expect_seq;
+        r->expect_seq = seq + 1;
+        if (ZSTD_isError(got) || got != rsize) {
+            r->st.bad_chunks++;
+            int e = set_diag(r, TR_E_CORRUPT_CHUNK, off, "chunk %llu: %s", (unsigned long long)seq,
+                             ZSTD_isError(got) ? ZSTD_getErrorName(got) : "size differs from its header");
+            r->diag.lost_chunks = 1 + (lost ? nlost : 0);
+            r->diag.lost_bytes = 8 + (uint64_t)size + csize;
+            return e;
+        }
+        r->chunk.len = rsize;
+        r->time = base;
+        r->st.chunks++;
+        r->st.raw_bytes += rsize;
+        if (lost) {
+            r->st.lost_chunks += nlost;
+            r->pending = 0;
+            int e = set_diag(r, TR_E_LOST_CHUNKS, off, "chunks %llu to %llu are missing",
+                             (unsigned long long)(seq - nlost), (unsigned long long)(seq - 1));
+            r->diag.lost_chunks = nlost;
+            return e; /* the chunk stays loaded: its records follow */
+        }
+        return 2;
+    }
+    /* a tr frame of a kind this reader does not know: skip it */
+    consume(r, 8 + size);
+    return 3;
+
+bad_frame:
+    consume(r, 8 + size);
+    return set_diag(r, TR_E_CORRUPT_FRAME, off, "frame too short for its kind");
+truncated: {
+        size_t left = skip_bytes(r, UINT64_MAX);
+        r->diag.lost_bytes = left;
+        if (r->state == S_IN_STREAM) {
+            end_record(r, rec, 0);
+            r->pending = set_diag(r, TR_E_TRUNCATED, off,
+                                  "input ends inside chunk %llu: its %zu bytes are lost",
+                                  (unsigned long long)r->expect_seq, left);
+            r->diag.lost_bytes = left;
+            r->diag.lost_chunks = 1;
+            r->state = S_DONE;
+            return 1;
+        }
+        r->state = S_DONE;
+        return set_diag(r, TR_E_TRUNCATED, off, "input ends inside a frame (%zu bytes)", left);
+    }
+}
+
+/* ---- records ---- */
+
+/* Decode the next record of the loaded chunk: 1 delivered, 0 absorbed or
+ * skipped, <0 error (the rest of the chunk is dropped). */
+static int next_record(tr_reader *r, tr_record *rec)
+{
+    cur c = {r->chunk.p + r->cpos, r->chunk.p + r->chunk.len, 0};
+    uint64_t type = cur_varint(&c);
+    uint64_t len = cur_varint(&c);
+    const uint8_t *body = cur_bytes(&c, len);
+    if (c.bad || type > UINT32_MAX) {
+        r->cpos = r->chunk.len;
+        r->st.bad_records++;
+        return set_diag(r, TR_E_CORRUPT_RECORD, r->chunk_seq, "chunk %llu: record header overruns the chunk",
+                        (unsigned long long)r->chunk_seq);
+    }
+    r->cpos = (size_t)(c.p - r->chunk.p);
+    r->st.records++;
+    if (type < 128) r->st.per_type[type]++;
+    rec->type = (uint32_t)type;
+    rec->stream = r->stream;
+    cur b = {body, body + len, 0};
+    if (type_has_prefix((uint32_t)type)) {
+        r->time += (uint64_t)cur_svarint(&b);
+        rec->time = r->time;
+        rec->pid = cur_s32(&b);
+        rec->tid = cur_s32(&b);
+        rec->cpu = cur_s32(&b);
+    } else {
+        rec->time = 0;
+        rec->pid = rec->tid = rec->cpu = -1;
+    }
+    if (type == TR_REC_STREAM_START || type == TR_REC_STREAM_END) b.bad = 1;
+    const char *name = tr_rec_type_name((uint32_t)type);
+    int e = b.bad ? TR_E_CORRUPT_RECORD : name ? rec_decode_body(&b, rec) : 0;
+    if (e) {
+        /* a bad prefix breaks the time chain: drop the rest of the chunk */
+        r->cpos = r->chunk.len;
+        r->st.bad_records++;
+        return set_diag(r, TR_E_CORRUPT_RECORD, r->chunk_seq, "chunk %llu: malformed %s record",
+                        (unsigned long long)r->chunk_seq, name ? name : "unknown");
+    }
+    if (!name) return 0; /* unknown type: skipped, as the spec says */
+    switch (type) {
+    case TR_REC_STRING: case TR_REC_FRAME: case TR_REC_STACK: case TR_REC_EVENT_DEF:
+    case TR_REC_META: case TR_REC_SYSCALL_TABLE:
+        if ((e = absorb(r, rec))) return e;
+        return r->opt.keep_definitions;
+    case TR_REC_BLOB:
+        if ((e = absorb(r, rec))) return e;
+        return r->opt.keep_definitions;
+    default:
+        return 1;
+    }
+}
+
+int tr_reader_next(tr_reader *r, tr_record *rec)
+{
+    if (!r || !rec) return TR_E_INVAL;
+    for (;;) {
+        while (r->cpos < r->chunk.len) {
+            int e = next_record(r, rec);
+            if (e) return e;
+        }
+        if (r->pending) {
+            int e = r->pending;
+            r->pending = 0;
+            if (e == TR_E_TRUNCATED) r->state = S_DONE;
+            return e;
+        }
+        if (r->state == S_DONE) return 0;
+        int e = next_frame(r, rec);
+        if (e == 2 || e == 3) continue;
+        if (e == TR_E_TOO_LARGE || e == TR_E_CORRUPT_CHUNK) r->st.lost_chunks += r->diag.lost_chunks;
+        if (e < 0 && !tr_error_recoverable(e)) r->state = S_DONE;
+        return e;
+    }
+}
+
+/* ---- look-ups ---- */
+
+const char *tr_reader_string(tr_reader *r, uint32_t id, size_t *len)
+{
+    uint32_t i = id ? idmap_get(&r->str_ids, id) : 0;
+    if (!i) {
+        if (id) r->st.unresolved_refs++;
+        return NULL;
+    }
+    if (len) *len = r->strs[i - 1].len;
+    return r->strs[i - 1].s;
+}
+
+const tr_frame *tr_reader_frame(tr_reader *r, uint32_t id)
+{
+    uint32_t i = id ? idmap_get(&r->frame_ids, id) : 0;
+    if (!i) {
+        if (id) r->st.unresolved_refs++;
+        return NULL;
+    }
+    return r->frames[i - 1];
+}
+
+int tr_reader_stack(tr_reader *r, uint32_t id, const uint32_t **frames)
+{
+    static const uint32_t none[1];
+    *frames = none;
+    if (!id) return 0;
+    uint32_t i = idmap_get(&r->node_ids, id);
+    if (!i) {
+        r->st.unresolved_refs++;
+        return TR_E_CORRUPT_RECORD;
+    }
+    node *n = &r->nodes[i - 1];
+    if (n->depth < 0) {
+        uint32_t tmp[TR_MAX_DEPTH];
+        int32_t d = 0;
+        int broken = 0;
+        for (uint32_t v = id; v && d < TR_MAX_DEPTH;) {
+            uint32_t k = idmap_get(&r->node_ids, v);
+            if (!k) {
+                broken = 1;
+                break;
+            }
+            tmp[d++] = r->nodes[k - 1].frame;
+            v = r->nodes[k - 1].parent;
+        }
+        uint32_t *f = arena_alloc(&r->arena, (size_t)(d ? d : 1) * sizeof *f);
+        if (!f) return TR_E_NOMEM;
+        memcpy(f, tmp, (size_t)d * sizeof *f);
+        n = &r->nodes[i - 1];
+        n->frames = f;
+        n->depth = d;
+        if (broken) r->st.unresolved_refs++;
+    }
+    *frames = n->frames;
+    return n->depth;
+}
+
+const tr_event_def *tr_reader_event(tr_reader *r, uint32_t id)
+{
+    uint32_t i = id ? idmap_get(&r->event_ids, id) : 0;
+    if (!i) {
+        if (id) r->st.unresolved_refs++;
+        return NULL;
+    }
+    return r->events[i - 1];
+}
+
+const char *tr_reader_meta(tr_reader *r, const char *key)
+{
+    for (size_t i = 0; i < r->nmeta; i++)
+        if (!strcmp(r->meta[i].key, key)) return r->meta[i].value;
+    return NULL;
+}
+
+int tr_reader_meta_at(tr_reader *r, size_t i, const char **key, const char **value)
+{
+    if (i >= r->nmeta) return 0;
+    *key = r->meta[i].key;
+    *value = r->meta[i].value;
+    return 1;
+}
+
+const char *tr_reader_syscall_name(tr_reader *r, const char *arch, uint32_t nr)
+{
+    if (!arch) arch = tr_reader_meta(r, "arch");
+    for (size_t i = 0; i < r->nsystabs; i++) {
+        if (arch && strcmp(r->systabs[i].arch, arch) && r->nsystabs > 1) continue;
+        uint32_t k = idmap_get(&r->systabs[i].names, (uint64_t)nr + 1);
+        if (k) return r->sys_names[k - 1];
+    }
+    return NULL;
+}
+
+const uint8_t *tr_reader_blob(tr_reader *r, const char *name, size_t *len)
+{
+    for (size_t i = 0; i < r->nblobs; i++)
+        if (!strcmp(r->blobs[i].name, name)) {
+            if (len) *len = r->blobs[i].len;
+            return r->blobs[i].data;
+        }
+    return NULL;
+}
+
+int tr_reader_blob_at(tr_reader *r, const char *prefix, size_t i, const char **name, const uint8_t **data,
+                      size_t *len)
+{
+    size_t plen = strlen(prefix);
+    for (size_t k = 0; k < r->nblobs; k++) {
+        if (strncmp(r->blobs[k].name, prefix, plen)) continue;
+        if (i--) continue;
+        *name = r->blobs[k].name;
+        *data = r->blobs[k].data;
+        *len = r->blobs[k].len;
+        return 1;
+    }
+    return 0;
+}
+
+/* ---- life cycle ---- */
+
+static int reader_new(tr_reader **out, const tr_reader_options *opt)
+{
+    tr_reader *r = calloc(1, sizeof *r);
+    if (!r) return TR_E_NOMEM;
+    if (opt) r->opt = *opt;
+    r->dctx = ZSTD_createDCtx();
+    if (!r->dctx) {
+        free(r);
+        return TR_E_NOMEM;
+    }
+    r->fd = -1;
+    *out = r;
+    return 0;
+}
+
+int tr_reader_open(tr_reader **out, int fd, const tr_reader_options *opt)
+{
+    if (!out || fd < 0) return TR_E_INVAL;
+    int e = reader_new(out, opt);
+    if (e) return e;
+    (*out)->fd = fd;
+    (*out)->own_buf = 1;
+    return 0;
+}
+
+int tr_reader_open_mem(tr_reader **out, const void *data, size_t len, const tr_reader_options *opt)
+{
+    if (!out || (!data && len)) return TR_E_INVAL;
+    int e = reader_new(out, opt);
+    if (e) return e;
+    tr_reader *r = *out;
+    r->in = (uint8_t *)data;
+    r->in_len = len;
+    r->eof = 1;
+    r->st.input_bytes = len;
+    return 0;
+}
+
+void tr_reader_free(tr_reader *r)
+{
+    if (!r) return;
+    tables_clear(r);
+    free(r->strs);
+    free(r->frames);
+    free(r->nodes);
+    free(r->events);
+    free(r->sys_names);
+    if (r->own_buf) free(r->in);
+    buf_free(&r->chunk);
+    ZSTD_freeDCtx(r->dctx);
+    free(r);
+}
+
+const tr_reader_diag *tr_reader_last_diag(const tr_reader *r) { return &r->diag; }
+
+void tr_reader_get_stats(const tr_reader *r, tr_reader_stats *st) { *st = r->st; }

@@ -1,0 +1,156 @@
+/* util.c - varints, CRC-32C, buffers and hash maps. */
+#include "internal.h"
+
+size_t tr_varint_put(uint8_t *p, uint64_t v)
+{
+    size_t n = 0;
+    while (v >= 0x80) {
+        p[n++] = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    p[n++] = (uint8_t)v;
+    return n;
+}
+
+/* CRC-32C (Castagnoli), reflected, as in iSCSI and ext4. */
+static uint32_t crc_table[8][256];
+static int crc_ready;
+
+static void crc_init(void)
+{
+    for (uint32_t i = 0; i < 256; i++) {
+        uint32_t c = i;
+        for (int k = 0; k < 8; k++) c = c & 1 ? (c >> 1) ^ 0x82F63B78u : c >> 1;
+        crc_table[0][i] = c;
+    }
+    for (uint32_t i = 0; i < 256; i++)
+        for (int t = 1; t < 8; t++)
+            crc_table[t][i] = (crc_table[t - 1][i] >> 8) ^ crc_table[0][crc_table[t - 1][i] & 0xff];
+    crc_ready = 1;
+}
+
+uint32_t tr_crc32c(uint32_t crc, const void *buf, size_t len)
+{
+    const uint8_t *p = buf;
+    if (!crc_ready) crc_init();
+    crc = ~crc;
+    while (len >= 8) {
+        uint32_t lo = get_le32(p) ^ crc, hi = get_le32(p + 4);
+        crc = crc_table[7][lo & 0xff] ^ crc_table[6][(lo >> 8) & 0xff] ^ crc_table[5][(lo >> 16) & 0xff] ^
+              crc_table[4][lo >> 24] ^ crc_table[3][hi & 0xff] ^ crc_table[2][(hi >> 8) & 0xff] ^
+              crc_table[1][(hi >> 16) & 0xff] ^ crc_table[0][hi >> 24];
+        p += 8;
+        len -= 8;
+    }
+    while (len--) crc = (crc >> 8) ^ crc_table[0][(crc ^ *p++) & 0xff];
+    return ~crc;
+}
+
+int buf_reserve(buf *b, size_t more)
+{
+    size_t need = b->len + more;
+    if (need < b->len) return TR_E_NOMEM;
+    if (need <= b->cap) return 0;
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap < need) cap *= 2;
+    uint8_t *p = realloc(b->p, cap);
+    if (!p) return TR_E_NOMEM;
+    b->p = p;
+    b->cap = cap;
+    return 0;
+}
+
+void buf_free(buf *b)
+{
+    free(b->p);
+    memset(b, 0, sizeof *b);
+}
+
+/* ---- hashing: a 64-bit mix (splitmix over 8-byte words) ---- */
+static inline uint64_t mix(uint64_t x)
+{
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ull;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+uint64_t tr_hash64(const void *p, size_t n, uint64_t seed)
+{
+    const uint8_t *s = p;
+    uint64_t h = mix(seed ^ n);
+    while (n >= 8) {
+        uint64_t w;
+        memcpy(&w, s, 8);
+        h = mix(h ^ w) + 0x9e3779b97f4a7c15ull;
+        s += 8;
+        n -= 8;
+    }
+    uint64_t w = 0;
+    memcpy(&w, s, n);
+    return mix(h ^ w ^ ((uint64_t)n << 56));
+}
+
+/* open addressing, linear probing; key 0 is stored as a flag-free value by
+ * adding 1 inside (keys are mixed, collisions with the empty marker avoided) */
+#define EMPTY UINT64_MAX
+
+static size_t slot_of(const idmap *m, uint64_t key) { return (size_t)(mix(key) & (m->cap - 1)); }
+
+uint32_t idmap_get(const idmap *m, uint64_t key)
+{
+    if (!m->cap || key == EMPTY) return 0;
+    for (size_t i = slot_of(m, key);; i = (i + 1) & (m->cap - 1)) {
+        if (m->keys[i] == key) return m->vals[i];
+        if (m->keys[i] == EMPTY) return 0;
+    }
+}
+
+static int idmap_grow(idmap *m)
+{
+    size_t cap = m->cap ? m->cap * 2 : 64;
+    uint64_t *keys = malloc(cap * sizeof *keys);
+    uint32_t *vals = malloc(cap * sizeof *vals);
+    if (!keys || !vals) {
+        free(keys);
+        free(vals);
+        return TR_E_NOMEM;
+    }
+    memset(keys, 0xff, cap * sizeof *keys);
+    idmap old = *m;
+    m->keys = keys;
+    m->vals = vals;
+    m->cap = cap;
+    m->n = 0;
+    for (size_t i = 0; i < old.cap; i++)
+        if (old.keys[i] != EMPTY) idmap_put(m, old.keys[i], old.vals[i]);
+    free(old.keys);
+    free(old.vals);
+    return 0;
+}
+
+int idmap_put(idmap *m, uint64_t key, uint32_t val)
+{
+    if (key == EMPTY) return TR_E_INVAL;
+    if ((m->n + 1) * 4 > m->cap * 3 && idmap_grow(m)) return TR_E_NOMEM;
+    for (size_t i = slot_of(m, key);; i = (i + 1) & (m->cap - 1)) {
+        if (m->keys[i] == key) {
+            m->vals[i] = val;
+            return 0;
+        }
+        if (m->keys[i] == EMPTY) {
+            m->keys[i] = key;
+            m->vals[i] = val;
+            m->n++;
+            return 0;
+        }
+    }
+}
+
+void idmap_free(idmap *m)
+{
+    free(m->keys);
+    free(m->vals);
+    memset(m, 0, sizeof *m);
+}

@@ -1,0 +1,656 @@
+/* writer.c - writing a stream: interning, chunking, key chunks, frames. */
+#include <errno.h>
+#include <stdio.h>
+#include <sys/uio.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include "internal.h"
+
+typedef struct sticky {
+    uint32_t type;
+    char *key; /* meta key or blob name: a later one of the same key replaces it */
+    buf body;
+} sticky;
+
+struct tr_writer {
+    int fd;
+    tr_writer_options opt;
+    ZSTD_CCtx *cctx;
+    int err;      /* first write error: every later call returns it */
+    int finished;
+
+    buf chunk;    /* raw records of the open chunk */
+    buf zout;     /* its compressed form */
+    buf body;     /* one record body being encoded */
+    uint64_t seq;
+    uint32_t chunk_records;
+    uint64_t base_time, last_time;
+    int have_time;
+    uint32_t chunk_flags;
+    uint64_t raw_since_key;
+    uint32_t epoch;
+    int sticky_just_emitted;
+    struct timespec opened; /* when the open chunk got its first record */
+
+    /* interned definitions, ids from 1; *_epoch[id] says whether emitted */
+    buf str_data;
+    struct { size_t off, len; } *strs;
+    uint32_t *str_epoch;
+    uint32_t nstr, capstr;
+    idmap str_map;
+
+    tr_frame *frames;
+    uint32_t *frame_epoch;
+    uint32_t nframe, capframe;
+    idmap frame_map;
+
+    struct { uint32_t parent, frame; } *stacks;
+    uint32_t *stack_epoch;
+    uint32_t nstack, capstack;
+    idmap stack_map;
+
+    uint32_t nevents;
+    sticky *sticky;
+    size_t nsticky, capsticky;
+
+    tr_writer_stats st;
+};
+
+/* ---- output ---- */
+
+static int write_all(tr_writer *w, const struct iovec *iov, int n)
+{
+    struct iovec v[4];
+    memcpy(v, iov, (size_t)n * sizeof *v);
+    int i = 0;
+    while (i < n) {
+        ssize_t k = writev(w->fd, v + i, n - i);
+        if (k < 0) {
+            if (errno == EINTR) continue;
+            w->err = errno == EPIPE ? TR_E_EPIPE : errno == ENOSPC ? TR_E_NOSPC : TR_E_IO;
+            return w->err;
+        }
+        while (i < n && (size_t)k >= v[i].iov_len) k -= (ssize_t)v[i++].iov_len;
+        if (i < n) {
+            v[i].iov_base = (char *)v[i].iov_base + k;
+            v[i].iov_len -= (size_t)k;
+        }
+    }
+    return 0;
+}
+
+/* A tr frame: skippable-frame header, content, CRC-32C of the content. */
+static int write_frame(tr_writer *w, uint8_t *content, uint32_t size, const void *extra, size_t extra_len)
+{
+    uint8_t hdr[8];
+    put_le32(hdr, TR_SKIP_MAGIC);
+    put_le32(hdr + 4, size);
+    put_le32(content + size - 4, tr_crc32c(0, content, size - 4));
+    struct iovec v[3] = {{hdr, 8}, {content, size}, {(void *)extra, extra_len}};
+    return write_all(w, v, extra_len ? 3 : 2);
+}
+
+static int flush_chunk(tr_writer *w)
+{
+    if (w->err) return w->err;
+    if (!w->chunk.len) return 0;
+    size_t bound = ZSTD_compressBound(w->chunk.len);
+    w->zout.len = 0;
+    if (buf_reserve(&w->zout, bound)) return w->err = TR_E_NOMEM;
+    size_t z = ZSTD_compress2(w->cctx, w->zout.p, bound, w->chunk.p, w->chunk.len);
+    if (ZSTD_isError(z)) return w->err = TR_E_COMPRESS;
+    uint8_t c[TR_CHUNK_SIZE];
+    put_le32(c, TR_KIND_CHUNK);
+    put_le64(c + 4, w->seq);
+    put_le32(c + 12, w->chunk_flags);
+    put_le32(c + 16, (uint32_t)z);
+    put_le32(c + 20, (uint32_t)w->chunk.len);
+    put_le32(c + 24, w->chunk_records);
+    put_le64(c + 28, w->base_time);
+    int e = write_frame(w, c, TR_CHUNK_SIZE, w->zout.p, z);
+    if (e) return e;
+    w->st.chunks++;
+    w->st.raw_bytes += w->chunk.len;
+    w->st.compressed_bytes += z + 8 + TR_CHUNK_SIZE;
+    w->raw_since_key += w->chunk.len;
+    w->seq++;
+    w->chunk.len = 0;
+    w->chunk_records = 0;
+    w->have_time = 0;
+    return 0;
+}
+
+/* ---- appending records to the open chunk ---- */
+
+static int append(tr_writer *w, const tr_record *rec)
+{
+    int e;
+    w->body.len = 0;
+    if (type_has_prefix(rec->type)) {
+        int64_t dt = w->have_time ? (int64_t)(rec->time - w->last_time) : 0;
+        if ((e = buf_svarint(&w->body, dt)) || (e = buf_svarint(&w->body, rec->pid)) ||
+            (e = buf_svarint(&w->body, rec->tid)) || (e = buf_svarint(&w->body, rec->cpu)))
+            return w->err = e;
+    }
+    if ((e = rec_encode_body(&w->body, rec))) return e == TR_E_NOMEM ? (w->err = e) : e;
+    if (w->body.len > TR_RAW_MAX / 2) return TR_E_TOO_LARGE;
+    if (type_has_prefix(rec->type)) { /* committed only once the record is */
+        if (!w->have_time) w->base_time = rec->time;
+        w->have_time = 1;
+        w->last_time = rec->time;
+    }
+    if ((e = buf_varint(&w->chunk, rec->type)) || (e = buf_varint(&w->chunk, w->body.len)) ||
+        (e = buf_put(&w->chunk, w->body.p, w->body.len)))
+        return w->err = e;
+    w->chunk_records++;
+    w->st.records++;
+    return 0;
+}
+
+static int append_raw(tr_writer *w, uint32_t type, const buf *body)
+{
+    int e;
+    if ((e = buf_varint(&w->chunk, type)) || (e = buf_varint(&w->chunk, body->len)) ||
+        (e = buf_put(&w->chunk, body->p, body->len)))
+        return w->err = e;
+    w->chunk_records++;
+    w->st.records++;
+    return 0;
+}
+
+/* Called before each group of records (definitions + the record using
+ * them): groups are never split across chunks.  Opens a chunk, key or not. */
+static int begin_group(tr_writer *w)
+{
+    int e;
+    w->sticky_just_emitted = 0;
+    if (w->err) return w->err;
+    if (w->finished) return TR_E_FINISHED;
+    if (w->chunk.len >= w->opt.chunk_size && (e = flush_chunk(w))) return e;
+    if (w->chunk.len) return 0;
+    clock_gettime(CLOCK_MONOTONIC, &w->opened);
+    w->chunk_flags = 0;
+    if (w->seq == 0 || w->raw_since_key >= w->opt.key_interval) {
+        w->chunk_flags = TR_CHUNK_KEY;
+        w->raw_since_key = 0;
+        w->epoch++;
+        for (size_t i = 0; i < w->nsticky; i++)
+            if ((e = append_raw(w, w->sticky[i].type, &w->sticky[i].body))) return e;
+        w->sticky_just_emitted = 1;
+    }
+    return 0;
+}
+
+/* ---- sticky records ---- */
+
+static int sticky_add(tr_writer *w, const tr_record *rec, const char *key)
+{
+    int e;
+    sticky *s = NULL;
+    if (key)
+        for (size_t i = 0; i < w->nsticky; i++)
+            if (w->sticky[i].key && w->sticky[i].type == rec->type && !strcmp(w->sticky[i].key, key)) {
+                s = &w->sticky[i];
+                s->body.len = 0;
+            }
+    if (!s) {
+        if (w->nsticky == w->capsticky) {
+            size_t cap = w->capsticky ? w->capsticky * 2 : 16;
+            sticky *n = realloc(w->sticky, cap * sizeof *n);
+            if (!n) return TR_E_NOMEM;
+            w->sticky = n;
+            w->capsticky = cap;
+        }
+        s = &w->sticky[w->nsticky];
+        memset(s, 0, sizeof *s);
+        s->type = rec->type;
+        if (key && !(s->key = strdup(key))) return TR_E_NOMEM;
+        w->nsticky++;
+    }
+    if ((e = rec_encode_body(&s->body, rec))) return e;
+    if ((e = begin_group(w))) return e;
+    if (!w->sticky_just_emitted) return append_raw(w, rec->type, &s->body);
+    return 0;
+}
+
+int tr_writer_meta(tr_writer *w, const char *key, const char *value)
+{
+    if (!w || !key || !value || !*key) return TR_E_INVAL;
+    tr_record r = {.type = TR_REC_META};
+    r.u.meta.key = key;
+    r.u.meta.key_len = strlen(key);
+    r.u.meta.value = value;
+    r.u.meta.value_len = strlen(value);
+    return sticky_add(w, &r, key);
+}
+
+int tr_writer_event(tr_writer *w, const tr_event_def *def, uint32_t *id)
+{
+    if (!w || !def) return TR_E_INVAL;
+    tr_record r = {.type = TR_REC_EVENT_DEF};
+    r.u.event_def = *def;
+    if (!r.u.event_def.id) r.u.event_def.id = ++w->nevents;
+    else if (r.u.event_def.id > w->nevents) w->nevents = r.u.event_def.id;
+    char key[16];
+    snprintf(key, sizeof key, "%u", r.u.event_def.id);
+    if (id) *id = r.u.event_def.id;
+    return sticky_add(w, &r, key);
+}
+
+int tr_writer_syscall_table(tr_writer *w, const char *arch, const uint32_t *nrs, const char *const *names,
+                            size_t n)
+{
+    if (!w || !arch || (n && (!nrs || !names)) || n > UINT32_MAX) return TR_E_INVAL;
+    buf e = {0};
+    for (size_t i = 0; i < n; i++) {
+        size_t l = strlen(names[i]);
+        if (buf_varint(&e, nrs[i]) || buf_varint(&e, l) || buf_put(&e, names[i], l)) {
+            buf_free(&e);
+            return TR_E_NOMEM;
+        }
+    }
+    tr_record r = {.type = TR_REC_SYSCALL_TABLE};
+    r.u.syscall_table.arch = arch;
+    r.u.syscall_table.arch_len = strlen(arch);
+    r.u.syscall_table.count = (uint32_t)n;
+    r.u.syscall_table.entries = e.p;
+    r.u.syscall_table.entries_len = e.len;
+    int rc = sticky_add(w, &r, arch);
+    buf_free(&e);
+    return rc;
+}
+
+int tr_writer_blob(tr_writer *w, const char *name, const void *data, size_t len, int is_sticky)
+{
+    if (!w || !name || (len && !data)) return TR_E_INVAL;
+    if (len > TR_RAW_MAX / 2) return TR_E_TOO_LARGE;
+    tr_record r = {.type = TR_REC_BLOB};
+    r.u.blob.name = name;
+    r.u.blob.name_len = strlen(name);
+    r.u.blob.data = data;
+    r.u.blob.len = len;
+    if (is_sticky) return sticky_add(w, &r, name);
+    int e = begin_group(w);
+    return e ? e : append(w, &r);
+}
+
+/* ---- interning ---- */
+
+#define GROW(arr, eparr, n, cap)                                                          \
+    do {                                                                                  \
+        if ((n) + 1 >= (cap)) {                                                           \
+            uint32_t nc_ = (cap) ? (cap) * 2 : 256;                                       \
+            void *a_ = realloc((arr), nc_ * sizeof *(arr));                               \
+            if (!a_) return TR_E_NOMEM;                                                   \
+            (arr) = a_;                                                                   \
+            void *e_ = realloc((eparr), nc_ * sizeof *(eparr));                           \
+            if (!e_) return TR_E_NOMEM;                                                   \
+            (eparr) = e_;                                                                 \
+            (cap) = nc_;                                                                  \
+        }                                                                                 \
+    } while (0)
+
+int tr_writer_string(tr_writer *w, const char *s, size_t len, uint32_t *id)
+{
+    if (!w || (!s && len) || !id) return TR_E_INVAL;
+    for (uint64_t seed = 0;; seed++) {
+        uint64_t h = tr_hash64(s, len, seed);
+        uint32_t v = idmap_get(&w->str_map, h);
+        if (!v) {
+            GROW(w->strs, w->str_epoch, w->nstr, w->capstr);
+            v = ++w->nstr;
+            w->strs[v].off = w->str_data.len;
+            w->strs[v].len = len;
+            w->str_epoch[v] = 0;
+            if (buf_put(&w->str_data, s, len) || idmap_put(&w->str_map, h, v)) return TR_E_NOMEM;
+            *id = v;
+            return 0;
+        }
+        if (w->strs[v].len == len && !memcmp(w->str_data.p + w->strs[v].off, s, len)) {
+            *id = v;
+            return 0;
+        }
+    }
+}
+
+static void frame_norm(tr_frame *n, const tr_frame *f)
+{
+    memset(n, 0, sizeof *n);
+    n->addr = f->addr;
+    n->flags = f->flags;
+    if (f->flags & TR_FRAME_SYMBOLIZED) {
+        n->func = f->func;
+        n->module = f->module;
+        n->file = f->file;
+        n->offset = f->offset;
+        n->line = f->line;
+    }
+}
+
+int tr_writer_frame(tr_writer *w, const tr_frame *f, uint32_t *id)
+{
+    if (!w || !f || !id) return TR_E_INVAL;
+    tr_frame n;
+    frame_norm(&n, f);
+    if ((n.func && n.func > w->nstr) || (n.module && n.module > w->nstr) || (n.file && n.file > w->nstr))
+        return TR_E_INVAL;
+    for (uint64_t seed = 0;; seed++) {
+        uint64_t h = tr_hash64(&n, sizeof n, seed);
+        uint32_t v = idmap_get(&w->frame_map, h);
+        if (!v) {
+            GROW(w->frames, w->frame_epoch, w->nframe, w->capframe);
+            v = ++w->nframe;
+            w->frames[v] = n;
+            w->frame_epoch[v] = 0;
+            if (idmap_put(&w->frame_map, h, v)) return TR_E_NOMEM;
+            *id = v;
+            return 0;
+        }
+        if (!memcmp(&w->frames[v], &n, sizeof n)) {
+            *id = v;
+            return 0;
+        }
+    }
+}
+
+int tr_writer_stack(tr_writer *w, const uint32_t *frames, size_t n, uint32_t *id)
+{
+    if (!w || (!frames && n) || !id) return TR_E_INVAL;
+    uint32_t parent = 0;
+    for (size_t i = n; i-- > 0;) {
+        if (!frames[i] || frames[i] > w->nframe) return TR_E_INVAL;
+        uint64_t key = (uint64_t)parent << 32 | frames[i];
+        uint32_t v = idmap_get(&w->stack_map, key);
+        if (!v) {
+            GROW(w->stacks, w->stack_epoch, w->nstack, w->capstack);
+            v = ++w->nstack;
+            w->stacks[v].parent = parent;
+            w->stacks[v].frame = frames[i];
+            w->stack_epoch[v] = 0;
+            if (idmap_put(&w->stack_map, key, v)) return TR_E_NOMEM;
+        }
+        parent = v;
+    }
+    *id = parent;
+    return 0;
+}
+
+int tr_writer_stack_addrs(tr_writer *w, const uint64_t *addrs, const uint32_t *flags, size_t n, uint32_t *id)
+{
+    uint32_t small[256], *ids = n <= 256 ? small : malloc(n * sizeof *ids);
+    if (!ids) return TR_E_NOMEM;
+    int e = 0;
+    for (size_t i = 0; i < n && !e; i++) {
+        tr_frame f = {.addr = addrs[i], .flags = flags ? flags[i] & ~TR_FRAME_SYMBOLIZED : 0};
+        e = tr_writer_frame(w, &f, &ids[i]);
+    }
+    if (!e) e = tr_writer_stack(w, ids, n, id);
+    if (ids != small) free(ids);
+    return e;
+}
+
+/* ---- emitting definitions on first use in the epoch ---- */
+
+static int emit_string(tr_writer *w, uint32_t id)
+{
+    if (!id || id > w->nstr || w->str_epoch[id] == w->epoch) return 0;
+    w->str_epoch[id] = w->epoch;
+    tr_record r = {.type = TR_REC_STRING};
+    r.u.string.id = id;
+    r.u.string.str = (const char *)w->str_data.p + w->strs[id].off;
+    r.u.string.len = w->strs[id].len;
+    return append(w, &r);
+}
+
+static int emit_frame(tr_writer *w, uint32_t id)
+{
+    if (!id || id > w->nframe || w->frame_epoch[id] == w->epoch) return 0;
+    const tr_frame *f = &w->frames[id];
+    int e;
+    if ((e = emit_string(w, f->func)) || (e = emit_string(w, f->module)) || (e = emit_string(w, f->file)))
+        return e;
+    w->frame_epoch[id] = w->epoch;
+    tr_record r = {.type = TR_REC_FRAME};
+    r.u.frame.id = id;
+    r.u.frame.frame = *f;
+    return append(w, &r);
+}
+
+static int emit_stack(tr_writer *w, uint32_t id)
+{
+    if (!id || id > w->nstack || w->stack_epoch[id] == w->epoch) return 0;
+    /* find the emitted ancestor, then emit from the root side down */
+    uint32_t path[TR_MAX_DEPTH], n = 0, v = id;
+    while (v && w->stack_epoch[v] != w->epoch) {
+        if (n == TR_MAX_DEPTH) return TR_E_TOO_LARGE;
+        path[n++] = v;
+        v = w->stacks[v].parent;
+    }
+    while (n--) {
+        uint32_t s = path[n];
+        int e = emit_frame(w, w->stacks[s].frame);
+        if (e) return e;
+        w->stack_epoch[s] = w->epoch;
+        tr_record r = {.type = TR_REC_STACK};
+        r.u.stack.id = s;
+        r.u.stack.parent = w->stacks[s].parent;
+        r.u.stack.frame = w->stacks[s].frame;
+        if ((e = append(w, &r))) return e;
+    }
+    return 0;
+}
+
+static int emit_references(tr_writer *w, const tr_record *rec)
+{
+    int e = 0;
+    switch (rec->type) {
+    case TR_REC_SAMPLE:
+        return emit_stack(w, rec->u.sample.stack);
+    case TR_REC_SYSCALL:
+        for (uint32_t i = 0; i < rec->u.syscall.ncaptures && i < TR_MAX_CAPTURES && !e; i++)
+            e = emit_string(w, rec->u.syscall.captures[i].struct_name);
+        return e ? e : emit_stack(w, rec->u.syscall.stack);
+    case TR_REC_LIBCALL:
+        for (uint32_t i = 0; i < rec->u.libcall.ncaptures && i < TR_MAX_CAPTURES && !e; i++)
+            e = emit_string(w, rec->u.libcall.captures[i].struct_name);
+        if (!e) e = emit_string(w, rec->u.libcall.func);
+        return e ? e : emit_stack(w, rec->u.libcall.stack);
+    case TR_REC_SYMBOL:
+        if ((e = emit_string(w, rec->u.symbol.module))) return e;
+        return emit_string(w, rec->u.symbol.name);
+    case TR_REC_MODULE_STATUS:
+        if ((e = emit_string(w, rec->u.module_status.module))) return e;
+        return emit_string(w, rec->u.module_status.detail);
+    default:
+        return 0;
+    }
+}
+
+int tr_writer_add(tr_writer *w, const tr_record *rec)
+{
+    if (!w || !rec) return TR_E_INVAL;
+    switch (rec->type) {
+    case TR_REC_COMM: case TR_REC_FORK: case TR_REC_EXIT: case TR_REC_MMAP:
+    case TR_REC_SAMPLE: case TR_REC_COUNTER: case TR_REC_SYSCALL: case TR_REC_SIGNAL:
+    case TR_REC_LIBCALL: case TR_REC_TRACE_EVENT: case TR_REC_FUNCTION: case TR_REC_LOST:
+    case TR_REC_SYMBOL: case TR_REC_MODULE_STATUS: case TR_REC_BLOB:
+        break;
+    default:
+        return TR_E_INVAL; /* definitions and stream frames have their own calls */
+    }
+    int e;
+    if ((e = begin_group(w)) || (e = emit_references(w, rec))) return e;
+    return append(w, rec);
+}
+
+/* ---- life cycle ---- */
+
+int tr_writer_open(tr_writer **out, int fd, const tr_writer_options *opt)
+{
+    if (!out || fd < 0) return TR_E_INVAL;
+    *out = NULL;
+    tr_writer *w = calloc(1, sizeof *w);
+    if (!w) return TR_E_NOMEM;
+    w->fd = fd;
+    if (opt) w->opt = *opt;
+    if (!w->opt.level) w->opt.level = 3;
+    if (!w->opt.chunk_size) w->opt.chunk_size = 1u << 20;
+    if (w->opt.chunk_size > TR_RAW_MAX / 2) w->opt.chunk_size = TR_RAW_MAX / 2;
+    if (!w->opt.key_interval) w->opt.key_interval = 64ull << 20;
+    if (!w->opt.flush_ms) w->opt.flush_ms = 100;
+    w->cctx = ZSTD_createCCtx();
+    if (!w->cctx) {
+        free(w);
+        return TR_E_NOMEM;
+    }
+    ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel, w->opt.level);
+    ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_checksumFlag, 1);
+    ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_contentSizeFlag, 1);
+
+    uint8_t s[TR_START_SIZE];
+    memset(s, 0, sizeof s);
+    put_le32(s, TR_KIND_START);
+    put_le16(s + 4, TR_VERSION_MAJOR);
+    put_le16(s + 6, TR_VERSION_MINOR);
+    put_le32(s + 8, 0);  /* compatible feature flags */
+    put_le32(s + 12, 0); /* incompatible feature flags */
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    put_le64(s + 16, tr_hash64(&ts, sizeof ts, (uint64_t)getpid())); /* stream id */
+    int e = write_frame(w, s, TR_START_SIZE, NULL, 0);
+    if (e) {
+        tr_writer_free(w);
+        return e;
+    }
+    w->st.compressed_bytes += 8 + TR_START_SIZE;
+    *out = w;
+    return 0;
+}
+
+static void shell_quote(buf *b, const char *s)
+{
+    int plain = *s != 0;
+    for (const char *p = s; *p; p++)
+        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%", *p)) plain = 0;
+    if (plain) {
+        buf_put(b, s, strlen(s));
+        return;
+    }
+    buf_put(b, "'", 1);
+    for (const char *p = s; *p; p++) {
+        if (*p == '\'') buf_put(b, "'\\''", 4);
+        else buf_put(b, p, 1);
+    }
+    buf_put(b, "'", 1);
+}
+
+int tr_writer_meta_defaults(tr_writer *w, const char *producer, int argc, char *const argv[])
+{
+    struct utsname u;
+    char tmp[64];
+    int e = 0;
+    if (!w || !producer) return TR_E_INVAL;
+    e = tr_writer_meta(w, "producer", producer);
+    if (!e) e = tr_writer_meta(w, "producer.version", TR_LIB_VERSION);
+    if (!e && uname(&u) == 0) {
+        if (!e) e = tr_writer_meta(w, "host", u.nodename);
+        if (!e) e = tr_writer_meta(w, "kernel.release", u.release);
+        if (!e) e = tr_writer_meta(w, "kernel.version", u.version);
+        if (!e) e = tr_writer_meta(w, "arch", u.machine);
+    }
+    if (!e) e = tr_writer_meta(w, "byte_order", "little");
+    snprintf(tmp, sizeof tmp, "%zu", sizeof(long) * 8);
+    if (!e) e = tr_writer_meta(w, "word_size", tmp);
+    snprintf(tmp, sizeof tmp, "%ld", sysconf(_SC_PAGESIZE));
+    if (!e) e = tr_writer_meta(w, "page_size", tmp);
+    snprintf(tmp, sizeof tmp, "%ld", sysconf(_SC_NPROCESSORS_CONF));
+    if (!e) e = tr_writer_meta(w, "ncpus", tmp);
+    if (!e) e = tr_writer_meta(w, "clock", "monotonic");
+    struct timespec m, r;
+    clock_gettime(CLOCK_MONOTONIC, &m);
+    clock_gettime(CLOCK_REALTIME, &r);
+    snprintf(tmp, sizeof tmp, "%llu", (unsigned long long)m.tv_sec * 1000000000ull + (unsigned long long)m.tv_nsec);
+    if (!e) e = tr_writer_meta(w, "time.monotonic_ns", tmp);
+    snprintf(tmp, sizeof tmp, "%llu", (unsigned long long)r.tv_sec * 1000000000ull + (unsigned long long)r.tv_nsec);
+    if (!e) e = tr_writer_meta(w, "time.realtime_ns", tmp);
+    if (!e && argc > 0 && argv) {
+        buf b = {0};
+        for (int i = 0; i < argc && argv[i]; i++) {
+            if (i) buf_put(&b, " ", 1);
+            shell_quote(&b, argv[i]);
+        }
+        buf_put(&b, "", 1);
+        e = b.p ? tr_writer_meta(w, "cmdline", (const char *)b.p) : TR_E_NOMEM;
+        buf_free(&b);
+    }
+    return e;
+}
+
+int tr_writer_flush(tr_writer *w)
+{
+    if (!w) return TR_E_INVAL;
+    if (w->finished) return TR_E_FINISHED;
+    return flush_chunk(w);
+}
+
+int tr_writer_poll(tr_writer *w)
+{
+    if (!w) return TR_E_INVAL;
+    if (w->err || w->finished || !w->chunk.len) return w->err;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    int64_t ms = (now.tv_sec - w->opened.tv_sec) * 1000 + (now.tv_nsec - w->opened.tv_nsec) / 1000000;
+    return ms >= (int64_t)w->opt.flush_ms ? flush_chunk(w) : 0;
+}
+
+int tr_writer_finish(tr_writer *w, uint64_t lost)
+{
+    if (!w) return TR_E_INVAL;
+    if (w->finished) return TR_E_FINISHED;
+    int e = flush_chunk(w);
+    if (e) return e;
+    w->finished = 1;
+    uint8_t c[TR_END_SIZE];
+    put_le32(c, TR_KIND_END);
+    put_le64(c + 4, w->st.chunks);
+    put_le64(c + 12, w->st.records);
+    put_le64(c + 20, w->st.raw_bytes);
+    put_le64(c + 28, w->st.compressed_bytes);
+    put_le64(c + 36, lost);
+    e = write_frame(w, c, TR_END_SIZE, NULL, 0);
+    if (!e) w->st.compressed_bytes += 8 + TR_END_SIZE;
+    return e;
+}
+
+void tr_writer_get_stats(const tr_writer *w, tr_writer_stats *st)
+{
+    if (w && st) *st = w->st;
+}
+
+void tr_writer_free(tr_writer *w)
+{
+    if (!w) return;
+    ZSTD_freeCCtx(w->cctx);
+    buf_free(&w->chunk);
+    buf_free(&w->zout);
+    buf_free(&w->body);
+    buf_free(&w->str_data);
+    free(w->strs);
+    free(w->str_epoch);
+    idmap_free(&w->str_map);
+    free(w->frames);
+    free(w->frame_epoch);
+    idmap_free(&w->frame_map);
+    free(w->stacks);
+    free(w->stack_epoch);
+    idmap_free(&w->stack_map);
+    for (size_t i = 0; i < w->nsticky; i++) {
+        free(w->sticky[i].key);
+        buf_free(&w->sticky[i].body);
+    }
+    free(w->sticky);
+    free(w);
+}

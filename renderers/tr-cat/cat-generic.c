@@ -1,0 +1,586 @@
+/* cat-generic.c - text and JSON for every record type, --info, comm names. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cat.h"
+#include "cli.h"
+
+/* ---- tid -> comm ---- */
+struct cat_comms {
+    int32_t *tids;
+    char (*names)[32];
+    size_t n, cap;
+};
+
+static long comm_find(struct cat_comms *t, int32_t tid)
+{
+    if (!t) return -1;
+    for (size_t i = t->n; i-- > 0;) /* recent first */
+        if (t->tids[i] == tid) return (long)i;
+    return -1;
+}
+
+void cat_note_comm(struct cat_ctx *c, const tr_record *rec)
+{
+    if (!c->comms && !(c->comms = calloc(1, sizeof *c->comms))) return;
+    struct cat_comms *t = c->comms;
+    long i = comm_find(t, rec->tid);
+    if (i < 0) {
+        if (t->n == t->cap) {
+            size_t cap = t->cap ? t->cap * 2 : 64;
+            int32_t *a = realloc(t->tids, cap * sizeof *a);
+            if (!a) return;
+            t->tids = a;
+            char(*b)[32] = realloc(t->names, cap * sizeof *b);
+            if (!b) return;
+            t->names = b;
+            t->cap = cap;
+        }
+        i = (long)t->n++;
+        t->tids[i] = rec->tid;
+    }
+    size_t len = rec->u.comm.len < 31 ? rec->u.comm.len : 31;
+    memcpy(t->names[i], rec->u.comm.comm, len);
+    t->names[i][len] = 0;
+}
+
+const char *cat_comm(struct cat_ctx *c, int32_t tid)
+{
+    long i = comm_find(c->comms, tid);
+    return i < 0 ? "-" : c->comms->names[i];
+}
+
+void cat_free(struct cat_ctx *c)
+{
+    if (!c->comms) return;
+    free(c->comms->tids);
+    free(c->comms->names);
+    free(c->comms);
+    c->comms = NULL;
+}
+
+/* ---- small printers ---- */
+
+void cat_time(FILE *f, uint64_t ns)
+{
+    fprintf(f, "%" PRIu64 ".%06" PRIu64, ns / 1000000000u, ns % 1000000000u / 1000u);
+}
+
+void cat_json_str(FILE *f, const char *s, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        switch (ch) {
+        case '"': fputs("\\\"", f); break;
+        case '\\': fputs("\\\\", f); break;
+        case '\n': fputs("\\n", f); break;
+        case '\t': fputs("\\t", f); break;
+        case '\r': fputs("\\r", f); break;
+        default:
+            if (ch < 0x20 || ch == 0x7f) fprintf(f, "\\u%04x", ch);
+            else if (ch < 0x80) fputc(ch, f);
+            else {
+                /* pass valid UTF-8 through, escape stray bytes */
+                size_t n = ch >= 0xf0 ? 4 : ch >= 0xe0 ? 3 : ch >= 0xc0 ? 2 : 0;
+                int ok = n && i + n <= len;
+                for (size_t k = 1; ok && k < n; k++) ok = ((unsigned char)s[i + k] & 0xc0) == 0x80;
+                if (ok) {
+                    fwrite(s + i, 1, n, f);
+                    i += n - 1;
+                } else {
+                    fprintf(f, "\\u%04x", ch);
+                }
+            }
+        }
+    }
+}
+
+/* Printable text of a byte string, with C escapes for the rest. */
+static void text_str(FILE *f, const char *s, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        if (ch == '\\' || ch == '"') fprintf(f, "\\%c", ch);
+        else if (ch >= 0x20 && ch < 0x7f) fputc(ch, f);
+        else if (ch == '\n') fputs("\\n", f);
+        else if (ch == '\t') fputs("\\t", f);
+        else fprintf(f, "\\x%02x", ch);
+    }
+}
+
+static void hex(FILE *f, const uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) fprintf(f, "%02x", p[i]);
+}
+
+void cat_frame(struct cat_ctx *c, uint32_t frame_id, char *out, size_t len)
+{
+    const tr_frame *fr = tr_reader_frame(c->r, frame_id);
+    if (!fr) {
+        snprintf(out, len, "[frame %u lost]", frame_id);
+        return;
+    }
+    if (fr->flags & TR_FRAME_SYMBOLIZED) {
+        const char *fn = tr_reader_string(c->r, fr->func, NULL);
+        const char *mod = tr_reader_string(c->r, fr->module, NULL);
+        const char *file = tr_reader_string(c->r, fr->file, NULL);
+        int n = snprintf(out, len, "%" PRIx64 " %s+0x%" PRIx64 " (%s)", fr->addr, fn ? fn : "[unknown]",
+                         fr->offset, mod ? mod : "[unknown]");
+        if (file && n > 0 && (size_t)n < len) n += snprintf(out + n, len - (size_t)n, " %s:%u", file, fr->line);
+        if ((fr->flags & TR_FRAME_INLINE) && n > 0 && (size_t)n < len) snprintf(out + n, len - (size_t)n, " [inline]");
+    } else {
+        snprintf(out, len, "%" PRIx64 " [unknown] (%s)", fr->addr, fr->flags & TR_FRAME_KERNEL ? "[kernel.kallsyms]" : "[unknown]");
+    }
+}
+
+static const char *event_name(struct cat_ctx *c, uint32_t id)
+{
+    const tr_event_def *d = tr_reader_event(c->r, id);
+    return d ? d->name : "[unknown event]";
+}
+
+static const char *str_or(struct cat_ctx *c, uint32_t id, const char *dflt)
+{
+    const char *s = tr_reader_string(c->r, id, NULL);
+    return s ? s : dflt;
+}
+
+/* ---- text ---- */
+
+int cat_generic_text(struct cat_ctx *c, const tr_record *rec)
+{
+    FILE *f = c->out;
+    const __typeof__(rec->u) *u = &rec->u;
+    const char *tn = tr_rec_type_name(rec->type);
+    if (rec->type == TR_REC_STREAM_START) {
+        fprintf(f, "# stream %u: format %u.%u at byte %" PRIu64 "\n", rec->stream, u->stream_start.major,
+                u->stream_start.minor, u->stream_start.offset);
+        return 0;
+    }
+    if (rec->type == TR_REC_STREAM_END) {
+        if (u->stream_end.complete)
+            fprintf(f, "# end of stream %u: %" PRIu64 " chunks, %" PRIu64 " records, %" PRIu64 " lost\n",
+                    rec->stream, u->stream_end.chunks, u->stream_end.records, u->stream_end.lost);
+        else
+            fprintf(f, "# end of stream %u: incomplete (no end frame)\n", rec->stream);
+        return 0;
+    }
+    if (rec->time || rec->pid != -1) {
+        fprintf(f, "%16s %6d/%-6d [%03d] ", rec->type == TR_REC_COMM ? "" : cat_comm(c, rec->tid), rec->pid, rec->tid,
+                rec->cpu);
+        cat_time(f, rec->time);
+        fprintf(f, ": %s:", tn);
+    } else {
+        fprintf(f, "%s:", tn);
+    }
+    switch (rec->type) {
+    case TR_REC_STRING:
+        fprintf(f, " id=%u \"", u->string.id);
+        text_str(f, u->string.str, u->string.len);
+        fputc('"', f);
+        break;
+    case TR_REC_FRAME: {
+        char b[512];
+        cat_frame(c, u->frame.id, b, sizeof b);
+        fprintf(f, " id=%u %s", u->frame.id, b);
+        break;
+    }
+    case TR_REC_STACK:
+        fprintf(f, " id=%u parent=%u frame=%u", u->stack.id, u->stack.parent, u->stack.frame);
+        break;
+    case TR_REC_EVENT_DEF:
+        fprintf(f, " id=%u kind=%u config=0x%" PRIx64 " %s=%" PRIu64 " flags=0x%x name=%.*s", u->event_def.id,
+                u->event_def.kind, u->event_def.config, u->event_def.flags & TR_EVF_FREQ ? "freq" : "period",
+                u->event_def.sample_value, u->event_def.flags, (int)u->event_def.name_len, u->event_def.name);
+        break;
+    case TR_REC_META:
+        fprintf(f, " %.*s=", (int)u->meta.key_len, u->meta.key);
+        text_str(f, u->meta.value, u->meta.value_len);
+        break;
+    case TR_REC_SYSCALL_TABLE:
+        fprintf(f, " arch=%.*s entries=%u", (int)u->syscall_table.arch_len, u->syscall_table.arch, u->syscall_table.count);
+        break;
+    case TR_REC_BLOB:
+        fprintf(f, " name=%.*s bytes=%zu", (int)u->blob.name_len, u->blob.name, u->blob.len);
+        break;
+    case TR_REC_COMM:
+        fprintf(f, " %s%.*s", u->comm.exec ? "exec " : "", (int)u->comm.len, u->comm.comm);
+        break;
+    case TR_REC_FORK:
+        fprintf(f, " parent %d/%d", u->fork.ppid, u->fork.ptid);
+        break;
+    case TR_REC_EXIT:
+        if (u->exit.flags & TR_EXITF_SIGNALED) fprintf(f, " killed by signal %d", u->exit.status & 0x7f);
+        else fprintf(f, " status %d", (u->exit.status >> 8) & 0xff);
+        if (u->exit.flags & TR_EXITF_THREAD) fprintf(f, " (thread)");
+        break;
+    case TR_REC_MMAP:
+        fprintf(f, " %016" PRIx64 "-%016" PRIx64 " pgoff 0x%" PRIx64 " prot %c%c%c ", u->mmap.start,
+                u->mmap.start + u->mmap.len, u->mmap.pgoff, u->mmap.prot & 1 ? 'r' : '-', u->mmap.prot & 2 ? 'w' : '-',
+                u->mmap.prot & 4 ? 'x' : '-');
+        text_str(f, u->mmap.path, u->mmap.path_len);
+        if (u->mmap.build_id_len) {
+            fprintf(f, " build-id ");
+            hex(f, u->mmap.build_id, u->mmap.build_id_len);
+        }
+        break;
+    case TR_REC_SAMPLE: {
+        fprintf(f, " %s period=%" PRIu64, event_name(c, u->sample.event), u->sample.period);
+        if (u->sample.stack_copy_len) fprintf(f, " stack-copy=%zu regs=%u", u->sample.stack_copy_len, u->sample.nregs);
+        if (u->sample.raw_len) fprintf(f, " raw=%zu", u->sample.raw_len);
+        const uint32_t *fr;
+        int n = tr_reader_stack(c->r, u->sample.stack, &fr);
+        if (n < 0) fprintf(f, "\n\t[stack %u lost]", u->sample.stack);
+        for (int i = 0; i < n; i++) {
+            char b[512];
+            cat_frame(c, fr[i], b, sizeof b);
+            fprintf(f, "\n\t%s", b);
+        }
+        break;
+    }
+    case TR_REC_COUNTER:
+        fprintf(f, " %s value=%" PRIu64 " enabled=%" PRIu64 " running=%" PRIu64 " run=%u%s",
+                event_name(c, u->counter.event), u->counter.value, u->counter.enabled, u->counter.running,
+                u->counter.run, u->counter.flags & TR_CNTF_NOT_SUPPORTED ? " <not supported>" : "");
+        break;
+    case TR_REC_SYSCALL: {
+        const char *nm = tr_reader_syscall_name(c->r, NULL, u->syscall.nr);
+        if (nm) fprintf(f, " %s(", nm);
+        else fprintf(f, " syscall_%u(", u->syscall.nr);
+        for (uint32_t i = 0; i < u->syscall.nargs; i++) fprintf(f, "%s0x%" PRIx64, i ? ", " : "", u->syscall.args[i]);
+        if (u->syscall.flags & TR_SYSF_UNFINISHED) fprintf(f, ") = ?");
+        else fprintf(f, ") = %" PRId64, u->syscall.ret);
+        fprintf(f, " <%" PRIu64 ".%06" PRIu64 ">", u->syscall.duration / 1000000000u, u->syscall.duration % 1000000000u / 1000u);
+        break;
+    }
+    case TR_REC_SIGNAL:
+        fprintf(f, " signo=%u code=%d", u->signal.signo, u->signal.code);
+        break;
+    case TR_REC_LIBCALL:
+        fprintf(f, " %s(", str_or(c, u->libcall.func, "?"));
+        for (uint32_t i = 0; i < u->libcall.nargs; i++) fprintf(f, "%s0x%" PRIx64, i ? ", " : "", u->libcall.args[i]);
+        fprintf(f, ") = %" PRId64, u->libcall.ret);
+        break;
+    case TR_REC_TRACE_EVENT:
+        fprintf(f, " %s bytes=%zu", event_name(c, u->trace_event.event), u->trace_event.len);
+        break;
+    case TR_REC_FUNCTION:
+        fprintf(f, " ip=0x%" PRIx64 " parent=0x%" PRIx64 " kind=%u depth=%u", u->function.ip, u->function.parent_ip,
+                u->function.kind, u->function.depth);
+        break;
+    case TR_REC_LOST:
+        fprintf(f, " %" PRIu64 " %s", u->lost.count,
+                u->lost.kind == TR_LOST_SAMPLES ? "samples" : u->lost.kind == TR_LOST_OVERRUN ? "events (overrun)"
+                : u->lost.kind == TR_LOST_THROTTLE ? "samples (throttled)" : "events");
+        if (u->lost.event) fprintf(f, " of %s", event_name(c, u->lost.event));
+        break;
+    case TR_REC_SYMBOL:
+        fprintf(f, " %016" PRIx64 " %" PRIu64 " %s (%s)", u->symbol.start, u->symbol.size, str_or(c, u->symbol.name, "?"),
+                str_or(c, u->symbol.module, "?"));
+        break;
+    case TR_REC_MODULE_STATUS:
+        fprintf(f, " %s status=%u %s", str_or(c, u->module_status.module, "?"), u->module_status.status,
+                str_or(c, u->module_status.detail, ""));
+        break;
+    }
+    fputc('\n', f);
+    return ferror(f) ? -1 : 0;
+}
+
+/* ---- JSON ---- */
+
+static void jkey_str(FILE *f, const char *k, const char *s, size_t len)
+{
+    fprintf(f, ",\"%s\":\"", k);
+    cat_json_str(f, s, len);
+    fputc('"', f);
+}
+
+static void jframe(struct cat_ctx *c, FILE *f, uint32_t id)
+{
+    const tr_frame *fr = tr_reader_frame(c->r, id);
+    if (!fr) {
+        fprintf(f, "{\"lost\":true}");
+        return;
+    }
+    fprintf(f, "{\"addr\":\"0x%" PRIx64 "\"", fr->addr);
+    if (fr->flags & TR_FRAME_KERNEL) fprintf(f, ",\"kernel\":true");
+    if (fr->flags & TR_FRAME_JIT) fprintf(f, ",\"jit\":true");
+    if (fr->flags & TR_FRAME_INLINE) fprintf(f, ",\"inline\":true");
+    if (fr->flags & TR_FRAME_SYMBOLIZED) {
+        const char *s;
+        size_t l;
+        if ((s = tr_reader_string(c->r, fr->func, &l))) jkey_str(f, "func", s, l);
+        if ((s = tr_reader_string(c->r, fr->module, &l))) jkey_str(f, "module", s, l);
+        fprintf(f, ",\"offset\":%" PRIu64, fr->offset);
+        if ((s = tr_reader_string(c->r, fr->file, &l))) {
+            jkey_str(f, "file", s, l);
+            fprintf(f, ",\"line\":%u", fr->line);
+        }
+    }
+    fputc('}', f);
+}
+
+static void jstack(struct cat_ctx *c, FILE *f, uint32_t stack)
+{
+    const uint32_t *fr;
+    int n = tr_reader_stack(c->r, stack, &fr);
+    fprintf(f, ",\"stack\":[");
+    for (int i = 0; i < n; i++) {
+        if (i) fputc(',', f);
+        jframe(c, f, fr[i]);
+    }
+    fputc(']', f);
+    if (n < 0) fprintf(f, ",\"stack_lost\":true");
+}
+
+static void jcaptures(FILE *f, uint32_t n, const tr_capture *cap)
+{
+    fprintf(f, ",\"captures\":[");
+    for (uint32_t i = 0; i < n; i++) {
+        fprintf(f, "%s{\"arg\":%u,\"kind\":%u,\"flags\":%u,\"hex\":\"", i ? "," : "", cap[i].arg, cap[i].kind, cap[i].flags);
+        hex(f, cap[i].data, cap[i].len);
+        fprintf(f, "\"}");
+    }
+    fputc(']', f);
+}
+
+int cat_generic_json(struct cat_ctx *c, const tr_record *rec)
+{
+    FILE *f = c->out;
+    const __typeof__(rec->u) *u = &rec->u;
+    fprintf(f, "{\"type\":\"%s\",\"stream\":%u", tr_rec_type_name(rec->type), rec->stream);
+    if (rec->time || rec->pid != -1)
+        fprintf(f, ",\"time\":%" PRIu64 ",\"pid\":%d,\"tid\":%d,\"cpu\":%d", rec->time, rec->pid, rec->tid, rec->cpu);
+    switch (rec->type) {
+    case TR_REC_STRING:
+        fprintf(f, ",\"id\":%u", u->string.id);
+        jkey_str(f, "value", u->string.str, u->string.len);
+        break;
+    case TR_REC_FRAME:
+        fprintf(f, ",\"id\":%u,\"frame\":", u->frame.id);
+        jframe(c, f, u->frame.id);
+        break;
+    case TR_REC_STACK:
+        fprintf(f, ",\"id\":%u,\"parent\":%u,\"frame\":%u", u->stack.id, u->stack.parent, u->stack.frame);
+        break;
+    case TR_REC_EVENT_DEF:
+        fprintf(f, ",\"id\":%u,\"kind\":%u,\"config\":%" PRIu64 ",\"sample_value\":%" PRIu64 ",\"flags\":%u",
+                u->event_def.id, u->event_def.kind, u->event_def.config, u->event_def.sample_value, u->event_def.flags);
+        jkey_str(f, "name", u->event_def.name, u->event_def.name_len);
+        break;
+    case TR_REC_META:
+        jkey_str(f, "key", u->meta.key, u->meta.key_len);
+        jkey_str(f, "value", u->meta.value, u->meta.value_len);
+        break;
+    case TR_REC_SYSCALL_TABLE:
+        jkey_str(f, "arch", u->syscall_table.arch, u->syscall_table.arch_len);
+        fprintf(f, ",\"entries\":%u", u->syscall_table.count);
+        break;
+    case TR_REC_BLOB:
+        jkey_str(f, "name", u->blob.name, u->blob.name_len);
+        fprintf(f, ",\"bytes\":%zu", u->blob.len);
+        break;
+    case TR_REC_COMM:
+        jkey_str(f, "comm", u->comm.comm, u->comm.len);
+        fprintf(f, ",\"exec\":%s", u->comm.exec ? "true" : "false");
+        break;
+    case TR_REC_FORK:
+        fprintf(f, ",\"ppid\":%d,\"ptid\":%d", u->fork.ppid, u->fork.ptid);
+        break;
+    case TR_REC_EXIT:
+        fprintf(f, ",\"status\":%d,\"flags\":%u", u->exit.status, u->exit.flags);
+        break;
+    case TR_REC_MMAP:
+        fprintf(f, ",\"start\":%" PRIu64 ",\"len\":%" PRIu64 ",\"pgoff\":%" PRIu64 ",\"prot\":%u,\"flags\":%u",
+                u->mmap.start, u->mmap.len, u->mmap.pgoff, u->mmap.prot, u->mmap.flags);
+        jkey_str(f, "path", u->mmap.path, u->mmap.path_len);
+        fprintf(f, ",\"build_id\":\"");
+        hex(f, u->mmap.build_id, u->mmap.build_id_len);
+        fputc('"', f);
+        break;
+    case TR_REC_SAMPLE: {
+        const char *ev = event_name(c, u->sample.event);
+        jkey_str(f, "event", ev, strlen(ev));
+        fprintf(f, ",\"period\":%" PRIu64, u->sample.period);
+        jstack(c, f, u->sample.stack);
+        if (u->sample.abi) fprintf(f, ",\"regs\":%u,\"stack_copy\":%zu", u->sample.nregs, u->sample.stack_copy_len);
+        if (u->sample.raw_len) fprintf(f, ",\"raw\":%zu", u->sample.raw_len);
+        break;
+    }
+    case TR_REC_COUNTER: {
+        const char *ev = event_name(c, u->counter.event);
+        jkey_str(f, "event", ev, strlen(ev));
+        fprintf(f, ",\"value\":%" PRIu64 ",\"enabled\":%" PRIu64 ",\"running\":%" PRIu64 ",\"run\":%u,\"flags\":%u",
+                u->counter.value, u->counter.enabled, u->counter.running, u->counter.run, u->counter.flags);
+        break;
+    }
+    case TR_REC_SYSCALL: {
+        const char *nm = tr_reader_syscall_name(c->r, NULL, u->syscall.nr);
+        fprintf(f, ",\"nr\":%u", u->syscall.nr);
+        if (nm) jkey_str(f, "name", nm, strlen(nm));
+        fprintf(f, ",\"args\":[");
+        for (uint32_t i = 0; i < u->syscall.nargs; i++) fprintf(f, "%s%" PRIu64, i ? "," : "", u->syscall.args[i]);
+        fprintf(f, "],\"ret\":%" PRId64 ",\"duration\":%" PRIu64 ",\"flags\":%u", u->syscall.ret, u->syscall.duration,
+                u->syscall.flags);
+        jcaptures(f, u->syscall.ncaptures, u->syscall.captures);
+        if (u->syscall.stack) jstack(c, f, u->syscall.stack);
+        break;
+    }
+    case TR_REC_SIGNAL:
+        fprintf(f, ",\"signo\":%u,\"code\":%d,\"flags\":%u", u->signal.signo, u->signal.code, u->signal.flags);
+        break;
+    case TR_REC_LIBCALL: {
+        const char *fn = str_or(c, u->libcall.func, "");
+        jkey_str(f, "func", fn, strlen(fn));
+        fprintf(f, ",\"args\":[");
+        for (uint32_t i = 0; i < u->libcall.nargs; i++) fprintf(f, "%s%" PRIu64, i ? "," : "", u->libcall.args[i]);
+        fprintf(f, "],\"ret\":%" PRId64 ",\"duration\":%" PRIu64, u->libcall.ret, u->libcall.duration);
+        jcaptures(f, u->libcall.ncaptures, u->libcall.captures);
+        if (u->libcall.stack) jstack(c, f, u->libcall.stack);
+        break;
+    }
+    case TR_REC_TRACE_EVENT: {
+        const char *ev = event_name(c, u->trace_event.event);
+        jkey_str(f, "event", ev, strlen(ev));
+        fprintf(f, ",\"flags\":%u,\"hex\":\"", u->trace_event.flags);
+        hex(f, u->trace_event.data, u->trace_event.len);
+        fputc('"', f);
+        break;
+    }
+    case TR_REC_FUNCTION:
+        fprintf(f, ",\"ip\":%" PRIu64 ",\"parent_ip\":%" PRIu64 ",\"kind\":%u,\"depth\":%u,\"duration\":%" PRIu64,
+                u->function.ip, u->function.parent_ip, u->function.kind, u->function.depth, u->function.duration);
+        break;
+    case TR_REC_LOST:
+        fprintf(f, ",\"event\":%u,\"kind\":%u,\"count\":%" PRIu64, u->lost.event, u->lost.kind, u->lost.count);
+        break;
+    case TR_REC_SYMBOL: {
+        const char *m = str_or(c, u->symbol.module, ""), *n = str_or(c, u->symbol.name, "");
+        jkey_str(f, "module", m, strlen(m));
+        jkey_str(f, "name", n, strlen(n));
+        fprintf(f, ",\"start\":%" PRIu64 ",\"size\":%" PRIu64 ",\"flags\":%u", u->symbol.start, u->symbol.size,
+                u->symbol.flags);
+        break;
+    }
+    case TR_REC_MODULE_STATUS: {
+        const char *m = str_or(c, u->module_status.module, ""), *d = str_or(c, u->module_status.detail, "");
+        jkey_str(f, "module", m, strlen(m));
+        fprintf(f, ",\"status\":%u", u->module_status.status);
+        jkey_str(f, "detail", d, strlen(d));
+        break;
+    }
+    case TR_REC_STREAM_END:
+        fprintf(f, ",\"complete\":%s", u->stream_end.complete ? "true" : "false");
+        break;
+    }
+    fprintf(f, "}\n");
+    return ferror(f) ? -1 : 0;
+}
+
+/* ---- --info ---- */
+
+static void wall_time(FILE *f, struct cat_ctx *c, uint64_t mono)
+{
+    const char *m = tr_reader_meta(c->r, "time.monotonic_ns"), *rt = tr_reader_meta(c->r, "time.realtime_ns");
+    if (!m || !rt) {
+        fprintf(f, "unknown");
+        return;
+    }
+    long double wall = (long double)strtoull(rt, NULL, 10) + ((long double)mono - (long double)strtoull(m, NULL, 10));
+    time_t sec = (time_t)(wall / 1e9L);
+    struct tm tm;
+    char b[64];
+    gmtime_r(&sec, &tm);
+    strftime(b, sizeof b, "%Y-%m-%dT%H:%M:%S", &tm);
+    fprintf(f, "%s.%06luZ", b, (unsigned long)((uint64_t)(wall - (long double)sec * 1e9L) / 1000u));
+}
+
+static void info_stream_end(struct cat_ctx *c, const tr_record *end, uint64_t first, uint64_t last,
+                            const tr_reader_stats *before, int printed_header)
+{
+    FILE *f = c->out;
+    tr_reader_stats st;
+    tr_reader_get_stats(c->r, &st);
+    if (!printed_header) return;
+    fprintf(f, "records:\n");
+    for (uint32_t t = 0; t < 128; t++) {
+        uint64_t n = st.per_type[t] - before->per_type[t];
+        if (n) fprintf(f, "  %-16s %" PRIu64 "\n", tr_rec_type_name(t) ? tr_rec_type_name(t) : "(unknown)", n);
+    }
+    if (last >= first && last) {
+        fprintf(f, "time span:      ");
+        cat_time(f, first);
+        fprintf(f, " .. ");
+        cat_time(f, last);
+        fprintf(f, " (%.6f s)\nfirst event:    ", (double)(last - first) / 1e9);
+        wall_time(f, c, first);
+        fputc('\n', f);
+    }
+    uint64_t raw = st.raw_bytes - before->raw_bytes, comp = st.compressed_bytes - before->compressed_bytes;
+    fprintf(f, "size:           %" PRIu64 " bytes compressed, %" PRIu64 " raw (%.2fx)\n", comp, raw,
+            comp ? (double)raw / (double)comp : 0.0);
+    fprintf(f, "chunks:         %" PRIu64 "\n", st.chunks - before->chunks);
+    if (end && end->u.stream_end.complete)
+        fprintf(f, "complete:       yes (%" PRIu64 " records, %" PRIu64 " lost events)\n", end->u.stream_end.records,
+                end->u.stream_end.lost);
+    else
+        fprintf(f, "complete:       no (no end frame)\n");
+}
+
+int cat_info(struct cat_ctx *c, int *unused)
+{
+    (void)unused;
+    FILE *f = c->out;
+    tr_record rec;
+    tr_reader_stats before = {0};
+    uint64_t first = 0, last = 0;
+    int rc, status = 0, open = 0;
+    fprintf(f, "file:           %s\n", c->file);
+    while ((rc = tr_reader_next(c->r, &rec)) != 0) {
+        if (rc < 0) {
+            const tr_reader_diag *d = tr_reader_last_diag(c->r);
+            cli_warn("%s: byte %llu: %s: %s", c->file, (unsigned long long)d->offset, tr_strerror(rc), d->detail);
+            if (rc == TR_E_NOT_TRACE || rc == TR_E_EMPTY || rc == TR_E_VERSION || rc == TR_E_INCOMPAT || rc == TR_E_IO)
+                return CLI_EXIT_FAIL;
+            status = CLI_EXIT_TRUNCATED;
+            if (!tr_error_recoverable(rc)) break;
+            continue;
+        }
+        if (rec.type == TR_REC_STREAM_START) {
+            tr_reader_get_stats(c->r, &before);
+            first = last = 0;
+            open = 1;
+            fprintf(f, "stream %u:       format %u.%u at byte %" PRIu64 "\n", rec.stream, rec.u.stream_start.major,
+                    rec.u.stream_start.minor, rec.u.stream_start.offset);
+            continue;
+        }
+        if (rec.type == TR_REC_STREAM_END) {
+            fprintf(f, "metadata:\n");
+            const char *k, *v;
+            for (size_t i = 0; tr_reader_meta_at(c->r, i, &k, &v); i++) fprintf(f, "  %-16s %s\n", k, v);
+            fprintf(f, "events:\n");
+            for (uint32_t id = 1; id < 4096; id++) {
+                const tr_event_def *d = tr_reader_event(c->r, id);
+                if (!d) break;
+                fprintf(f, "  %-3u %s (kind %u, %s %" PRIu64 ")\n", d->id, d->name, d->kind,
+                        d->flags & TR_EVF_FREQ ? "freq" : "period", d->sample_value);
+            }
+            const char *bn;
+            const uint8_t *bd;
+            size_t bl;
+            for (size_t i = 0; tr_reader_blob_at(c->r, "", i, &bn, &bd, &bl); i++)
+                fprintf(f, "  blob %s (%zu bytes)\n", bn, bl);
+            info_stream_end(c, &rec, first, last, &before, open);
+            open = 0;
+            continue;
+        }
+        if (rec.time) {
+            if (!first || rec.time < first) first = rec.time;
+            if (rec.time > last) last = rec.time;
+        }
+    }
+    return status;
+}

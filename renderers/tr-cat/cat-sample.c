@@ -1,0 +1,7 @@
+/* cat-sample.c - placeholder until the family's renderer lands: generic output. */
+#include "cat.h"
+
+int cat_sample_record(struct cat_ctx *c, const tr_record *rec) { (void)c; (void)rec; return 0; }
+int cat_sample_account(struct cat_ctx *c, const tr_record *rec) { (void)c; (void)rec; return 0; }
+int cat_sample_summary(struct cat_ctx *c) { (void)c; return 0; }
+void cat_sample_reset(struct cat_ctx *c) { (void)c; }

@@ -1,0 +1,80 @@
+/*
+ * cat.h - tr-cat's record renderers.  main.c reads, filters and dispatches;
+ * each record family has its own module that prints it as text or JSON:
+ *
+ *   cat-generic.c  definitions, metadata, process life, lost, symbols (tr-cat's own)
+ *   cat-sample.c   samples (perf script style) and counters (perf stat table)
+ *   cat-syscall.c  syscalls, signals, exits in strace style; --summary as strace -c
+ *   cat-ftrace.c   tracepoint and function events (trace-cmd report style)
+ *
+ * A family's hook returns 0 when done, -1 on an output error.
+ */
+#ifndef TR_CAT_H
+#define TR_CAT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "tr.h"
+
+struct cat_opts {
+    int json;          /* --json: JSON Lines */
+    int summary;       /* -c/--summary: tables instead of records */
+    int raw;           /* --raw: no decoding of arguments and payloads */
+    /* strace-style display */
+    int follow;        /* -f: pid prefix on every line (auto when >1 process) */
+    int timestamps;    /* -t: 1 time of day, 2 (-tt) with us, 3 (-ttt) epoch */
+    int relative;      /* -r: time since previous line */
+    int show_time;     /* -T: time spent in each syscall */
+    int decode_fds;    /* -y: paths for fds */
+    int hex;           /* -x: 1 non-ASCII as hex, 2 (-xx) all as hex */
+    uint32_t strsize;  /* -s: max string length shown (default 32) */
+    const char *sort_by; /* -S: summary sort key (strace: time calls errors name nothing) */
+};
+
+struct cat_ctx {
+    tr_reader *r;
+    FILE *out;
+    const struct cat_opts *o;
+    const char *file;     /* input name for messages */
+    uint64_t first_time;  /* time of the first timed record, for relative output */
+    uint32_t stream;      /* current stream */
+    int multi_process;    /* more than one pid seen or -f: prefix pids */
+    int info;             /* --info */
+    struct cat_comms *comms; /* tid -> comm, from COMM records (cat-generic.c) */
+};
+
+/* Free what the context holds (the comm table). */
+void cat_free(struct cat_ctx *c);
+
+/* Generic helpers (cat-generic.c) */
+int cat_generic_text(struct cat_ctx *c, const tr_record *rec);
+int cat_generic_json(struct cat_ctx *c, const tr_record *rec);
+/* Print the comm of a tid known from COMM records, or "-" */
+const char *cat_comm(struct cat_ctx *c, int32_t tid);
+void cat_note_comm(struct cat_ctx *c, const tr_record *rec);
+/* JSON string body (without quotes) */
+void cat_json_str(FILE *f, const char *s, size_t len);
+/* "12345.678901" seconds of time on the stream clock */
+void cat_time(FILE *f, uint64_t ns);
+/* Frame as "addr func+0xoff (module)" into buf */
+void cat_frame(struct cat_ctx *c, uint32_t frame_id, char *buf, size_t len);
+
+/* Family hooks: *_record prints rec as text or, with o->json, as one JSON line; it returns
+ * 1 if it printed rec, 0 if rec is not its family (generic output is used), -1 on error.
+ * *_summary prints the family's summary table (after all input), 0 or -1. */
+int cat_sample_record(struct cat_ctx *c, const tr_record *rec);
+int cat_sample_summary(struct cat_ctx *c);
+int cat_sample_account(struct cat_ctx *c, const tr_record *rec); /* --summary input */
+int cat_syscall_record(struct cat_ctx *c, const tr_record *rec);
+int cat_syscall_summary(struct cat_ctx *c);
+int cat_syscall_account(struct cat_ctx *c, const tr_record *rec);
+int cat_ftrace_record(struct cat_ctx *c, const tr_record *rec);
+int cat_ftrace_summary(struct cat_ctx *c);
+int cat_ftrace_account(struct cat_ctx *c, const tr_record *rec);
+/* Called at each stream start and at the end; free what the family holds */
+void cat_sample_reset(struct cat_ctx *c);
+void cat_syscall_reset(struct cat_ctx *c);
+void cat_ftrace_reset(struct cat_ctx *c);
+
+#endif

@@ -1,0 +1,11 @@
+/* synth.h - deterministic synthetic traces for tests, golden files and bench. */
+#ifndef TR_SYNTH_H
+#define TR_SYNTH_H
+#include <stdint.h>
+#include "tr.h"
+
+/* One record of every type the format defines, with fixed times and ids. */
+int synth_all_types(tr_writer *w);
+/* n stack samples over a few hundred distinct stacks (xorshift with seed). */
+int synth_samples(tr_writer *w, uint64_t n, uint64_t seed);
+#endif

@@ -1,0 +1,608 @@
+/* test_format.c - the trace library: round trips, interning, streaming,
+ * truncation, corruption, concatenation, versions, forward compatibility. */
+#include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include <cmocka.h>
+
+#include "synth.h"
+#include "tr.h"
+
+/* ---- helpers ---- */
+
+typedef struct {
+    uint8_t *p;
+    size_t len;
+} bytes;
+
+/* Run fill() against a writer on a memfd and return the bytes written. */
+static bytes write_trace(int (*fill)(tr_writer *, void *), void *arg, const tr_writer_options *o, int finish)
+{
+    int fd = memfd_create("t", 0);
+    assert_true(fd >= 0);
+    tr_writer *w;
+    assert_int_equal(tr_writer_open(&w, fd, o), 0);
+    assert_int_equal(fill(w, arg), 0);
+    if (finish) assert_int_equal(tr_writer_finish(w, 7), 0);
+    else assert_int_equal(tr_writer_flush(w), 0);
+    tr_writer_free(w);
+    bytes b;
+    b.len = (size_t)lseek(fd, 0, SEEK_END);
+    b.p = malloc(b.len + 1);
+    assert_int_equal(pread(fd, b.p, b.len, 0), (ssize_t)b.len);
+    close(fd);
+    return b;
+}
+
+static int fill_all(tr_writer *w, void *arg)
+{
+    (void)arg;
+    return synth_all_types(w);
+}
+
+static int fill_samples(tr_writer *w, void *arg)
+{
+    int e = synth_all_types(w);
+    return e ? e : synth_samples(w, *(uint64_t *)arg, 42);
+}
+
+/* Read everything; count delivered records by type and errors. */
+typedef struct {
+    int records, samples, starts, ends, complete_ends;
+    int errors[32];
+    int last_error;
+    int unresolved_stacks;
+    int fatal;
+} summary;
+
+static summary read_all(const bytes *b)
+{
+    summary s = {0};
+    tr_reader *r;
+    assert_int_equal(tr_reader_open_mem(&r, b->p, b->len, NULL), 0);
+    tr_record rec;
+    int rc, guard = 0;
+    while ((rc = tr_reader_next(r, &rec)) != 0) {
+        assert_true(++guard < 10000000);
+        if (rc < 0) {
+            assert_true(rc > TR_E_LAST_);
+            s.errors[-rc]++;
+            s.last_error = rc;
+            if (!tr_error_recoverable(rc)) {
+                s.fatal = rc;
+                break;
+            }
+            continue;
+        }
+        s.records++;
+        if (rec.type == TR_REC_STREAM_START) s.starts++;
+        if (rec.type == TR_REC_STREAM_END) {
+            s.ends++;
+            s.complete_ends += (int)rec.u.stream_end.complete;
+        }
+        if (rec.type == TR_REC_SAMPLE) {
+            s.samples++;
+            const uint32_t *fr;
+            int n = tr_reader_stack(r, rec.u.sample.stack, &fr);
+            if (n < 0) s.unresolved_stacks++;
+            for (int i = 0; i < n; i++)
+                if (!tr_reader_frame(r, fr[i])) s.unresolved_stacks++;
+        }
+    }
+    tr_reader_free(r);
+    return s;
+}
+
+/* ---- tests ---- */
+
+static void test_round_trip_every_type(void **state)
+{
+    (void)state;
+    bytes b = write_trace(fill_all, NULL, NULL, 1);
+    tr_reader *r;
+    assert_int_equal(tr_reader_open_mem(&r, b.p, b.len, NULL), 0);
+    tr_record rec;
+    int seen[128] = {0};
+    uint64_t last_time = 0;
+    while (tr_reader_next(r, &rec) == 1) {
+        seen[rec.type]++;
+        switch (rec.type) {
+        case TR_REC_COMM:
+            assert_int_equal(rec.time, 1000000001000ull);
+            assert_int_equal(rec.pid, 100);
+            assert_memory_equal(rec.u.comm.comm, "prog", 4);
+            assert_int_equal(rec.u.comm.exec, 1);
+            break;
+        case TR_REC_MMAP:
+            assert_int_equal(rec.u.mmap.start, 0x400000);
+            assert_int_equal(rec.u.mmap.build_id_len, 20);
+            assert_int_equal(rec.u.mmap.build_id[0], 0xde);
+            assert_memory_equal(rec.u.mmap.path, "/usr/bin/prog", 13);
+            break;
+        case TR_REC_FORK:
+            assert_int_equal(rec.tid, 101);
+            assert_int_equal(rec.u.fork.ppid, 100);
+            break;
+        case TR_REC_SAMPLE: {
+            const tr_event_def *d = tr_reader_event(r, rec.u.sample.event);
+            assert_non_null(d);
+            assert_string_equal(d->name, "cpu-clock");
+            assert_int_equal(rec.u.sample.period, 1001001);
+            const uint32_t *fr;
+            assert_int_equal(tr_reader_stack(r, rec.u.sample.stack, &fr), 3);
+            const tr_frame *leaf = tr_reader_frame(r, fr[0]), *root = tr_reader_frame(r, fr[2]);
+            assert_true(leaf->flags & TR_FRAME_KERNEL);
+            assert_int_equal(leaf->addr, 0xffffffff81001234ull);
+            assert_string_equal(tr_reader_string(r, root->func, NULL), "main");
+            assert_string_equal(tr_reader_string(r, root->file, NULL), "prog.c");
+            assert_int_equal(root->line, 42);
+            assert_true(tr_reader_frame(r, fr[1])->flags & TR_FRAME_INLINE);
+            if (seen[TR_REC_SAMPLE] == 2) {
+                assert_int_equal(rec.u.sample.nregs, 3);
+                assert_int_equal(rec.u.sample.regs[2], 0x401136);
+                assert_int_equal(rec.u.sample.stack_copy_len, 16);
+                assert_int_equal(rec.u.sample.stack_copy[15], 16);
+            }
+            break;
+        }
+        case TR_REC_COUNTER:
+            assert_true(rec.time < last_time); /* backwards in time survives the deltas */
+            assert_int_equal(rec.u.counter.value, 123456);
+            assert_int_equal(rec.u.counter.running, 1000);
+            assert_int_equal(rec.cpu, -1);
+            break;
+        case TR_REC_SYSCALL:
+            assert_string_equal(tr_reader_syscall_name(r, NULL, rec.u.syscall.nr), "openat");
+            assert_int_equal(rec.u.syscall.args[0], (uint64_t)-100);
+            assert_int_equal(rec.u.syscall.ret, 3);
+            assert_int_equal(rec.u.syscall.ncaptures, 2);
+            assert_memory_equal(rec.u.syscall.captures[0].data, "/etc/hostname", 13);
+            assert_string_equal(tr_reader_string(r, rec.u.syscall.captures[1].struct_name, NULL), "stat");
+            break;
+        case TR_REC_LIBCALL:
+            assert_int_equal(rec.u.libcall.ret, -1);
+            assert_string_equal(tr_reader_string(r, rec.u.libcall.func, NULL), "main");
+            break;
+        case TR_REC_TRACE_EVENT:
+            assert_int_equal(rec.u.trace_event.len, 12);
+            assert_string_equal(tr_reader_event(r, rec.u.trace_event.event)->name, "sched:sched_switch");
+            break;
+        case TR_REC_FUNCTION:
+            assert_int_equal(rec.u.function.duration, 77);
+            break;
+        case TR_REC_LOST:
+            assert_int_equal(rec.u.lost.count, 5);
+            break;
+        case TR_REC_EXIT:
+            assert_int_equal(rec.u.exit.status, 256);
+            break;
+        case TR_REC_SYMBOL:
+            assert_int_equal(rec.u.symbol.size, 0x40);
+            assert_int_equal(rec.time, 0);
+            break;
+        case TR_REC_MODULE_STATUS:
+            assert_int_equal(rec.u.module_status.status, TR_MOD_BUILD_ID_MISMATCH);
+            break;
+        case TR_REC_STREAM_END:
+            assert_int_equal(rec.u.stream_end.complete, 1);
+            assert_int_equal(rec.u.stream_end.lost, 7);
+            break;
+        }
+        if (rec.time) last_time = rec.time;
+    }
+    static const int expect[] = {TR_REC_COMM, TR_REC_MMAP, TR_REC_FORK, TR_REC_COUNTER, TR_REC_SYSCALL,
+                                 TR_REC_SIGNAL, TR_REC_LIBCALL, TR_REC_TRACE_EVENT, TR_REC_FUNCTION, TR_REC_LOST,
+                                 TR_REC_EXIT, TR_REC_SYMBOL, TR_REC_MODULE_STATUS, TR_REC_STREAM_START, TR_REC_STREAM_END};
+    for (size_t i = 0; i < sizeof expect / sizeof expect[0]; i++) assert_int_equal(seen[expect[i]], 1);
+    assert_int_equal(seen[TR_REC_SAMPLE], 2);
+    assert_int_equal(seen[TR_REC_STRING], 0); /* definitions are absorbed */
+    assert_string_equal(tr_reader_meta(r, "host"), "golden");
+    assert_string_equal(tr_reader_meta(r, "producer"), "synth"); /* the first sticky record too */
+    tr_reader_stats st;
+    tr_reader_get_stats(r, &st);
+    assert_int_equal(st.per_type[0], 0);
+    assert_int_equal(st.per_type[TR_REC_META], 9);
+    size_t bl;
+    assert_memory_equal(tr_reader_blob(r, "kallsyms", &bl), "ffffffff81000000", 16);
+    tr_reader_free(r);
+    free(b.p);
+}
+
+static void test_interning_gives_stable_ids(void **state)
+{
+    (void)state;
+    int fd = memfd_create("t", 0);
+    tr_writer *w;
+    assert_int_equal(tr_writer_open(&w, fd, NULL), 0);
+    uint32_t a, b, c, f1, f2, s1, s2, s3;
+    assert_int_equal(tr_writer_string(w, "x", 1, &a), 0);
+    assert_int_equal(tr_writer_string(w, "y", 1, &b), 0);
+    assert_int_equal(tr_writer_string(w, "x", 1, &c), 0);
+    assert_int_equal(a, c);
+    assert_int_not_equal(a, b);
+    tr_frame fa = {.addr = 1}, fb = {.addr = 2};
+    assert_int_equal(tr_writer_frame(w, &fa, &f1), 0);
+    assert_int_equal(tr_writer_frame(w, &fb, &f2), 0);
+    uint32_t ch1[2] = {f1, f2}, ch2[2] = {f2, f2};
+    assert_int_equal(tr_writer_stack(w, ch1, 2, &s1), 0);
+    assert_int_equal(tr_writer_stack(w, ch2, 2, &s2), 0);
+    assert_int_equal(tr_writer_stack(w, ch1, 2, &s3), 0);
+    assert_int_equal(s1, s3);
+    assert_int_not_equal(s1, s2);
+    uint32_t bad[1] = {999};
+    assert_int_equal(tr_writer_stack(w, bad, 1, &s3), TR_E_INVAL);
+    tr_record r = {.type = TR_REC_STRING};
+    assert_int_equal(tr_writer_add(w, &r), TR_E_INVAL); /* definitions have their own calls */
+    tr_writer_free(w);
+    close(fd);
+}
+
+/* Every prefix of a multi-chunk trace: never a crash, every complete chunk
+ * delivered, and the loss reported. */
+static void test_every_truncation_reads_its_complete_part(void **state)
+{
+    (void)state;
+    uint64_t n = 300;
+    tr_writer_options o = {.chunk_size = 512};
+    bytes b = write_trace(fill_samples, &n, &o, 1);
+    summary full = read_all(&b);
+    assert_int_equal(full.samples, 302);
+    assert_int_equal(full.complete_ends, 1);
+    assert_int_equal(full.last_error, 0);
+    int prev = 0;
+    for (size_t cut = 0; cut < b.len; cut++) {
+        bytes t = {b.p, cut};
+        summary s = read_all(&t);
+        if (cut == 0) {
+            assert_int_equal(s.fatal, TR_E_EMPTY);
+            continue;
+        }
+        assert_int_not_equal(s.last_error, 0);          /* never a silent success */
+        assert_int_equal(s.complete_ends, 0);
+        assert_true(s.samples >= prev);                  /* more input, never fewer records */
+        assert_true(s.samples <= full.samples);
+        assert_int_equal(s.unresolved_stacks, 0);
+        prev = s.samples;
+    }
+    free(b.p);
+}
+
+static uint8_t *find_frame(uint8_t *p, size_t len, uint32_t kind, int nth)
+{
+    for (size_t i = 0; i + 12 <= len; i++)
+        if (!memcmp(p + i, "\x5e\x2a\x4d\x18", 4) && !memcmp(p + i + 8, &kind, 4) && nth-- == 0) return p + i;
+    return NULL;
+}
+
+static void test_corrupt_chunk_is_skipped_and_reading_resumes(void **state)
+{
+    (void)state;
+    uint64_t n = 400;
+    tr_writer_options o = {.chunk_size = 1024, .key_interval = 2048};
+    bytes b = write_trace(fill_samples, &n, &o, 1);
+    summary full = read_all(&b);
+    uint8_t *c3 = find_frame(b.p, b.len, 0x48435254u, 3);
+    assert_non_null(c3);
+    c3[8 + 40 + 20] ^= 0x55; /* inside the zstd payload */
+    summary s = read_all(&b);
+    assert_int_equal(s.errors[-TR_E_CORRUPT_CHUNK], 1);
+    assert_int_equal(s.complete_ends, 1);
+    assert_true(s.samples < full.samples);
+    assert_true(s.samples > full.samples / 2);
+    /* a damaged frame header: found again by its magic */
+    c3[8 + 5] ^= 0xff;
+    s = read_all(&b);
+    assert_int_equal(s.errors[-TR_E_CORRUPT_FRAME] + s.errors[-TR_E_GARBAGE] >= 1, 1);
+    assert_int_equal(s.complete_ends, 1);
+    free(b.p);
+}
+
+/* A lost chunk: loss reported, and from the next key chunk on every
+ * reference resolves again. */
+static void test_lost_chunk_recovers_at_next_key_chunk(void **state)
+{
+    (void)state;
+    uint64_t n = 2000;
+    tr_writer_options o = {.chunk_size = 1024, .key_interval = 4096};
+    bytes b = write_trace(fill_samples, &n, &o, 1);
+    uint8_t *c1 = find_frame(b.p, b.len, 0x48435254u, 1), *c2 = find_frame(b.p, b.len, 0x48435254u, 2);
+    assert_non_null(c2);
+    memmove(c1, c2, (size_t)(b.p + b.len - c2)); /* drop chunk 1, which defines most stacks */
+    b.len -= (size_t)(c2 - c1);
+    tr_reader *r;
+    assert_int_equal(tr_reader_open_mem(&r, b.p, b.len, NULL), 0);
+    tr_record rec;
+    int rc, lost = 0, unresolved_after_key = 0, samples = 0;
+    uint64_t samples_after_key = 0;
+    while ((rc = tr_reader_next(r, &rec)) != 0) {
+        if (rc == TR_E_LOST_CHUNKS) {
+            lost++;
+            assert_int_equal(tr_reader_last_diag(r)->lost_chunks, 1);
+            continue;
+        }
+        assert_true(rc > 0);
+        if (rec.type != TR_REC_SAMPLE) continue;
+        samples++;
+        const uint32_t *fr;
+        int d = tr_reader_stack(r, rec.u.sample.stack, &fr);
+        tr_reader_stats st;
+        tr_reader_get_stats(r, &st);
+        if (st.raw_bytes > 3 * 4096) { /* past the next key chunk */
+            samples_after_key++;
+            if (d <= 0) unresolved_after_key++;
+        }
+    }
+    assert_int_equal(lost, 1);
+    assert_true(samples_after_key > 100);
+    assert_int_equal(unresolved_after_key, 0);
+    tr_reader_free(r);
+    free(b.p);
+}
+
+static void test_concatenated_streams(void **state)
+{
+    (void)state;
+    uint64_t n = 50;
+    bytes a = write_trace(fill_samples, &n, NULL, 1), b = write_trace(fill_all, NULL, NULL, 1);
+    bytes both = {malloc(a.len + b.len), a.len + b.len};
+    memcpy(both.p, a.p, a.len);
+    memcpy(both.p + a.len, b.p, b.len);
+    summary s = read_all(&both);
+    assert_int_equal(s.starts, 2);
+    assert_int_equal(s.complete_ends, 2);
+    assert_int_equal(s.samples, 52 + 2);
+    assert_int_equal(s.last_error, 0);
+    /* a killed first stream followed by a whole one: the cut is reported, both read */
+    memcpy(both.p + a.len - 56, b.p, b.len);
+    both.len = a.len - 56 + b.len;
+    s = read_all(&both);
+    assert_int_equal(s.errors[-TR_E_STREAM_CUT], 1);
+    assert_int_equal(s.starts, 2);
+    assert_int_equal(s.complete_ends, 1);
+    free(a.p), free(b.p), free(both.p);
+}
+
+static void recrc(uint8_t *frame)
+{
+    uint32_t size;
+    memcpy(&size, frame + 4, 4);
+    uint32_t crc = tr_crc32c(0, frame + 8, size - 4);
+    memcpy(frame + 8 + size - 4, &crc, 4);
+}
+
+static void test_version_rules(void **state)
+{
+    (void)state;
+    bytes b = write_trace(fill_all, NULL, NULL, 1);
+    b.p[12] = 2; /* major 2 */
+    recrc(b.p);
+    summary s = read_all(&b);
+    assert_int_equal(s.fatal, TR_E_VERSION);
+    assert_int_equal(s.records, 0);
+    b.p[12] = 1, b.p[14] = 9; /* minor 9: newer minor reads */
+    recrc(b.p);
+    s = read_all(&b);
+    assert_int_equal(s.fatal, 0);
+    assert_int_equal(s.complete_ends, 1);
+    b.p[16] = 0x80; /* an unknown compatible flag: ignored */
+    recrc(b.p);
+    assert_int_equal(read_all(&b).fatal, 0);
+    b.p[20] = 1; /* an unknown incompatible flag: refused */
+    recrc(b.p);
+    assert_int_equal(read_all(&b).fatal, TR_E_INCOMPAT);
+    free(b.p);
+}
+
+/* Build a stream by hand: start frame, one chunk of given raw records, end. */
+static bytes hand_stream(const uint8_t *raw, size_t rawlen)
+{
+    bytes b = {malloc(4096 + rawlen * 2), 0};
+    uint8_t *p = b.p;
+    uint8_t start[8 + 28] = {0x5e, 0x2a, 0x4d, 0x18, 28, 0, 0, 0, 'T', 'R', 'S', 'T', 1, 0, 0, 0};
+    memcpy(p, start, sizeof start);
+    recrc(p);
+    p += sizeof start;
+    uint8_t ch[8 + 40] = {0x5e, 0x2a, 0x4d, 0x18, 40, 0, 0, 0, 'T', 'R', 'C', 'H'};
+    size_t z = ZSTD_compress(p + sizeof ch, 4096 + rawlen, raw, rawlen, 1);
+    assert_false(ZSTD_isError(z));
+    uint32_t z32 = (uint32_t)z, r32 = (uint32_t)rawlen, n = 3;
+    memcpy(ch + 8 + 16, &z32, 4);
+    memcpy(ch + 8 + 20, &r32, 4);
+    memcpy(ch + 8 + 24, &n, 4);
+    memcpy(p, ch, sizeof ch);
+    recrc(p);
+    p += sizeof ch + z;
+    uint8_t end[8 + 48] = {0x5e, 0x2a, 0x4d, 0x18, 48, 0, 0, 0, 'T', 'R', 'E', 'N'};
+    memcpy(p, end, sizeof end);
+    recrc(p);
+    p += sizeof end;
+    b.len = (size_t)(p - b.p);
+    return b;
+}
+
+static void test_unknown_types_and_fields_are_skipped(void **state)
+{
+    (void)state;
+    /* an unknown event-class type 0x3f with dt=+10, then a COMM with an
+     * extra trailing field, then an unknown non-event type 0x1d */
+    const uint8_t raw[] = {
+        0x3f, 6, 20, 2, 2, 0, 0xaa, 0xbb,           /* type 0x3f: dt=10 pid=1 tid=1 cpu=0 + 2 bytes */
+        0x20, 9, 2, 2, 2, 0, 0, 'a', 'b', 'c', 0,   /* comm: dt=1 ... exec=0, "abc\0" (NUL kept) */
+        0x1d, 3, 1, 2, 3,                           /* unknown definition-class type */
+    };
+    bytes b = hand_stream(raw, sizeof raw);
+    tr_reader *r;
+    assert_int_equal(tr_reader_open_mem(&r, b.p, b.len, NULL), 0);
+    tr_record rec;
+    int comms = 0;
+    while (tr_reader_next(r, &rec) == 1)
+        if (rec.type == TR_REC_COMM) {
+            comms++;
+            assert_int_equal(rec.time, 11); /* the unknown record's dt was applied */
+            assert_int_equal(rec.u.comm.len, 4);
+        }
+    assert_int_equal(comms, 1);
+    tr_reader_stats st;
+    tr_reader_get_stats(r, &st);
+    assert_int_equal(st.per_type[0x3f], 1);
+    assert_int_equal(st.bad_records, 0);
+    tr_reader_free(r);
+    free(b.p);
+}
+
+static void test_hostile_inputs(void **state)
+{
+    (void)state;
+    /* garbage, wrong magic */
+    bytes g = {(uint8_t *)"hello, this is no trace at all\n", 31};
+    assert_int_equal(read_all(&g).fatal, TR_E_NOT_TRACE);
+    /* an oversized raw length: refused without allocating */
+    const uint8_t raw[] = {0x20, 3, 0, 0, 0};
+    bytes b = hand_stream(raw, sizeof raw);
+    uint32_t huge = 0xfffffff0u;
+    memcpy(b.p + 36 + 8 + 20, &huge, 4);
+    recrc(b.p + 36);
+    summary s = read_all(&b);
+    assert_int_equal(s.errors[-TR_E_TOO_LARGE], 1);
+    free(b.p);
+    /* a record length past the end of its chunk */
+    const uint8_t raw2[] = {0x20, 0x7f, 0, 0};
+    b = hand_stream(raw2, sizeof raw2);
+    s = read_all(&b);
+    assert_int_equal(s.errors[-TR_E_CORRUPT_RECORD], 1);
+    assert_int_equal(s.complete_ends, 1);
+    free(b.p);
+    /* a stack node naming itself as parent (a cycle) is ignored */
+    const uint8_t raw3[] = {0x02, 3, 1, 0, 5, 0x03, 3, 1, 1, 1, 0x30, 8, 0, 0, 0, 0, 1, 1, 1, 0};
+    b = hand_stream(raw3, sizeof raw3);
+    tr_reader *r;
+    assert_int_equal(tr_reader_open_mem(&r, b.p, b.len, NULL), 0);
+    tr_record rec;
+    int rc;
+    while ((rc = tr_reader_next(r, &rec)) != 0)
+        if (rc == 1 && rec.type == TR_REC_SAMPLE) {
+            const uint32_t *fr;
+            assert_true(tr_reader_stack(r, rec.u.sample.stack, &fr) < 0);
+        }
+    tr_reader_free(r);
+    free(b.p);
+    /* random bytes after a valid start frame, many seeds: no crash, no hang */
+    uint64_t n = 20;
+    bytes v = write_trace(fill_samples, &n, NULL, 1);
+    uint64_t x = 88172645463325252ull;
+    for (int round = 0; round < 2000; round++) {
+        bytes t = {malloc(v.len), v.len};
+        memcpy(t.p, v.p, v.len);
+        for (int k = 0; k < 1 + round % 8; k++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            t.p[36 + x % (v.len - 36)] = (uint8_t)(x >> 32);
+        }
+        read_all(&t);
+        free(t.p);
+    }
+    free(v.p);
+}
+
+/* A consumer in a pipe sees records while the writer still runs. */
+static void test_streaming_through_a_pipe(void **state)
+{
+    (void)state;
+    int data[2], go[2];
+    assert_int_equal(pipe(data), 0);
+    assert_int_equal(pipe(go), 0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(data[0]);
+        close(go[1]);
+        tr_writer *w;
+        tr_writer_options o = {.flush_ms = 1};
+        if (tr_writer_open(&w, data[1], &o)) _exit(1);
+        synth_all_types(w);
+        struct timespec ts = {0, 3000000};
+        nanosleep(&ts, NULL);
+        if (tr_writer_poll(w)) _exit(2); /* due: flushes */
+        char c;
+        if (read(go[0], &c, 1) != 1) _exit(3); /* wait until the reader saw records */
+        tr_writer_finish(w, 0);
+        tr_writer_free(w);
+        _exit(0);
+    }
+    close(data[1]);
+    close(go[0]);
+    tr_reader *r;
+    assert_int_equal(tr_reader_open(&r, data[0], NULL), 0);
+    tr_record rec;
+    int seen_sample = 0, rc;
+    while ((rc = tr_reader_next(r, &rec)) == 1) {
+        if (rec.type == TR_REC_SAMPLE && !seen_sample) {
+            seen_sample = 1;
+            assert_int_equal(write(go[1], "g", 1), 1); /* the writer is still running */
+        }
+        if (rec.type == TR_REC_STREAM_END) assert_int_equal(rec.u.stream_end.complete, 1);
+    }
+    assert_int_equal(rc, 0);
+    assert_true(seen_sample);
+    int status;
+    waitpid(pid, &status, 0);
+    assert_int_equal(WEXITSTATUS(status), 0);
+    tr_reader_free(r);
+    close(data[0]);
+    close(go[1]);
+}
+
+static void test_writer_reports_a_closed_pipe(void **state)
+{
+    (void)state;
+    signal(SIGPIPE, SIG_IGN);
+    int p[2];
+    assert_int_equal(pipe(p), 0);
+    close(p[0]);
+    tr_writer *w;
+    assert_int_equal(tr_writer_open(&w, p[1], NULL), TR_E_EPIPE);
+    assert_null(w);
+    close(p[1]);
+}
+
+static void test_error_messages_cover_every_code(void **state)
+{
+    (void)state;
+    for (int e = 0; e > TR_E_LAST_; e--) {
+        assert_non_null(tr_strerror(e));
+        assert_string_not_equal(tr_strerror(e), "unknown error");
+    }
+    assert_string_equal(tr_strerror(-1000), "unknown error");
+    assert_string_equal(tr_rec_type_name(TR_REC_SAMPLE), "sample");
+    assert_int_equal(tr_rec_type_from_name("syscall"), TR_REC_SYSCALL);
+    assert_null(tr_rec_type_name(0x55));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_round_trip_every_type),
+        cmocka_unit_test(test_interning_gives_stable_ids),
+        cmocka_unit_test(test_every_truncation_reads_its_complete_part),
+        cmocka_unit_test(test_corrupt_chunk_is_skipped_and_reading_resumes),
+        cmocka_unit_test(test_lost_chunk_recovers_at_next_key_chunk),
+        cmocka_unit_test(test_concatenated_streams),
+        cmocka_unit_test(test_version_rules),
+        cmocka_unit_test(test_unknown_types_and_fields_are_skipped),
+        cmocka_unit_test(test_hostile_inputs),
+        cmocka_unit_test(test_streaming_through_a_pipe),
+        cmocka_unit_test(test_writer_reports_a_closed_pipe),
+        cmocka_unit_test(test_error_messages_cover_every_code),
+    };
+    return cmocka_run_group_tests_name("format", tests, NULL, NULL);
+}

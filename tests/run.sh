@@ -1,0 +1,60 @@
+#!/bin/bash
+# tests/run.sh UNIT_TEST... -- CASE_DIR...
+# Runs each cmocka binary from $TR_TESTBIN, then every command-line case
+# under each CASE_DIR, and ends with one line: "N passed, N failed, N skipped".
+#
+# A command-line case is a directory holding:
+#   cmd      a bash script, run in a fresh temporary directory with the tools
+#            on PATH and $CASE set to the case directory
+#   out      expected stdout, after tests/normalize.sh (optional)
+#   err      expected stderr, after tests/normalize.sh (optional)
+#   status   expected exit status (optional, default 0)
+# A case that prints "SKIP: reason" as its first stdout line and exits 77 is skipped.
+set -u
+export PATH="$TR_BIN:$PATH"
+units=()
+while [ $# -gt 0 ] && [ "$1" != "--" ]; do units+=("$1"); shift; done
+[ "${1:-}" = "--" ] && shift
+pass=0 fail=0 skip=0
+failed=()
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+
+for t in "${units[@]}"; do
+    echo "== unit $t"
+    out=$("$TR_TESTBIN/$t" 2>&1); rc=$?
+    echo "$out" | grep -E '^\[ *(PASSED|FAILED|SKIPPED|  ERROR) *\]|^\[  FAILED  \]|SKIP' | sed 's/^/   /'
+    p=$(echo "$out" | sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' | awk '{s+=$1} END {print s+0}')
+    f=$(echo "$out" | sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' | awk '{s+=$1} END {print s+0}')
+    s=$(echo "$out" | sed -n 's/^\[  SKIPPED \] \([0-9]*\) test.*/\1/p' | awk '{s+=$1} END {print s+0}')
+    pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
+    if [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then fail=$((fail + 1)); echo "$out" | tail -20; failed+=("$t (exit $rc)"); fi
+    [ "$f" -gt 0 ] && { echo "$out" | grep -B2 -A8 -E 'FAILED|ERROR|Failure' | head -60; failed+=("$t"); }
+done
+
+norm="$TR_ROOT/tests/normalize.sh"
+for d in "$@"; do
+    for c in $(find "$TR_ROOT/$d" -mindepth 1 -maxdepth 1 -type d | sort); do
+        [ -f "$c/cmd" ] || continue
+        name="${c#$TR_ROOT/tests/}"
+        tmp=$(mktemp -d)
+        (cd "$tmp" && CASE="$c" timeout 300 bash "$c/cmd" >"$tmp/.out" 2>"$tmp/.err" </dev/null); rc=$?
+        want=0; [ -f "$c/status" ] && want=$(cat "$c/status")
+        if [ $rc -eq 77 ] && head -1 "$tmp/.out" | grep -q '^SKIP:'; then
+            skip=$((skip + 1)); echo "   SKIP $name: $(head -1 "$tmp/.out" | sed 's/^SKIP: //')"
+            rm -rf "$tmp"; continue
+        fi
+        ok=1; why=""
+        if [ "$rc" != "$want" ]; then ok=0; why="exit $rc, expected $want"; fi
+        if [ $ok = 1 ] && [ -f "$c/out" ] && ! diff -u "$c/out" <(bash "$norm" <"$tmp/.out") >"$tmp/.diff"; then ok=0; why="stdout differs"; fi
+        if [ $ok = 1 ] && [ -f "$c/err" ] && ! diff -u "$c/err" <(bash "$norm" <"$tmp/.err") >"$tmp/.diff"; then ok=0; why="stderr differs"; fi
+        if [ $ok = 1 ]; then pass=$((pass + 1)); else
+            fail=$((fail + 1)); failed+=("$name")
+            echo "   FAIL $name: $why"; head -40 "$tmp/.diff" 2>/dev/null; echo "   --- stderr:"; head -20 "$tmp/.err"
+        fi
+        rm -rf "$tmp"
+    done
+done
+for f in "${failed[@]}"; do echo "failed: $f"; done
+echo "$pass passed, $fail failed, $skip skipped"
+[ $fail -eq 0 ]
