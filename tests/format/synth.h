@@ -8,4 +8,6 @@
 int synth_all_types(tr_writer *w);
 /* n stack samples over a few hundred distinct stacks (xorshift with seed). */
 int synth_samples(tr_writer *w, uint64_t n, uint64_t seed);
+/* Print every decoded field of every record (dump.c); 1 if errors were met. */
+int synth_dump(tr_reader *r);
 #endif

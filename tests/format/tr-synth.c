@@ -1,6 +1,7 @@
 /* tr-synth - write deterministic synthetic traces (tests, golden files, bench).
  *   tr-synth all            one record of every type
  *   tr-synth samples N      every type, then N stack samples
+ *   tr-synth dump < FILE    every decoded field of every record (golden files)
  *   options: -c CHUNK (raw bytes per chunk), -k KEY (key interval), -u (unfinished) */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,13 @@ int main(int argc, char **argv)
         else if (c == 'k') o.key_interval = strtoull(optarg, NULL, 0);
         else if (c == 'u') unfinished = 1;
         else return 2;
+    }
+    if (optind < argc && !strcmp(argv[optind], "dump")) {
+        tr_reader *r;
+        if (tr_reader_open(&r, 0, NULL)) return 1;
+        int st = synth_dump(r);
+        tr_reader_free(r);
+        return st;
     }
     if (optind >= argc || isatty(1)) {
         fprintf(stderr, "usage: tr-synth [-c CHUNK] [-k KEY] [-u] all|samples N > FILE\n");
