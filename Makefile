@@ -112,7 +112,7 @@ $(B)/tests/$(1): $(call obj,$($(1)_SRCS)) $(B)/libcli.a $(LIB)
 	@mkdir -p $$(dir $$@)
 	$(Q)$$(CC) $$(LDFLAGS) -o $$@ $$^ $$($(1)_LIBS) $$(CMOCKA_LIBS) $$(ZSTD_LIBS) -lm
 endef
-$(foreach t,$(UNIT_TESTS) $(TEST_PROGS),$(eval $(call TEST_template,$(t))))
+$(foreach t,$(UNIT_TESTS) $(TEST_PROGS) $(BENCHES),$(eval $(call TEST_template,$(t))))
 
 test: tools $(addprefix $(B)/tests/,$(UNIT_TESTS) $(TEST_PROGS))
 	$(Q)TR_BIN=$(CURDIR)/$(B)/bin:$(CURDIR)/$(B)/tests TR_TESTBIN=$(CURDIR)/$(B)/tests TR_ROOT=$(CURDIR) SAN=$(SAN) \
@@ -123,7 +123,7 @@ completions: tools
 	$(Q)bash completions/generate.sh $(B)/bin $(TOOLS)
 
 # --- demo ----------------------------------------------------------------
-demo: tools
+demo: tools $(B)/tests/tr-synth
 	$(Q)TR_BIN=$(CURDIR)/$(B)/bin bash bench/demo.sh
 
 # --- install -------------------------------------------------------------

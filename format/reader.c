@@ -463,7 +463,8 @@ static int next_frame(tr_reader *r, tr_record *rec)
     }
     if (magic != TR_SKIP_MAGIC || have < 8) {
         if (!r->any_stream && off == 0)
-            return set_diag(r, TR_E_NOT_TRACE, 0, "does not start with a tr stream (bad magic)");
+            return set_diag(r, TR_E_NOT_TRACE, 0, "it begins with %02x %02x %02x %02x, not a tr frame's 5e 2a 4d 18",
+                            p[0], have > 1 ? p[1] : 0, have > 2 ? p[2] : 0, have > 3 ? p[3] : 0);
         if (have < 8 && r->eof && magic == TR_SKIP_MAGIC) goto truncated;
         uint64_t n = resync(r, 1);
         r->st.skipped_bytes += n;
@@ -554,24 +555,43 @@ static int next_frame(tr_reader *r, tr_record *rec)
             r->diag.lost_chunks = 1;
             return e;
         }
-        if (need(r, 8 + (size_t)size + csize) < 8 + (size_t)size + csize) goto truncated;
+        size_t avail = need(r, 8 + (size_t)size + csize);
+        if (avail < 8 + (size_t)size + csize) {
+            /* cut short: if another frame begins inside the claimed payload
+             * (a killed writer's file with more appended), go on from there */
+            const uint8_t *pl = r->in + r->in_pos + 8 + size;
+            if (avail <= 8 + (size_t)size || !memmem(pl, avail - 8 - size, "\x5e\x2a\x4d\x18", 4)) goto truncated;
+            consume(r, 8 + size);
+            uint64_t n = resync(r, 0);
+            r->st.bad_chunks++;
+            r->expect_seq = seq + 1;
+            int e = set_diag(r, TR_E_CORRUPT_CHUNK, off, "chunk %llu is cut short after %llu of its %u bytes",
+                             (unsigned long long)seq, (unsigned long long)n, csize);
+            r->diag.lost_chunks = 1;
+            r->diag.lost_bytes = 8 + size + n;
+            return e;
+        }
         const uint8_t *z = r->in + r->in_pos + 8 + size;
         r->chunk.len = r->cpos = 0;
         if (buf_reserve(&r->chunk, rsize ? rsize : 1)) return TR_E_NOMEM;
         size_t got = ZSTD_decompressDCtx(r->dctx, r->chunk.p, rsize, z, csize);
-        consume(r, 8 + (size_t)size + csize);
-        r->st.compressed_bytes += 8 + (uint64_t)size + csize;
         int lost = seq > r->expect_seq;
         uint64_t nlost = seq - r->expect_seq;
         r->expect_seq = seq + 1;
         if (ZSTD_isError(got) || got != rsize) {
+            /* resynchronise from the header on: the payload may hold the
+             * start of a stream appended to a killed writer's output */
+            consume(r, 8 + (size_t)size);
+            uint64_t n = resync(r, 0);
             r->st.bad_chunks++;
             int e = set_diag(r, TR_E_CORRUPT_CHUNK, off, "chunk %llu: %s", (unsigned long long)seq,
                              ZSTD_isError(got) ? ZSTD_getErrorName(got) : "size differs from its header");
             r->diag.lost_chunks = 1 + (lost ? nlost : 0);
-            r->diag.lost_bytes = 8 + (uint64_t)size + csize;
+            r->diag.lost_bytes = 8 + (uint64_t)size + n;
             return e;
         }
+        consume(r, 8 + (size_t)size + csize);
+        r->st.compressed_bytes += 8 + (uint64_t)size + csize;
         r->chunk.len = rsize;
         r->time = base;
         r->st.chunks++;

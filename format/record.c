@@ -19,9 +19,14 @@ static const struct { uint32_t type; const char *name; } type_names[] = {
 
 const char *tr_rec_type_name(uint32_t type)
 {
-    for (size_t i = 0; i < sizeof type_names / sizeof type_names[0]; i++)
-        if (type_names[i].type == type) return type_names[i].name;
-    return NULL;
+    static const char *by_type[128];
+    static int ready;
+    if (!ready) { /* idempotent: racing threads write the same values */
+        for (size_t i = 0; i < sizeof type_names / sizeof type_names[0]; i++)
+            by_type[type_names[i].type] = type_names[i].name;
+        ready = 1;
+    }
+    return type < 128 ? by_type[type] : NULL;
 }
 
 uint32_t tr_rec_type_from_name(const char *name)

@@ -7,6 +7,13 @@
 #include "cat.h"
 #include "cli.h"
 
+/* The sample family may track process state; by default it does not. */
+__attribute__((weak)) void cat_sample_observe(struct cat_ctx *c, const tr_record *rec)
+{
+    (void)c;
+    (void)rec;
+}
+
 /* ---- tid -> comm ---- */
 struct cat_comms {
     int32_t *tids;

@@ -72,6 +72,9 @@ int cat_syscall_account(struct cat_ctx *c, const tr_record *rec);
 int cat_ftrace_record(struct cat_ctx *c, const tr_record *rec);
 int cat_ftrace_summary(struct cat_ctx *c);
 int cat_ftrace_account(struct cat_ctx *c, const tr_record *rec);
+/* Called for every record before filtering (process state such as mmaps and
+ * comms must be tracked even when those records are not printed). */
+void cat_sample_observe(struct cat_ctx *c, const tr_record *rec);
 /* Called at each stream start and at the end; free what the family holds */
 void cat_sample_reset(struct cat_ctx *c);
 void cat_syscall_reset(struct cat_ctx *c);

@@ -152,6 +152,7 @@ static int cat_file(struct cat_ctx *c, const char *path, const struct filter *f)
                 if (!c->o->summary) reset_families(c);
             }
             if (rec.type == TR_REC_COMM) cat_note_comm(c, &rec);
+            cat_sample_observe(c, &rec);
             if (rec.time && !c->first_time) c->first_time = rec.time;
             if (!selected(c, f, &rec)) continue;
             if (c->o->summary) {
