@@ -115,7 +115,7 @@ endef
 $(foreach t,$(UNIT_TESTS) $(TEST_PROGS) $(BENCHES),$(eval $(call TEST_template,$(t))))
 
 test: tools $(addprefix $(B)/tests/,$(UNIT_TESTS) $(TEST_PROGS))
-	$(Q)TR_BIN=$(CURDIR)/$(B)/bin:$(CURDIR)/$(B)/tests TR_TESTBIN=$(CURDIR)/$(B)/tests TR_ROOT=$(CURDIR) SAN=$(SAN) \
+	$(Q)TR_BIN=$(CURDIR)/$(B)/bin TR_TESTBIN=$(CURDIR)/$(B)/tests TR_ROOT=$(CURDIR) SAN=$(SAN) \
 	  bash tests/run.sh $(UNIT_TESTS) -- $(CLI_TEST_DIRS)
 
 # --- completions are generated from the option tables -------------------

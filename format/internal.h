@@ -46,27 +46,30 @@ typedef struct cur {
     int bad;
 } cur;
 
+uint64_t cur_varint_slow(cur *c);
 static inline uint64_t cur_varint(cur *c)
 {
     const uint8_t *p = c->p;
-    if (p < c->end && *p < 0x80) {
-        c->p = p + 1;
-        return *p;
-    }
-    uint64_t v = 0;
-    for (int shift = 0; shift < 70; shift += 7) {
-        if (p >= c->end) break;
-        uint8_t b = *p++;
-        if (shift == 63 && b > 1) break; /* overflows 64 bits */
-        v |= (uint64_t)(b & 0x7f) << shift;
-        if (!(b & 0x80)) {
-            c->p = p;
-            return v;
+    if (c->end - p >= 4) { /* the common short forms, unrolled */
+        if (p[0] < 0x80) {
+            c->p = p + 1;
+            return p[0];
+        }
+        if (p[1] < 0x80) {
+            c->p = p + 2;
+            return (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
+        }
+        if (p[2] < 0x80) {
+            c->p = p + 3;
+            return (uint64_t)(p[0] & 0x7f) | (uint64_t)(p[1] & 0x7f) << 7 | (uint64_t)p[2] << 14;
+        }
+        if (p[3] < 0x80) {
+            c->p = p + 4;
+            return (uint64_t)(p[0] & 0x7f) | (uint64_t)(p[1] & 0x7f) << 7 | (uint64_t)(p[2] & 0x7f) << 14 |
+                   (uint64_t)p[3] << 21;
         }
     }
-    c->bad = 1;
-    c->p = c->end;
-    return 0;
+    return cur_varint_slow(c);
 }
 static inline int64_t cur_svarint(cur *c) { return unzigzag(cur_varint(c)); }
 static inline uint32_t cur_u32(cur *c)
@@ -126,6 +129,22 @@ typedef struct idmap {
 uint32_t idmap_get(const idmap *m, uint64_t key);
 int idmap_put(idmap *m, uint64_t key, uint32_t val);
 void idmap_free(idmap *m);
+
+/* ids to values: a dense array for ids near the number defined (writers
+ * assign them in order), a hash map for the rest (hostile or lost ids), so
+ * memory follows the number of definitions, never the size of an id. */
+typedef struct idtab {
+    uint32_t *dense;
+    size_t ndense, count;
+    idmap sparse;
+} idtab;
+static inline uint32_t idtab_get(const idtab *t, uint32_t id)
+{
+    if (id < t->ndense && t->dense[id]) return t->dense[id];
+    return t->sparse.n ? idmap_get(&t->sparse, id) : 0;
+}
+int idtab_put(idtab *t, uint32_t id, uint32_t val);
+void idtab_free(idtab *t);
 uint64_t tr_hash64(const void *p, size_t n, uint64_t seed);
 
 /* ---- record bodies (record.c) ---- */

@@ -90,16 +90,16 @@ struct tr_reader {
 
     /* tables of the current stream */
     block *arena;
-    idmap str_ids;  /* id -> index+1 into strs */
+    idtab str_ids;  /* id -> index+1 into strs */
     struct { const char *s; size_t len; } *strs;
     size_t nstrs, capstrs;
-    idmap frame_ids; /* id -> index+1 into frames */
+    idtab frame_ids; /* id -> index+1 into frames */
     tr_frame **frames;
     size_t nframes, capframes;
-    idmap node_ids;
+    idtab node_ids;
     node *nodes;
     size_t nnodes, capnodes;
-    idmap event_ids;
+    idtab event_ids;
     tr_event_def **events;
     size_t nevents, capevents;
     meta_kv *meta;
@@ -216,10 +216,10 @@ static uint64_t resync(tr_reader *r, size_t from)
 static void tables_clear(tr_reader *r)
 {
     arena_free(&r->arena);
-    idmap_free(&r->str_ids);
-    idmap_free(&r->frame_ids);
-    idmap_free(&r->node_ids);
-    idmap_free(&r->event_ids);
+    idtab_free(&r->str_ids);
+    idtab_free(&r->frame_ids);
+    idtab_free(&r->node_ids);
+    idtab_free(&r->event_ids);
     r->nstrs = r->nframes = r->nnodes = r->nevents = 0;
     for (size_t i = 0; i < r->nmeta; i++) {
         free(r->meta[i].key);
@@ -282,40 +282,40 @@ static int absorb(tr_reader *r, const tr_record *rec)
     const __typeof__(rec->u) *u = &rec->u;
     switch (rec->type) {
     case TR_REC_STRING: {
-        if (!u->string.id || idmap_get(&r->str_ids, u->string.id)) return 0; /* first definition wins */
+        if (!u->string.id || idtab_get(&r->str_ids, u->string.id)) return 0; /* first definition wins */
         if (PUSH(r->strs, r->nstrs, r->capstrs)) return TR_E_NOMEM;
         char *s = arena_str(r, u->string.str, u->string.len);
         if (!s) return TR_E_NOMEM;
         r->strs[r->nstrs].s = s;
         r->strs[r->nstrs].len = u->string.len;
         r->nstrs++;
-        return idmap_put(&r->str_ids, u->string.id, (uint32_t)r->nstrs);
+        return idtab_put(&r->str_ids, u->string.id, (uint32_t)r->nstrs);
     }
     case TR_REC_FRAME: {
-        if (!u->frame.id || idmap_get(&r->frame_ids, u->frame.id)) return 0;
+        if (!u->frame.id || idtab_get(&r->frame_ids, u->frame.id)) return 0;
         if (PUSH(r->frames, r->nframes, r->capframes)) return TR_E_NOMEM;
         tr_frame *f = arena_alloc(&r->arena, sizeof *f);
         if (!f) return TR_E_NOMEM;
         *f = u->frame.frame;
         r->frames[r->nframes++] = f;
-        return idmap_put(&r->frame_ids, u->frame.id, (uint32_t)r->nframes);
+        return idtab_put(&r->frame_ids, u->frame.id, (uint32_t)r->nframes);
     }
     case TR_REC_STACK: {
         /* parents come first: parent < id rules out cycles */
-        if (!u->stack.id || u->stack.parent >= u->stack.id || idmap_get(&r->node_ids, u->stack.id)) return 0;
+        if (!u->stack.id || u->stack.parent >= u->stack.id || idtab_get(&r->node_ids, u->stack.id)) return 0;
         if (PUSH(r->nodes, r->nnodes, r->capnodes)) return TR_E_NOMEM;
         r->nodes[r->nnodes++] = (node){u->stack.parent, u->stack.frame, -1, NULL};
-        return idmap_put(&r->node_ids, u->stack.id, (uint32_t)r->nnodes);
+        return idtab_put(&r->node_ids, u->stack.id, (uint32_t)r->nnodes);
     }
     case TR_REC_EVENT_DEF: {
-        if (!u->event_def.id || idmap_get(&r->event_ids, u->event_def.id)) return 0;
+        if (!u->event_def.id || idtab_get(&r->event_ids, u->event_def.id)) return 0;
         if (PUSH(r->events, r->nevents, r->capevents)) return TR_E_NOMEM;
         tr_event_def *d = arena_alloc(&r->arena, sizeof *d);
         if (!d) return TR_E_NOMEM;
         *d = u->event_def;
         if (!(d->name = arena_str(r, u->event_def.name, u->event_def.name_len))) return TR_E_NOMEM;
         r->events[r->nevents++] = d;
-        return idmap_put(&r->event_ids, d->id, (uint32_t)r->nevents);
+        return idtab_put(&r->event_ids, d->id, (uint32_t)r->nevents);
     }
     case TR_REC_META: {
         char *k = dup_n(u->meta.key, u->meta.key_len), *v = dup_n(u->meta.value, u->meta.value_len);
@@ -714,7 +714,7 @@ int tr_reader_next(tr_reader *r, tr_record *rec)
 
 const char *tr_reader_string(tr_reader *r, uint32_t id, size_t *len)
 {
-    uint32_t i = id ? idmap_get(&r->str_ids, id) : 0;
+    uint32_t i = id ? idtab_get(&r->str_ids, id) : 0;
     if (!i) {
         if (id) r->st.unresolved_refs++;
         return NULL;
@@ -725,7 +725,7 @@ const char *tr_reader_string(tr_reader *r, uint32_t id, size_t *len)
 
 const tr_frame *tr_reader_frame(tr_reader *r, uint32_t id)
 {
-    uint32_t i = id ? idmap_get(&r->frame_ids, id) : 0;
+    uint32_t i = id ? idtab_get(&r->frame_ids, id) : 0;
     if (!i) {
         if (id) r->st.unresolved_refs++;
         return NULL;
@@ -738,7 +738,7 @@ int tr_reader_stack(tr_reader *r, uint32_t id, const uint32_t **frames)
     static const uint32_t none[1];
     *frames = none;
     if (!id) return 0;
-    uint32_t i = idmap_get(&r->node_ids, id);
+    uint32_t i = idtab_get(&r->node_ids, id);
     if (!i) {
         r->st.unresolved_refs++;
         return TR_E_CORRUPT_RECORD;
@@ -749,7 +749,7 @@ int tr_reader_stack(tr_reader *r, uint32_t id, const uint32_t **frames)
         int32_t d = 0;
         int broken = 0;
         for (uint32_t v = id; v && d < TR_MAX_DEPTH;) {
-            uint32_t k = idmap_get(&r->node_ids, v);
+            uint32_t k = idtab_get(&r->node_ids, v);
             if (!k) {
                 broken = 1;
                 break;
@@ -771,7 +771,7 @@ int tr_reader_stack(tr_reader *r, uint32_t id, const uint32_t **frames)
 
 const tr_event_def *tr_reader_event(tr_reader *r, uint32_t id)
 {
-    uint32_t i = id ? idmap_get(&r->event_ids, id) : 0;
+    uint32_t i = id ? idtab_get(&r->event_ids, id) : 0;
     if (!i) {
         if (id) r->st.unresolved_refs++;
         return NULL;

@@ -12,6 +12,25 @@ size_t tr_varint_put(uint8_t *p, uint64_t v)
     return n;
 }
 
+uint64_t cur_varint_slow(cur *c)
+{
+    const uint8_t *p = c->p;
+    uint64_t v = 0;
+    for (int shift = 0; shift < 70; shift += 7) {
+        if (p >= c->end) break;
+        uint8_t b = *p++;
+        if (shift == 63 && b > 1) break; /* overflows 64 bits */
+        v |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80)) {
+            c->p = p;
+            return v;
+        }
+    }
+    c->bad = 1;
+    c->p = c->end;
+    return 0;
+}
+
 /* CRC-32C (Castagnoli), reflected, as in iSCSI and ext4. */
 static uint32_t crc_table[8][256];
 static int crc_ready;
@@ -153,4 +172,30 @@ void idmap_free(idmap *m)
     free(m->keys);
     free(m->vals);
     memset(m, 0, sizeof *m);
+}
+
+int idtab_put(idtab *t, uint32_t id, uint32_t val)
+{
+    t->count++;
+    if (id >= t->ndense && (uint64_t)id < 2 * (uint64_t)t->count + 65536) {
+        size_t n = t->ndense ? t->ndense : 1024;
+        while (n <= id) n *= 2;
+        uint32_t *d = realloc(t->dense, n * sizeof *d);
+        if (!d) return TR_E_NOMEM;
+        memset(d + t->ndense, 0, (n - t->ndense) * sizeof *d);
+        t->dense = d;
+        t->ndense = n;
+    }
+    if (id < t->ndense) {
+        t->dense[id] = val;
+        return 0;
+    }
+    return idmap_put(&t->sparse, id, val);
+}
+
+void idtab_free(idtab *t)
+{
+    free(t->dense);
+    idmap_free(&t->sparse);
+    memset(t, 0, sizeof *t);
 }

@@ -11,7 +11,7 @@
 #   status   expected exit status (optional, default 0)
 # A case that prints "SKIP: reason" as its first stdout line and exits 77 is skipped.
 set -u
-export PATH="$TR_BIN:$PATH"
+export PATH="$TR_BIN:$TR_TESTBIN:$PATH"
 units=()
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do units+=("$1"); shift; done
 [ "${1:-}" = "--" ] && shift

@@ -20,8 +20,8 @@ static int replay_dir(const char *dir)
     struct dirent *e;
     while ((e = readdir(d))) {
         if (e->d_name[0] == '.') continue;
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        char path[8192];
+        if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= sizeof path) continue;
         FILE *f = fopen(path, "rb");
         if (!f) continue;
         unsigned char *buf = malloc(1 << 24);
