@@ -1,6 +1,7 @@
 /* test_format.c - the trace library: round trips, interning, streaming,
  * truncation, corruption, concatenation, versions, forward compatibility. */
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -575,6 +576,146 @@ static void test_writer_reports_a_closed_pipe(void **state)
     close(p[1]);
 }
 
+static void test_writer_reports_a_full_disk(void **state)
+{
+    (void)state;
+    int fd = open("/dev/full", O_WRONLY);
+    assert_true(fd >= 0);
+    tr_writer *w;
+    assert_int_equal(tr_writer_open(&w, fd, NULL), TR_E_NOSPC);
+    close(fd);
+}
+
+/* A writer killed with SIGKILL mid-stream: every chunk it finished reads. */
+static void test_killed_writer_leaves_a_readable_prefix(void **state)
+{
+    (void)state;
+    int fd = memfd_create("k", 0), ready[2];
+    assert_int_equal(pipe(ready), 0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        tr_writer *w;
+        tr_writer_options o = {.chunk_size = 4096};
+        if (tr_writer_open(&w, fd, &o) || synth_samples(w, 5000, 1)) _exit(1);
+        if (write(ready[1], "r", 1) != 1) _exit(1);
+        for (;;) synth_samples(w, 1000, 2); /* still writing when killed */
+    }
+    char c;
+    assert_int_equal(read(ready[0], &c, 1), 1);
+    kill(pid, SIGKILL);
+    int status;
+    waitpid(pid, &status, 0);
+    assert_true(WIFSIGNALED(status));
+    bytes b;
+    b.len = (size_t)lseek(fd, 0, SEEK_END);
+    b.p = malloc(b.len);
+    assert_int_equal(pread(fd, b.p, b.len, 0), (ssize_t)b.len);
+    summary s = read_all(&b);
+    assert_true(s.samples >= 4000);            /* all but the chunk being written */
+    assert_int_equal(s.complete_ends, 0);
+    assert_true(s.last_error == TR_E_TRUNCATED || s.last_error == 0);
+    assert_int_equal(s.unresolved_stacks, 0);
+    free(b.p);
+    close(fd);
+    close(ready[0]);
+    close(ready[1]);
+}
+
+static int fill_meta_then_samples(tr_writer *w, void *arg)
+{
+    (void)arg;
+    int e = tr_writer_meta(w, "host", "first");
+    if (!e) e = tr_writer_blob(w, "perf-map:1", "a", 1, 1);
+    if (!e) e = synth_samples(w, 1500, 3);
+    if (!e) e = tr_writer_meta(w, "host", "second"); /* replaced, repeated at later key chunks */
+    if (!e) e = tr_writer_blob(w, "perf-map:1", "bb", 2, 1);
+    if (!e) e = synth_samples(w, 1500, 4);
+    return e;
+}
+
+/* Metadata and sticky blobs survive the loss of the chunk that first held them. */
+static void test_sticky_records_repeat_at_key_chunks(void **state)
+{
+    (void)state;
+    tr_writer_options o = {.chunk_size = 1024, .key_interval = 2048};
+    bytes b = write_trace(fill_meta_then_samples, NULL, &o, 1);
+    uint8_t *c1 = find_frame(b.p, b.len, 0x48435254u, 1);
+    uint8_t *c0 = find_frame(b.p, b.len, 0x48435254u, 0);
+    memmove(c0, c1, (size_t)(b.p + b.len - c1)); /* lose chunk 0 */
+    b.len -= (size_t)(c1 - c0);
+    tr_reader *r;
+    assert_int_equal(tr_reader_open_mem(&r, b.p, b.len, NULL), 0);
+    tr_record rec;
+    int rc;
+    while ((rc = tr_reader_next(r, &rec)) != 0) {}
+    assert_string_equal(tr_reader_meta(r, "host"), "second");
+    size_t len;
+    const uint8_t *d = tr_reader_blob(r, "perf-map:1", &len);
+    assert_non_null(d);
+    assert_int_equal(len, 2);
+    assert_non_null(tr_reader_event(r, 1));
+    tr_reader_free(r);
+    free(b.p);
+}
+
+static void test_limits_are_enforced_by_the_writer(void **state)
+{
+    (void)state;
+    int fd = memfd_create("t", 0);
+    tr_writer *w;
+    assert_int_equal(tr_writer_open(&w, fd, NULL), 0);
+    size_t big = 9u << 20;
+    uint8_t *p = calloc(1, big);
+    assert_int_equal(tr_writer_blob(w, "huge", p, big, 0), TR_E_TOO_LARGE);
+    tr_record r = {.type = TR_REC_SYSCALL};
+    r.u.syscall.nargs = 7;
+    assert_int_equal(tr_writer_add(w, &r), TR_E_INVAL);
+    r.u.syscall.nargs = 0;
+    r.u.syscall.ncaptures = TR_MAX_CAPTURES + 1;
+    assert_int_equal(tr_writer_add(w, &r), TR_E_INVAL);
+    /* the failures left the stream intact */
+    r.u.syscall.ncaptures = 0;
+    r.time = 5;
+    assert_int_equal(tr_writer_add(w, &r), 0);
+    assert_int_equal(tr_writer_finish(w, 0), 0);
+    assert_int_equal(tr_writer_finish(w, 0), TR_E_FINISHED);
+    tr_writer_free(w);
+    free(p);
+    bytes b;
+    b.len = (size_t)lseek(fd, 0, SEEK_END);
+    b.p = malloc(b.len);
+    assert_int_equal(pread(fd, b.p, b.len, 0), (ssize_t)b.len);
+    summary s = read_all(&b);
+    assert_int_equal(s.complete_ends, 1);
+    assert_int_equal(s.last_error, 0);
+    free(b.p);
+    close(fd);
+}
+
+static void test_poll_flushes_only_when_due(void **state)
+{
+    (void)state;
+    int fd = memfd_create("t", 0);
+    tr_writer *w;
+    tr_writer_options o = {.flush_ms = 50};
+    assert_int_equal(tr_writer_open(&w, fd, &o), 0);
+    assert_int_equal(synth_all_types(w), 0);
+    tr_writer_stats st;
+    assert_int_equal(tr_writer_poll(w), 0);
+    tr_writer_get_stats(w, &st);
+    assert_int_equal(st.chunks, 0); /* not yet due */
+    struct timespec ts = {0, 60000000};
+    nanosleep(&ts, NULL);
+    assert_int_equal(tr_writer_poll(w), 0);
+    tr_writer_get_stats(w, &st);
+    assert_int_equal(st.chunks, 1);
+    assert_int_equal(tr_writer_poll(w), 0); /* nothing new: no empty chunk */
+    tr_writer_get_stats(w, &st);
+    assert_int_equal(st.chunks, 1);
+    tr_writer_free(w);
+    close(fd);
+}
+
 static void test_error_messages_cover_every_code(void **state)
 {
     (void)state;
@@ -602,6 +743,11 @@ int main(void)
         cmocka_unit_test(test_hostile_inputs),
         cmocka_unit_test(test_streaming_through_a_pipe),
         cmocka_unit_test(test_writer_reports_a_closed_pipe),
+        cmocka_unit_test(test_writer_reports_a_full_disk),
+        cmocka_unit_test(test_killed_writer_leaves_a_readable_prefix),
+        cmocka_unit_test(test_sticky_records_repeat_at_key_chunks),
+        cmocka_unit_test(test_limits_are_enforced_by_the_writer),
+        cmocka_unit_test(test_poll_flushes_only_when_due),
         cmocka_unit_test(test_error_messages_cover_every_code),
     };
     return cmocka_run_group_tests_name("format", tests, NULL, NULL);
