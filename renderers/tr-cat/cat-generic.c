@@ -161,19 +161,15 @@ int cat_generic_text(struct cat_ctx *c, const tr_record *rec)
     FILE *f = c->out;
     const __typeof__(rec->u) *u = &rec->u;
     const char *tn = tr_rec_type_name(rec->type);
+    /* a single stream prints as its anchor would; from the second on, each
+     * stream is announced (--info tells the rest) */
     if (rec->type == TR_REC_STREAM_START) {
-        fprintf(f, "# stream %u: format %u.%u at byte %" PRIu64 "\n", rec->stream, u->stream_start.major,
-                u->stream_start.minor, u->stream_start.offset);
+        if (rec->stream > 0)
+            fprintf(f, "# stream %u: format %u.%u at byte %" PRIu64 "\n", rec->stream, u->stream_start.major,
+                    u->stream_start.minor, u->stream_start.offset);
         return 0;
     }
-    if (rec->type == TR_REC_STREAM_END) {
-        if (u->stream_end.complete)
-            fprintf(f, "# end of stream %u: %" PRIu64 " chunks, %" PRIu64 " records, %" PRIu64 " lost\n",
-                    rec->stream, u->stream_end.chunks, u->stream_end.records, u->stream_end.lost);
-        else
-            fprintf(f, "# end of stream %u: incomplete (no end frame)\n", rec->stream);
-        return 0;
-    }
+    if (rec->type == TR_REC_STREAM_END) return 0;
     if (rec->time || rec->pid != -1) {
         fprintf(f, "%16s %6d/%-6d [%03d] ", rec->type == TR_REC_COMM ? "" : cat_comm(c, rec->tid), rec->pid, rec->tid,
                 rec->cpu);
