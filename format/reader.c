@@ -474,8 +474,6 @@ static int next_frame(tr_reader *r, tr_record *rec)
     }
     uint32_t size = get_le32(p + 4);
     if (size < 8 || size > TR_FRAME_MAX) {
-        if (!r->any_stream && off == 0)
-            return set_diag(r, TR_E_NOT_TRACE, 0, "first frame has an impossible size %u", size);
         uint64_t n = resync(r, 1);
         r->st.skipped_bytes += n;
         int e = set_diag(r, TR_E_CORRUPT_FRAME, off, "frame size %u out of range; skipped %llu bytes", size,
@@ -487,8 +485,7 @@ static int next_frame(tr_reader *r, tr_record *rec)
     p = r->in + r->in_pos;
     const uint8_t *c = p + 8;
     if (get_le32(c + size - 4) != tr_crc32c(0, c, size - 4)) {
-        if (!r->any_stream && off == 0)
-            return set_diag(r, TR_E_NOT_TRACE, 0, "stream header fails its checksum");
+        /* even a damaged stream header: its chunks are found by their magic */
         uint64_t n = resync(r, 1);
         r->st.skipped_bytes += n;
         int e = set_diag(r, TR_E_CORRUPT_FRAME, off, "frame checksum mismatch; skipped %llu bytes",

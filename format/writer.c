@@ -125,40 +125,47 @@ static int flush_chunk(tr_writer *w)
 
 /* ---- appending records to the open chunk ---- */
 
-static int append(tr_writer *w, const tr_record *rec)
+static int put_record(tr_writer *w, uint32_t type, const uint8_t *pre, size_t npre, const buf *body)
 {
     int e;
-    w->body.len = 0;
-    if (type_has_prefix(rec->type)) {
-        int64_t dt = w->have_time ? (int64_t)(rec->time - w->last_time) : 0;
-        if ((e = buf_svarint(&w->body, dt)) || (e = buf_svarint(&w->body, rec->pid)) ||
-            (e = buf_svarint(&w->body, rec->tid)) || (e = buf_svarint(&w->body, rec->cpu)))
-            return w->err = e;
-    }
-    if ((e = rec_encode_body(&w->body, rec))) return e == TR_E_NOMEM ? (w->err = e) : e;
-    if (w->body.len > TR_RAW_MAX / 2) return TR_E_TOO_LARGE;
-    if (type_has_prefix(rec->type)) { /* committed only once the record is */
-        if (!w->have_time) w->base_time = rec->time;
-        w->have_time = 1;
-        w->last_time = rec->time;
-    }
-    if ((e = buf_varint(&w->chunk, rec->type)) || (e = buf_varint(&w->chunk, w->body.len)) ||
-        (e = buf_put(&w->chunk, w->body.p, w->body.len)))
+    if ((e = buf_varint(&w->chunk, type)) || (e = buf_varint(&w->chunk, npre + body->len)) ||
+        (e = buf_put(&w->chunk, pre, npre)) || (e = buf_put(&w->chunk, body->p, body->len)))
         return w->err = e;
     w->chunk_records++;
     w->st.records++;
     return 0;
 }
 
+/* Encode and append one record.  The body is encoded first, so that a chunk
+ * that would pass the hard size limit is ended before the time prefix,
+ * which depends on the chunk, is computed. */
+static int append(tr_writer *w, const tr_record *rec)
+{
+    int e;
+    w->body.len = 0;
+    if ((e = rec_encode_body(&w->body, rec))) return e == TR_E_NOMEM ? (w->err = e) : e;
+    if (w->body.len > TR_RAW_MAX / 2) return TR_E_TOO_LARGE;
+    if (w->chunk.len + w->body.len + 64 > TR_RAW_MAX && (e = flush_chunk(w))) return e;
+    uint8_t pre[40];
+    size_t n = 0;
+    if (type_has_prefix(rec->type)) {
+        int64_t dt = w->have_time ? (int64_t)(rec->time - w->last_time) : 0;
+        n += tr_varint_put(pre + n, zigzag(dt));
+        n += tr_varint_put(pre + n, zigzag(rec->pid));
+        n += tr_varint_put(pre + n, zigzag(rec->tid));
+        n += tr_varint_put(pre + n, zigzag(rec->cpu));
+        if (!w->have_time) w->base_time = rec->time;
+        w->have_time = 1;
+        w->last_time = rec->time;
+    }
+    return put_record(w, rec->type, pre, n, &w->body);
+}
+
 static int append_raw(tr_writer *w, uint32_t type, const buf *body)
 {
     int e;
-    if ((e = buf_varint(&w->chunk, type)) || (e = buf_varint(&w->chunk, body->len)) ||
-        (e = buf_put(&w->chunk, body->p, body->len)))
-        return w->err = e;
-    w->chunk_records++;
-    w->st.records++;
-    return 0;
+    if (w->chunk.len + body->len + 64 > TR_RAW_MAX && (e = flush_chunk(w))) return e;
+    return put_record(w, type, NULL, 0, body);
 }
 
 /* Called before each group of records (definitions + the record using

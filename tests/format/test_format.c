@@ -692,6 +692,46 @@ static void test_limits_are_enforced_by_the_writer(void **state)
     close(fd);
 }
 
+static int fill_big_blobs(tr_writer *w, void *arg)
+{
+    (void)arg;
+    size_t n = 6u << 20;
+    uint8_t *p = malloc(n);
+    for (size_t i = 0; i < n; i++) p[i] = (uint8_t)(i * 2654435761u >> 13); /* poorly compressible */
+    int e = tr_writer_blob(w, "a", p, n, 1);
+    if (!e) e = tr_writer_blob(w, "b", p, n, 1);
+    if (!e) e = tr_writer_blob(w, "c", p, n, 0);
+    if (!e) e = synth_samples(w, 10, 1);
+    free(p);
+    return e;
+}
+
+/* Large records never make a chunk a reader would refuse. */
+static void test_chunks_stay_within_the_hard_limit(void **state)
+{
+    (void)state;
+    bytes b = write_trace(fill_big_blobs, NULL, NULL, 1);
+    summary s = read_all(&b);
+    assert_int_equal(s.last_error, 0);
+    assert_int_equal(s.complete_ends, 1);
+    assert_int_equal(s.samples, 10);
+    free(b.p);
+}
+
+/* A damaged stream header costs the header, not the stream. */
+static void test_damaged_start_frame_still_reads_the_chunks(void **state)
+{
+    (void)state;
+    uint64_t n = 100;
+    bytes b = write_trace(fill_samples, &n, NULL, 1);
+    b.p[20] ^= 0xff; /* inside the start frame: its crc fails */
+    summary s = read_all(&b);
+    assert_int_equal(s.errors[-TR_E_CORRUPT_FRAME], 1);
+    assert_int_equal(s.samples, 102);
+    assert_int_equal(s.complete_ends, 1);
+    free(b.p);
+}
+
 static void test_poll_flushes_only_when_due(void **state)
 {
     (void)state;
@@ -748,6 +788,8 @@ int main(void)
         cmocka_unit_test(test_sticky_records_repeat_at_key_chunks),
         cmocka_unit_test(test_limits_are_enforced_by_the_writer),
         cmocka_unit_test(test_poll_flushes_only_when_due),
+        cmocka_unit_test(test_chunks_stay_within_the_hard_limit),
+        cmocka_unit_test(test_damaged_start_frame_still_reads_the_chunks),
         cmocka_unit_test(test_error_messages_cover_every_code),
     };
     return cmocka_run_group_tests_name("format", tests, NULL, NULL);
