@@ -533,9 +533,8 @@ static void info_stream_end(struct cat_ctx *c, const tr_record *end, uint64_t fi
         fprintf(f, "complete:       no (no end frame)\n");
 }
 
-int cat_info(struct cat_ctx *c, int *unused)
+int cat_info(struct cat_ctx *c)
 {
-    (void)unused;
     FILE *f = c->out;
     tr_record rec;
     tr_reader_stats before = {0};

@@ -47,6 +47,25 @@ struct cat_ctx {
 /* Free what the context holds (the comm table). */
 void cat_free(struct cat_ctx *c);
 
+/* What the filters select (cat-run.c); all given conditions must hold. */
+struct cat_filter {
+    int32_t *pids, *tids;
+    size_t npids, ntids;
+    const char *comm;
+    uint8_t types[256];
+    int any_type;
+    uint64_t since, until; /* ns after the first timed record */
+    int has_since, has_until;
+};
+
+/* Read every record of r (input name for messages) through the filters to
+ * the renderers; warnings go to stderr.  Returns 0, CLI_EXIT_TRUNCATED
+ * (the input was damaged or cut) or CLI_EXIT_FAIL (unreadable, or an
+ * output error). */
+int cat_read(struct cat_ctx *c, tr_reader *r, const char *name, const struct cat_filter *f);
+/* --info for the reader in c (cat-generic.c); same return values. */
+int cat_info(struct cat_ctx *c);
+
 /* Generic helpers (cat-generic.c) */
 int cat_generic_text(struct cat_ctx *c, const tr_record *rec);
 int cat_generic_json(struct cat_ctx *c, const tr_record *rec);

@@ -17,3 +17,19 @@ fuzz:
 	cp -n spec/vectors/pass/*.tr spec/vectors/fail/*.tr tests/format/fuzz-corpus/* /tmp/tr-fuzz-corpus/ 2>/dev/null || true
 	build/fuzz/fuzz_reader -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -artifact_prefix=build/fuzz/ \
 	  /tmp/tr-fuzz-corpus
+
+# tr-cat's renderers on hostile traces: the same corpus, replayed by make test
+UNIT_TESTS += test_fuzz_cat_replay
+test_fuzz_cat_replay_SRCS := tests/format/fuzz_replay.c tests/format/fuzz_cat.c \
+	$(filter-out renderers/tr-cat/main.c,$(wildcard renderers/tr-cat/*.c))
+test_fuzz_cat_replay_LIBS := $(call pc,--libs,libtraceevent)
+
+fuzz-cat: $(B)/libcli.a
+	@mkdir -p build/fuzz /tmp/tr-fuzz-cat-corpus
+	clang -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined -Iformat -Icli \
+	  $(call pc,--cflags,libtraceevent) tests/format/fuzz_cat.c format/*.c cli/*.c \
+	  $(filter-out renderers/tr-cat/main.c,$(wildcard renderers/tr-cat/*.c)) \
+	  -o build/fuzz/fuzz_cat $(ZSTD_LIBS) $(call pc,--libs,libtraceevent)
+	cp -n spec/vectors/pass/*.tr tests/format/fuzz-corpus/* /tmp/tr-fuzz-cat-corpus/ 2>/dev/null || true
+	build/fuzz/fuzz_cat -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -close_fd_mask=3 \
+	  -artifact_prefix=build/fuzz/cat- /tmp/tr-fuzz-cat-corpus
