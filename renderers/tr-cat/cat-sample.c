@@ -1,7 +1,411 @@
-/* cat-sample.c - placeholder until the family's renderer lands: generic output. */
-#include "cat.h"
+/*
+ * cat-sample.c - samples as `perf script` prints them, counters as the
+ * `perf stat` table.
+ *
+ * A sample:      comm pid/tid [cpu] time: period event:
+ *                \t    addr sym+0xoff (module)       one line per frame, leaf first
+ * (a sample without a call chain is one line, as perf script prints it).
+ * Unsymbolized frames show [unknown] and the module from the mmap records
+ * seen so far.  Tracepoint samples show their fields after the event name,
+ * decoded with libtraceevent from the ftrace/format/SYS/EVENT blobs, as
+ * perf script does.  Counters: -I readings print as perf stat -I lines, final
+ * readings as the perf stat table at the end of the stream (or --summary).
+ * JSON output of samples and counters is the generic one; --summary --json
+ * prints the counter table as one JSON object.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
 
-int cat_sample_record(struct cat_ctx *c, const tr_record *rec) { (void)c; (void)rec; return 0; }
-int cat_sample_account(struct cat_ctx *c, const tr_record *rec) { (void)c; (void)rec; return 0; }
-int cat_sample_summary(struct cat_ctx *c) { (void)c; return 0; }
-void cat_sample_reset(struct cat_ctx *c) { (void)c; }
+#include <event-parse.h>
+#include <trace-seq.h>
+
+#include "cat.h"
+#include "../../recorders/tr-rec-perf/stat-table.h"
+
+struct map {
+    int32_t pid;
+    uint64_t start, end;
+    char *path;
+};
+
+struct sample_state {
+    struct map *maps;
+    size_t nmaps, cap;
+    struct stt *table;     /* counters of this stream */
+    int interval_header;
+    uint64_t last_interval[STT_MAX];
+    char interval_names[STT_MAX][128];
+    int ninterval;
+    uint64_t samples;
+    struct { uint32_t event; uint64_t n, period; } per_event[64];
+    int nevents;
+};
+
+static struct sample_state st;
+static struct tep_handle *tep; /* tracepoint formats of this stream, parsed on first use */
+static int tep_tried;
+
+/* ---- process maps, for the module of unsymbolized frames ---- */
+
+static void add_map(int32_t pid, uint64_t start, uint64_t len, const char *path, size_t path_len)
+{
+    if (st.nmaps == st.cap) {
+        size_t cap = st.cap ? st.cap * 2 : 64;
+        struct map *m = realloc(st.maps, cap * sizeof *m);
+        if (!m)
+            return;
+        st.maps = m;
+        st.cap = cap;
+    }
+    char *p = strndup(path, path_len);
+    if (!p)
+        return;
+    st.maps[st.nmaps++] = (struct map){pid, start, start + len, p};
+}
+
+static void drop_maps(int32_t pid)
+{
+    size_t j = 0;
+    for (size_t i = 0; i < st.nmaps; i++) {
+        if (st.maps[i].pid == pid)
+            free(st.maps[i].path);
+        else
+            st.maps[j++] = st.maps[i];
+    }
+    st.nmaps = j;
+}
+
+static void copy_maps(int32_t from, int32_t to)
+{
+    size_t n = st.nmaps;
+    for (size_t i = 0; i < n; i++)
+        if (st.maps[i].pid == from)
+            add_map(to, st.maps[i].start, st.maps[i].end - st.maps[i].start, st.maps[i].path,
+                    strlen(st.maps[i].path));
+}
+
+static const char *module_of(int32_t pid, uint64_t addr)
+{
+    for (size_t i = st.nmaps; i > 0; i--) { /* newest mapping wins */
+        const struct map *m = &st.maps[i - 1];
+        if ((m->pid == pid || m->pid == -1) && addr >= m->start && addr < m->end)
+            return m->path;
+    }
+    return "[unknown]";
+}
+
+static void track(const tr_record *rec)
+{
+    switch (rec->type) {
+    case TR_REC_MMAP:
+        add_map(rec->pid, rec->u.mmap.start, rec->u.mmap.len, rec->u.mmap.path, rec->u.mmap.path_len);
+        break;
+    case TR_REC_COMM:
+        if (rec->u.comm.exec)
+            drop_maps(rec->pid);
+        break;
+    case TR_REC_FORK:
+        if (rec->pid != rec->u.fork.ppid)
+            copy_maps(rec->u.fork.ppid, rec->pid);
+        break;
+    }
+}
+
+/* ---- samples ---- */
+
+static void print_frame(struct cat_ctx *c, FILE *f, const tr_record *rec, uint32_t id)
+{
+    const tr_frame *fr = tr_reader_frame(c->r, id);
+    if (!fr) {
+        fprintf(f, "[frame %u lost]", id);
+        return;
+    }
+    if (fr->flags & TR_FRAME_SYMBOLIZED) {
+        const char *fn = tr_reader_string(c->r, fr->func, NULL);
+        const char *mod = tr_reader_string(c->r, fr->module, NULL);
+        fprintf(f, "%16" PRIx64 " %s+0x%" PRIx64 " (%s)", fr->addr, fn ? fn : "[unknown]", fr->offset,
+                mod ? mod : "[unknown]");
+        const char *file = tr_reader_string(c->r, fr->file, NULL);
+        if (file)
+            fprintf(f, " %s:%u", file, fr->line);
+        if (fr->flags & TR_FRAME_INLINE)
+            fprintf(f, " [inline]");
+    } else {
+        const char *mod = fr->flags & TR_FRAME_KERNEL ? "[kernel.kallsyms]" : module_of(rec->pid, fr->addr);
+        fprintf(f, "%16" PRIx64 " [unknown] (%s)", fr->addr, mod);
+    }
+}
+
+/* "prev_comm=... ==> next_comm=..." of a raw tracepoint payload, or nothing. */
+static void print_tracepoint_fields(struct cat_ctx *c, FILE *f, const tr_record *rec)
+{
+    if (!tep && !tep_tried) {
+        tep_tried = 1;
+        tep = tep_alloc();
+        if (!tep)
+            return;
+        tep_set_loglevel(TEP_LOG_CRITICAL);
+        tep_set_long_size(tep, (rec->u.sample.raw_flags & TR_RAW_32BIT) ? 4 : 8);
+        tep_set_file_bigendian(tep, (rec->u.sample.raw_flags & TR_RAW_BIG_ENDIAN) ? TEP_BIG_ENDIAN
+                                                                                  : TEP_LITTLE_ENDIAN);
+        const char *name;
+        const uint8_t *data;
+        size_t len;
+        for (size_t i = 0; tr_reader_blob_at(c->r, "ftrace/format/", i, &name, &data, &len) > 0; i++) {
+            char sys[128];
+            const char *p = name + strlen("ftrace/format/"), *slash = strchr(p, '/');
+            if (!slash || (size_t)(slash - p) >= sizeof sys)
+                continue;
+            memcpy(sys, p, (size_t)(slash - p));
+            sys[slash - p] = 0;
+            tep_parse_event(tep, (const char *)data, len, sys);
+        }
+    }
+    if (!tep || rec->u.sample.raw_len < 2)
+        return;
+    int type = (int)tep_read_number(tep, rec->u.sample.raw, 2);
+    if (!tep_find_event(tep, type))
+        return;
+    struct tep_record r;
+    memset(&r, 0, sizeof r);
+    r.ts = rec->time;
+    r.cpu = rec->cpu;
+    r.data = (void *)(uintptr_t)rec->u.sample.raw;
+    r.size = (int)rec->u.sample.raw_len;
+    r.record_size = r.size;
+    r.locked = 1;
+    struct trace_seq seq;
+    trace_seq_init(&seq);
+    tep_print_event(tep, &seq, &r, "%s", TEP_PRINT_INFO);
+    trace_seq_terminate(&seq);
+    if (seq.buffer && seq.buffer[0])
+        fprintf(f, " %s", seq.buffer);
+    trace_seq_destroy(&seq);
+}
+
+static int print_sample(struct cat_ctx *c, const tr_record *rec)
+{
+    FILE *f = c->out;
+    const tr_event_def *ev = tr_reader_event(c->r, rec->u.sample.event);
+    fprintf(f, "%16s %6d/%-6d [%03d] ", cat_comm(c, rec->tid), rec->pid, rec->tid, rec->cpu);
+    cat_time(f, rec->time);
+    fprintf(f, ": %10" PRIu64 " %s:", rec->u.sample.period, ev ? ev->name : "[unknown event]");
+    if (rec->u.sample.raw_len && !c->o->raw)
+        print_tracepoint_fields(c, f, rec);
+    const uint32_t *frames;
+    int n = tr_reader_stack(c->r, rec->u.sample.stack, &frames);
+    if (n < 0) {
+        fprintf(f, "\n\t[stack %u lost]\n\n", rec->u.sample.stack);
+    } else if (ev && !(ev->flags & TR_EVF_CALLCHAIN) && n <= 1) {
+        if (n == 1) {
+            fputc(' ', f);
+            print_frame(c, f, rec, frames[0]);
+        }
+        fputc('\n', f);
+    } else {
+        fputc('\n', f);
+        for (int i = 0; i < n; i++) {
+            fputc('\t', f);
+            print_frame(c, f, rec, frames[i]);
+            fputc('\n', f);
+        }
+        fputc('\n', f);
+    }
+    return ferror(f) ? -1 : 1;
+}
+
+/* ---- counters ---- */
+
+static struct stt *table(struct cat_ctx *c)
+{
+    if (!st.table) {
+        st.table = calloc(1, sizeof *st.table);
+        if (!st.table)
+            return NULL;
+    }
+    if (!st.table->target[0]) {
+        const char *label = tr_reader_meta(c->r, "stat.label");
+        const char *cmd = tr_reader_meta(c->r, "command");
+        if (label)
+            snprintf(st.table->target, sizeof st.table->target, "%s", label);
+        else if (cmd)
+            snprintf(st.table->target, sizeof st.table->target, "'%s'", cmd);
+    }
+    return st.table;
+}
+
+static uint64_t *interval_last(const char *name)
+{
+    for (int i = 0; i < st.ninterval; i++)
+        if (!strcmp(st.interval_names[i], name))
+            return &st.last_interval[i];
+    if (st.ninterval == STT_MAX)
+        return NULL;
+    snprintf(st.interval_names[st.ninterval], sizeof st.interval_names[0], "%s", name);
+    st.last_interval[st.ninterval] = 0;
+    return &st.last_interval[st.ninterval++];
+}
+
+static int print_interval(struct cat_ctx *c, const tr_record *rec, const char *name)
+{
+    static struct stt scratch;
+    const char *s = tr_reader_meta(c->r, "stat.start");
+    uint64_t start = s ? strtoull(s, NULL, 10) : c->first_time;
+    uint64_t *last = interval_last(name);
+    uint64_t prev = last && *last ? *last : start;
+    if (last)
+        *last = rec->time;
+    if (!st.interval_header) {
+        stt_print_interval_header(c->out);
+        st.interval_header = 1;
+    }
+    stt_print_interval(c->out, &scratch, (double)(rec->time - start) / 1e9,
+                       (double)(rec->time - prev) / 1e9, name, rec->u.counter.value,
+                       rec->u.counter.enabled, rec->u.counter.running, rec->u.counter.flags);
+    return ferror(c->out) ? -1 : 1;
+}
+
+static void account_counter(struct cat_ctx *c, const tr_record *rec)
+{
+    const tr_event_def *ev = tr_reader_event(c->r, rec->u.counter.event);
+    struct stt *t = table(c);
+    if (!t || (rec->u.counter.flags & TR_CNTF_INTERVAL))
+        return;
+    stt_add(t, ev ? ev->name : "[unknown event]", rec->u.counter.value, rec->u.counter.enabled,
+            rec->u.counter.running, rec->u.counter.flags, rec->u.counter.run);
+}
+
+static int print_table_json(struct cat_ctx *c, struct stt *t)
+{
+    FILE *f = c->out;
+    fprintf(f, "{\"type\":\"counter_summary\",\"target\":\"");
+    cat_json_str(f, t->target, strlen(t->target));
+    fprintf(f, "\",\"runs\":%u", t->runs);
+    if (t->elapsed.n)
+        fprintf(f, ",\"elapsed_ns\":%.0f", stt_mean(&t->elapsed));
+    if (t->user.n)
+        fprintf(f, ",\"user_ns\":%.0f,\"system_ns\":%.0f", stt_mean(&t->user), stt_mean(&t->sys));
+    fprintf(f, ",\"counters\":[");
+    for (int i = 0; i < t->nc; i++) {
+        const struct stt_counter *k = &t->c[i];
+        fprintf(f, "%s{\"event\":\"", i ? "," : "");
+        cat_json_str(f, k->name, strlen(k->name));
+        fputc('"', f);
+        if (k->not_supported)
+            fprintf(f, ",\"supported\":false");
+        else if (k->not_counted || !k->n)
+            fprintf(f, ",\"counted\":false");
+        else
+            fprintf(f, ",\"value\":%.3f,\"stddev_pct\":%.3f,\"running_pct\":%.2f", stt_mean(k),
+                    stt_rel_stddev(k), k->enabled > 0 ? 100.0 * k->running / k->enabled : 100.0);
+        fputc('}', f);
+    }
+    fprintf(f, "]}\n");
+    return ferror(f) ? -1 : 0;
+}
+
+static int print_table(struct cat_ctx *c)
+{
+    if (!st.table || !st.table->runs)
+        return 0;
+    if (c->o->json)
+        return print_table_json(c, st.table);
+    stt_print(c->out, st.table);
+    return ferror(c->out) ? -1 : 0;
+}
+
+/* ---- family hooks ---- */
+
+/* Every record, selected or not: mappings for the modules of frames. */
+void cat_sample_observe(struct cat_ctx *c, const tr_record *rec)
+{
+    (void)c;
+    track(rec);
+}
+
+int cat_sample_record(struct cat_ctx *c, const tr_record *rec)
+{
+    switch (rec->type) {
+    case TR_REC_SAMPLE:
+        return c->o->json ? 0 : print_sample(c, rec);
+    case TR_REC_COUNTER:
+        if (c->o->json)
+            return 0;
+        if (rec->u.counter.flags & TR_CNTF_INTERVAL) {
+            const tr_event_def *ev = tr_reader_event(c->r, rec->u.counter.event);
+            return print_interval(c, rec, ev ? ev->name : "[unknown event]");
+        }
+        account_counter(c, rec);
+        return 1;
+    case TR_REC_STREAM_END:
+        /* the table of the stream's counters, before the generic end line */
+        if (!c->o->json && !st.interval_header && print_table(c) < 0)
+            return -1;
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+int cat_sample_account(struct cat_ctx *c, const tr_record *rec)
+{
+    if (rec->type == TR_REC_COUNTER) {
+        account_counter(c, rec);
+    } else if (rec->type == TR_REC_SAMPLE) {
+        st.samples++;
+        int i;
+        for (i = 0; i < st.nevents; i++)
+            if (st.per_event[i].event == rec->u.sample.event)
+                break;
+        if (i == st.nevents && st.nevents < 64) {
+            st.per_event[i].event = rec->u.sample.event;
+            st.nevents++;
+        }
+        if (i < st.nevents) {
+            st.per_event[i].n++;
+            st.per_event[i].period += rec->u.sample.period;
+        }
+    }
+    return 0;
+}
+
+int cat_sample_summary(struct cat_ctx *c)
+{
+    if (print_table(c) < 0)
+        return -1;
+    if (st.samples && !c->o->json) {
+        fprintf(c->out, "\n# %" PRIu64 " samples\n#  samples          period  event\n", st.samples);
+        for (int i = 0; i < st.nevents; i++) {
+            const tr_event_def *ev = tr_reader_event(c->r, st.per_event[i].event);
+            fprintf(c->out, "%10" PRIu64 " %15" PRIu64 "  %s\n", st.per_event[i].n, st.per_event[i].period,
+                    ev ? ev->name : "[unknown event]");
+        }
+    } else if (st.samples) {
+        fprintf(c->out, "{\"type\":\"sample_summary\",\"samples\":%" PRIu64 ",\"events\":[", st.samples);
+        for (int i = 0; i < st.nevents; i++) {
+            const tr_event_def *ev = tr_reader_event(c->r, st.per_event[i].event);
+            const char *n = ev ? ev->name : "[unknown event]";
+            fprintf(c->out, "%s{\"event\":\"", i ? "," : "");
+            cat_json_str(c->out, n, strlen(n));
+            fprintf(c->out, "\",\"samples\":%" PRIu64 ",\"period\":%" PRIu64 "}", st.per_event[i].n,
+                    st.per_event[i].period);
+        }
+        fprintf(c->out, "]}\n");
+    }
+    return ferror(c->out) ? -1 : 0;
+}
+
+void cat_sample_reset(struct cat_ctx *c)
+{
+    (void)c;
+    for (size_t i = 0; i < st.nmaps; i++)
+        free(st.maps[i].path);
+    free(st.maps);
+    free(st.table);
+    memset(&st, 0, sizeof st);
+    if (tep)
+        tep_free(tep);
+    tep = NULL;
+    tep_tried = 0;
+}

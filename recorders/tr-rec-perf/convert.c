@@ -1,0 +1,452 @@
+/*
+ * convert.c - perf ring records to tr records: samples (stacks interned leaf
+ * first, kernel frames flagged, dwarf registers and the valid part of the
+ * stack copy, raw tracepoint payloads), mmap2 with build-ids, comm, fork,
+ * exit and lost records.  Each batch of all rings is sorted by time.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "buildid.h"
+#include "session.h"
+#include "sideband.h"
+
+static int event_of_id(struct session *s, uint64_t id)
+{
+    static size_t last;
+    if (last < s->nfds && s->fds[last].id == id)
+        return s->fds[last].ev;
+    for (size_t i = 0; i < s->nfds; i++)
+        if (s->fds[i].id == id) {
+            last = i;
+            return s->fds[i].ev;
+        }
+    return -1;
+}
+
+/* --- converting records ------------------------------------------------ */
+
+struct sample_id { /* the sample_id_all trailer: TID TIME CPU IDENTIFIER */
+    uint32_t pid, tid;
+    uint64_t time;
+    uint32_t cpu, res;
+    uint64_t id;
+};
+
+static int trailer(const struct perf_event_header *h, struct sample_id *sid)
+{
+    if (h->size < sizeof(*h) + sizeof *sid)
+        return -1;
+    memcpy(sid, (const uint8_t *)h + h->size - sizeof *sid, sizeof *sid);
+    return 0;
+}
+
+static uint64_t record_time(const struct perf_event_header *h)
+{
+    if (h->type == PERF_RECORD_SAMPLE) {
+        uint64_t t = 0;
+        if (h->size >= sizeof *h + 32)
+            memcpy(&t, (const uint8_t *)h + sizeof *h + 24, 8);
+        return t;
+    }
+    struct sample_id sid;
+    return trailer(h, &sid) ? 0 : sid.time;
+}
+
+static int grow_addrs(struct session *s, size_t n)
+{
+    if (n <= s->addr_cap)
+        return 0;
+    size_t cap = n < 256 ? 256 : n * 2;
+    uint64_t *a = realloc(s->addrs, cap * sizeof *a);
+    if (!a)
+        return -1;
+    s->addrs = a;
+    uint32_t *f = realloc(s->flags, cap * sizeof *f);
+    if (!f)
+        return -1;
+    s->flags = f;
+    s->addr_cap = cap;
+    return 0;
+}
+
+struct cursor {
+    const uint8_t *p, *end;
+    int bad;
+};
+
+static uint64_t take64(struct cursor *c)
+{
+    uint64_t v = 0;
+    if (c->end - c->p < 8) {
+        c->bad = 1;
+        return 0;
+    }
+    memcpy(&v, c->p, 8);
+    c->p += 8;
+    return v;
+}
+
+static const uint8_t *take(struct cursor *c, size_t n)
+{
+    if ((size_t)(c->end - c->p) < n) {
+        c->bad = 1;
+        return NULL;
+    }
+    const uint8_t *p = c->p;
+    c->p += n;
+    return p;
+}
+
+static void convert_sample(struct session *s, const struct perf_event_header *h, int cpu_idx)
+{
+    struct cursor c = {(const uint8_t *)(h + 1), (const uint8_t *)h + h->size, 0};
+    uint64_t id = take64(&c);
+    int ev = event_of_id(s, id);
+    if (ev < 0)
+        return;
+    uint64_t st = s->sample_type[ev];
+    tr_record rec = {.type = TR_REC_SAMPLE};
+    uint64_t ip = take64(&c);
+    uint64_t pidtid = take64(&c);
+    rec.pid = (int32_t)(uint32_t)pidtid;
+    rec.tid = (int32_t)(uint32_t)(pidtid >> 32);
+    rec.time = take64(&c);
+    rec.cpu = (int32_t)(uint32_t)take64(&c);
+    rec.u.sample.event = s->evid[ev];
+    rec.u.sample.period = take64(&c);
+    int kernel_mode = (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL;
+    size_t n = 0;
+    if (st & PERF_SAMPLE_CALLCHAIN) {
+        uint64_t nr = take64(&c);
+        const uint8_t *ips = take(&c, nr * 8);
+        if (!ips || grow_addrs(s, nr + 1))
+            return;
+        int kernel = kernel_mode;
+        for (uint64_t i = 0; i < nr; i++) {
+            uint64_t a;
+            memcpy(&a, ips + i * 8, 8);
+            if (a >= (uint64_t)PERF_CONTEXT_MAX) {
+                kernel = a == (uint64_t)PERF_CONTEXT_KERNEL;
+                continue;
+            }
+            s->addrs[n] = a;
+            s->flags[n++] = kernel ? TR_FRAME_KERNEL : 0;
+        }
+    }
+    if (st & PERF_SAMPLE_RAW) {
+        const uint8_t *szp = take(&c, 4);
+        uint32_t sz = 0;
+        if (szp)
+            memcpy(&sz, szp, 4);
+        rec.u.sample.raw = take(&c, sz);
+        rec.u.sample.raw_len = rec.u.sample.raw ? sz : 0;
+    }
+    if (st & PERF_SAMPLE_REGS_USER) {
+        rec.u.sample.abi = (uint32_t)take64(&c);
+        if (rec.u.sample.abi) {
+            uint64_t mask = dwarf_regs_mask();
+            rec.u.sample.regs_mask = mask;
+            rec.u.sample.nregs = (uint32_t)__builtin_popcountll(mask);
+            for (uint32_t i = 0; i < rec.u.sample.nregs && i < TR_MAX_REGS; i++)
+                rec.u.sample.regs[i] = take64(&c);
+        }
+    }
+    if (st & PERF_SAMPLE_STACK_USER) {
+        uint64_t size = take64(&c);
+        if (size) {
+            const uint8_t *data = take(&c, size);
+            uint64_t dyn = take64(&c);
+            if (data && dyn <= size) {
+                rec.u.sample.stack_copy = data;
+                rec.u.sample.stack_copy_len = dyn;
+            }
+        }
+    }
+    if (c.bad)
+        return;
+    if (s->o->callgraph == CG_DWARF && !kernel_mode) {
+        /* user frames come from unwinding later; keep the sampled user ip */
+        if (grow_addrs(s, n + 1))
+            return;
+        s->addrs[n] = ip;
+        s->flags[n++] = 0;
+    }
+    if (n == 0) {
+        if (grow_addrs(s, 1))
+            return;
+        s->addrs[0] = ip;
+        s->flags[0] = kernel_mode ? TR_FRAME_KERNEL : 0;
+        n = 1;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (s->flags[i] & TR_FRAME_KERNEL) {
+            sb_note_kernel_addr(s->sb, s->addrs[i]);
+            s->any_kernel = 1;
+        }
+    int rc = tr_writer_stack_addrs(s->w, s->addrs, s->flags, n, &rec.u.sample.stack);
+    if (rc >= 0)
+        rc = tr_writer_add(s->w, &rec);
+    werr(s, rc);
+    s->samples++;
+    (void)cpu_idx;
+}
+
+static void convert_mmap2(struct session *s, const struct perf_event_header *h)
+{
+    struct mm {
+        uint32_t pid, tid;
+        uint64_t addr, len, pgoff;
+        union {
+            struct { uint32_t maj, min; uint64_t ino, ino_gen; } f;
+            struct { uint8_t size, r1; uint16_t r2; uint8_t id[20]; } b;
+        } u;
+        uint32_t prot, flags;
+    } m;
+    struct sample_id sid;
+    if (h->size < sizeof *h + sizeof m + sizeof sid || trailer(h, &sid))
+        return;
+    memcpy(&m, h + 1, sizeof m);
+    const char *path = (const char *)(h + 1) + sizeof m;
+    size_t maxlen = h->size - sizeof *h - sizeof m - sizeof sid;
+    size_t plen = strnlen(path, maxlen);
+    uint8_t id[BUILD_ID_MAX];
+    int idlen = 0;
+    if ((h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) && m.u.b.size && m.u.b.size <= 20) {
+        idlen = m.u.b.size;
+        memcpy(id, m.u.b.id, (size_t)idlen);
+    } else if (plen == 6 && !memcmp(path, "[vdso]", 6)) {
+        idlen = sb_vdso(s->sb, s->w, id);
+        werr(s, idlen);
+    } else if (plen && plen < 4096) {
+        char p[4096];
+        memcpy(p, path, plen);
+        p[plen] = 0;
+        idlen = sb_build_id(s->sb, (pid_t)m.pid, p, id);
+    }
+    if (plen == 6 && !memcmp(path, "[vdso]", 6)) {
+        uint8_t tmp[BUILD_ID_MAX];
+        werr(s, sb_vdso(s->sb, s->w, tmp)); /* the image, once */
+    }
+    tr_record rec = {.type = TR_REC_MMAP, .time = sid.time, .pid = (int32_t)m.pid,
+                     .tid = (int32_t)m.tid, .cpu = (int32_t)sid.cpu};
+    rec.u.mmap.start = m.addr;
+    rec.u.mmap.len = m.len;
+    rec.u.mmap.pgoff = m.pgoff;
+    rec.u.mmap.prot = m.prot;
+    rec.u.mmap.flags = m.flags;
+    rec.u.mmap.build_id = id;
+    rec.u.mmap.build_id_len = idlen > 0 ? (size_t)idlen : 0;
+    rec.u.mmap.path = path;
+    rec.u.mmap.path_len = plen;
+    werr(s, tr_writer_add(s->w, &rec));
+}
+
+static void convert_comm(struct session *s, const struct perf_event_header *h)
+{
+    struct sample_id sid;
+    if (h->size < sizeof *h + 8 + sizeof sid || trailer(h, &sid))
+        return;
+    uint32_t pt[2];
+    memcpy(pt, h + 1, 8);
+    const char *comm = (const char *)(h + 1) + 8;
+    size_t len = strnlen(comm, h->size - sizeof *h - 8 - sizeof sid);
+    tr_record rec = {.type = TR_REC_COMM, .time = sid.time, .pid = (int32_t)pt[0],
+                     .tid = (int32_t)pt[1], .cpu = (int32_t)sid.cpu};
+    rec.u.comm.comm = comm;
+    rec.u.comm.len = len;
+    rec.u.comm.exec = (h->misc & PERF_RECORD_MISC_COMM_EXEC) ? 1 : 0;
+    sb_note_pid(s->sb, (pid_t)pt[0]);
+    werr(s, tr_writer_add(s->w, &rec));
+}
+
+void write_exit(struct session *s, int32_t pid, int32_t tid, uint64_t time, int32_t cpu,
+                       int status, uint32_t flags)
+{
+    tr_record rec = {.type = TR_REC_EXIT, .time = time, .pid = pid, .tid = tid, .cpu = cpu};
+    rec.u.exit.status = status;
+    rec.u.exit.flags = flags;
+    werr(s, tr_writer_add(s->w, &rec));
+}
+
+static void convert_task(struct session *s, const struct perf_event_header *h)
+{
+    struct { uint32_t pid, ppid, tid, ptid; uint64_t time; } t;
+    struct sample_id sid;
+    if (h->size < sizeof *h + sizeof t + sizeof sid || trailer(h, &sid))
+        return;
+    memcpy(&t, h + 1, sizeof t);
+    if (h->type == PERF_RECORD_FORK) {
+        tr_record rec = {.type = TR_REC_FORK, .time = t.time, .pid = (int32_t)t.pid,
+                         .tid = (int32_t)t.tid, .cpu = (int32_t)sid.cpu};
+        rec.u.fork.ppid = (int32_t)t.ppid;
+        rec.u.fork.ptid = (int32_t)t.ptid;
+        sb_note_pid(s->sb, (pid_t)t.pid);
+        werr(s, tr_writer_add(s->w, &rec));
+        return;
+    }
+    if (s->have_child && (pid_t)t.pid == s->child.pid && t.pid == t.tid) {
+        /* the command's own exit: written with its wait status at the end */
+        s->child_exit_seen = 1;
+        s->child_exit_time = t.time;
+        return;
+    }
+    write_exit(s, (int32_t)t.pid, (int32_t)t.tid, t.time, (int32_t)sid.cpu, 0,
+               t.pid != t.tid ? TR_EXITF_THREAD : 0);
+}
+
+static void convert_lost(struct session *s, const struct perf_event_header *h, int cpu_idx)
+{
+    uint64_t id = 0, lost = 0;
+    struct sample_id sid;
+    if (trailer(h, &sid))
+        return;
+    if (h->type == PERF_RECORD_LOST) {
+        memcpy(&id, h + 1, 8);
+        memcpy(&lost, (const uint8_t *)(h + 1) + 8, 8);
+    } else {
+        memcpy(&lost, h + 1, 8);
+        id = sid.id;
+    }
+    int ev = event_of_id(s, id);
+    tr_record rec = {.type = TR_REC_LOST, .time = sid.time, .pid = -1, .tid = -1,
+                     .cpu = s->cpus[cpu_idx]};
+    rec.u.lost.event = ev >= 0 ? s->evid[ev] : 0;
+    rec.u.lost.kind = TR_LOST_SAMPLES;
+    rec.u.lost.count = lost;
+    s->lost += lost;
+    s->lost_cpu[cpu_idx] += lost;
+    werr(s, tr_writer_add(s->w, &rec));
+}
+
+/* The kernel throttled an event (too many samples per tick): one lost record
+ * of kind THROTTLE per throttling, count 1 (the kernel does not say how many). */
+static void convert_throttle(struct session *s, const struct perf_event_header *h, int cpu_idx)
+{
+    struct { uint64_t time, id, stream_id; } t;
+    if (h->size < sizeof *h + sizeof t)
+        return;
+    memcpy(&t, h + 1, sizeof t);
+    int ev = event_of_id(s, t.id);
+    tr_record rec = {.type = TR_REC_LOST, .time = t.time, .pid = -1, .tid = -1, .cpu = s->cpus[cpu_idx]};
+    rec.u.lost.event = ev >= 0 ? s->evid[ev] : 0;
+    rec.u.lost.kind = TR_LOST_THROTTLE;
+    rec.u.lost.count = 1;
+    s->throttled++;
+    werr(s, tr_writer_add(s->w, &rec));
+}
+
+static void convert(struct session *s, const struct perf_event_header *h, int cpu_idx)
+{
+    switch (h->type) {
+    case PERF_RECORD_SAMPLE: convert_sample(s, h, cpu_idx); break;
+    case PERF_RECORD_MMAP2: convert_mmap2(s, h); break;
+    case PERF_RECORD_COMM: convert_comm(s, h); break;
+    case PERF_RECORD_FORK:
+    case PERF_RECORD_EXIT: convert_task(s, h); break;
+    case PERF_RECORD_LOST:
+    case PERF_RECORD_LOST_SAMPLES: convert_lost(s, h, cpu_idx); break;
+    case PERF_RECORD_THROTTLE: convert_throttle(s, h, cpu_idx); break;
+    default: break; /* unthrottling and others: not recorded */
+    }
+}
+
+/* --- the batch: every ring's records, in time order -------------------- */
+
+static int pend_cmp(const void *a, const void *b)
+{
+    const struct pending *x = a, *y = b;
+    if (x->time != y->time)
+        return x->time < y->time ? -1 : 1;
+    if (x->cpu_idx != y->cpu_idx)
+        return x->cpu_idx - y->cpu_idx;
+    return x->off < y->off ? -1 : x->off > y->off;
+}
+
+static int stash(struct session *s, const struct perf_event_header *h, int cpu_idx)
+{
+    if (s->arena_len + h->size > s->arena_cap) {
+        size_t cap = s->arena_cap ? s->arena_cap : 1 << 20;
+        while (cap < s->arena_len + h->size)
+            cap *= 2;
+        uint8_t *a = realloc(s->arena, cap);
+        if (!a)
+            return -1;
+        s->arena = a;
+        s->arena_cap = cap;
+    }
+    if (s->npend == s->cappend) {
+        size_t cap = s->cappend ? s->cappend * 2 : 4096;
+        struct pending *p = realloc(s->pend, cap * sizeof *p);
+        if (!p)
+            return -1;
+        s->pend = p;
+        s->cappend = cap;
+    }
+    memcpy(s->arena + s->arena_len, h, h->size);
+    s->pend[s->npend++] = (struct pending){record_time(h), s->arena_len, h->size, cpu_idx};
+    s->arena_len += (h->size + 7u) & ~7u;
+    return 0;
+}
+
+/* Keep the records from k on for the next batch, in a fresh arena. */
+static void carry_over(struct session *s, size_t k)
+{
+    size_t rest = s->npend - k, bytes = 0;
+    for (size_t i = k; i < s->npend; i++)
+        bytes += (s->pend[i].size + 7u) & ~7u;
+    if (!rest) {
+        s->npend = 0;
+        s->arena_len = 0;
+        return;
+    }
+    uint8_t *a = malloc(s->arena_cap > bytes ? s->arena_cap : bytes);
+    if (!a) { /* cannot keep them: write them now, out of order rather than lost */
+        for (size_t i = k; i < s->npend && !s->werr; i++)
+            convert(s, (const struct perf_event_header *)(s->arena + s->pend[i].off), s->pend[i].cpu_idx);
+        s->npend = 0;
+        s->arena_len = 0;
+        return;
+    }
+    size_t off = 0;
+    for (size_t i = k; i < s->npend; i++) {
+        memcpy(a + off, s->arena + s->pend[i].off, s->pend[i].size);
+        s->pend[i].off = off;
+        off += (s->pend[i].size + 7u) & ~7u;
+    }
+    memmove(s->pend, s->pend + k, rest * sizeof *s->pend);
+    free(s->arena);
+    s->arena = a;
+    s->arena_cap = s->arena_cap > bytes ? s->arena_cap : bytes;
+    s->arena_len = off;
+    s->npend = rest;
+}
+
+/* Records of different CPUs reach their rings in any order; a record can
+ * only be written once no other CPU can still deliver an older one.  The
+ * horizon is a clock reading taken before the rings are read, less 1 ms for
+ * records being written at that moment; the younger ones wait for the next
+ * batch (or the final one). */
+void drain(struct session *s, int final)
+{
+    uint64_t now = sb_now_ns();
+    uint64_t horizon = final ? UINT64_MAX : now > 1000000 ? now - 1000000 : 0;
+    for (int c = 0; c < s->ncpus; c++) {
+        if (s->ring_fd[c] < 0)
+            continue;
+        struct perf_ring *r = &s->rings[c];
+        if (!ring_begin(r))
+            continue;
+        const struct perf_event_header *h;
+        while ((h = ring_next(r)))
+            if (stash(s, h, c))
+                break;
+        ring_end(r);
+    }
+    if (s->npend > 1)
+        qsort(s->pend, s->npend, sizeof *s->pend, pend_cmp);
+    size_t k = 0;
+    for (; k < s->npend && s->pend[k].time <= horizon && !s->werr; k++)
+        convert(s, (const struct perf_event_header *)(s->arena + s->pend[k].off), s->pend[k].cpu_idx);
+    carry_over(s, k);
+}

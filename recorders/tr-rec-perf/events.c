@@ -1,0 +1,293 @@
+/* events.c - perf event names to perf_event_attr. */
+#include "events.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "tr.h"
+
+struct named { const char *name; uint64_t config; };
+
+static const struct named hw_events[] = {
+    {"cycles", PERF_COUNT_HW_CPU_CYCLES},
+    {"cpu-cycles", PERF_COUNT_HW_CPU_CYCLES},
+    {"instructions", PERF_COUNT_HW_INSTRUCTIONS},
+    {"cache-references", PERF_COUNT_HW_CACHE_REFERENCES},
+    {"cache-misses", PERF_COUNT_HW_CACHE_MISSES},
+    {"branches", PERF_COUNT_HW_BRANCH_INSTRUCTIONS},
+    {"branch-instructions", PERF_COUNT_HW_BRANCH_INSTRUCTIONS},
+    {"branch-misses", PERF_COUNT_HW_BRANCH_MISSES},
+    {"bus-cycles", PERF_COUNT_HW_BUS_CYCLES},
+    {"stalled-cycles-frontend", PERF_COUNT_HW_STALLED_CYCLES_FRONTEND},
+    {"idle-cycles-frontend", PERF_COUNT_HW_STALLED_CYCLES_FRONTEND},
+    {"stalled-cycles-backend", PERF_COUNT_HW_STALLED_CYCLES_BACKEND},
+    {"idle-cycles-backend", PERF_COUNT_HW_STALLED_CYCLES_BACKEND},
+    {"ref-cycles", PERF_COUNT_HW_REF_CPU_CYCLES},
+    {NULL, 0}};
+
+static const struct named sw_events[] = {
+    {"cpu-clock", PERF_COUNT_SW_CPU_CLOCK},
+    {"task-clock", PERF_COUNT_SW_TASK_CLOCK},
+    {"page-faults", PERF_COUNT_SW_PAGE_FAULTS},
+    {"faults", PERF_COUNT_SW_PAGE_FAULTS},
+    {"context-switches", PERF_COUNT_SW_CONTEXT_SWITCHES},
+    {"cs", PERF_COUNT_SW_CONTEXT_SWITCHES},
+    {"cpu-migrations", PERF_COUNT_SW_CPU_MIGRATIONS},
+    {"migrations", PERF_COUNT_SW_CPU_MIGRATIONS},
+    {"minor-faults", PERF_COUNT_SW_PAGE_FAULTS_MIN},
+    {"major-faults", PERF_COUNT_SW_PAGE_FAULTS_MAJ},
+    {"alignment-faults", PERF_COUNT_SW_ALIGNMENT_FAULTS},
+    {"emulation-faults", PERF_COUNT_SW_EMULATION_FAULTS},
+    {"dummy", PERF_COUNT_SW_DUMMY},
+    {NULL, 0}};
+
+static const struct named cache_ids[] = {
+    {"L1-dcache", PERF_COUNT_HW_CACHE_L1D}, {"L1-icache", PERF_COUNT_HW_CACHE_L1I},
+    {"LLC", PERF_COUNT_HW_CACHE_LL},        {"dTLB", PERF_COUNT_HW_CACHE_DTLB},
+    {"iTLB", PERF_COUNT_HW_CACHE_ITLB},     {"branch", PERF_COUNT_HW_CACHE_BPU},
+    {"node", PERF_COUNT_HW_CACHE_NODE},     {NULL, 0}};
+static const struct named cache_ops[] = {
+    {"load", PERF_COUNT_HW_CACHE_OP_READ}, {"loads", PERF_COUNT_HW_CACHE_OP_READ},
+    {"store", PERF_COUNT_HW_CACHE_OP_WRITE}, {"stores", PERF_COUNT_HW_CACHE_OP_WRITE},
+    {"prefetch", PERF_COUNT_HW_CACHE_OP_PREFETCH}, {"prefetches", PERF_COUNT_HW_CACHE_OP_PREFETCH},
+    {NULL, 0}};
+static const struct named cache_results[] = {
+    {"misses", PERF_COUNT_HW_CACHE_RESULT_MISS}, {"miss", PERF_COUNT_HW_CACHE_RESULT_MISS},
+    {"", PERF_COUNT_HW_CACHE_RESULT_ACCESS}, {"accesses", PERF_COUNT_HW_CACHE_RESULT_ACCESS},
+    {NULL, 0}};
+
+static const struct named *lookup(const struct named *t, const char *name, size_t len)
+{
+    for (; t->name; t++)
+        if (strlen(t->name) == len && !strncmp(t->name, name, len))
+            return t;
+    return NULL;
+}
+
+int perf_event_open_fd(struct perf_event_attr *attr, int pid, int cpu, int group_fd,
+                       unsigned long flags)
+{
+    return (int)syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, flags);
+}
+
+static int mounted_tracefs;
+
+const char *perf_tracefs(void)
+{
+    static const char *const dirs[] = {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"};
+    struct stat st;
+    for (size_t i = 0; i < 2; i++) {
+        char p[96];
+        snprintf(p, sizeof p, "%s/events", dirs[i]);
+        if (stat(p, &st) == 0)
+            return dirs[i];
+    }
+    if (mount("tracefs", dirs[0], "tracefs", 0, NULL) == 0) {
+        mounted_tracefs = 1;
+        return dirs[0];
+    }
+    return NULL;
+}
+
+void perf_tracefs_release(void)
+{
+    if (mounted_tracefs && umount("/sys/kernel/tracing") == 0)
+        mounted_tracefs = 0;
+}
+
+static char *read_small_file(const char *path, size_t *len)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap + 1);
+    for (;;) {
+        if (!buf)
+            break;
+        ssize_t r = read(fd, buf + n, cap - n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        n += (size_t)r;
+        if (n == cap) {
+            char *nb = realloc(buf, cap * 2 + 1);
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+    }
+    close(fd);
+    if (buf) {
+        buf[n] = 0;
+        if (len)
+            *len = n;
+    }
+    return buf;
+}
+
+char *perf_tracepoint_format(const char *sysname, size_t *len)
+{
+    const char *fs = perf_tracefs();
+    const char *colon = strchr(sysname, ':');
+    if (!fs || !colon)
+        return NULL;
+    char path[512];
+    snprintf(path, sizeof path, "%s/events/%.*s/%s/format", fs, (int)(colon - sysname), sysname,
+             colon + 1);
+    return read_small_file(path, len);
+}
+
+static int tracepoint_id(const char *sys, size_t sys_len, const char *name, uint64_t *id,
+                         char *why, size_t why_len)
+{
+    const char *fs = perf_tracefs();
+    if (!fs) {
+        snprintf(why, why_len, "tracefs is not mounted and cannot be mounted");
+        return -1;
+    }
+    char path[512];
+    snprintf(path, sizeof path, "%s/events/%.*s/%s/id", fs, (int)sys_len, sys, name);
+    char *s = read_small_file(path, NULL);
+    if (!s) {
+        snprintf(why, why_len, "unknown tracepoint (no %s)", path);
+        return -1;
+    }
+    *id = strtoull(s, NULL, 10);
+    free(s);
+    return 0;
+}
+
+static int parse_cache(const char *s, size_t len, uint64_t *config)
+{
+    /* CACHE-OP[-RESULT]: L1-dcache-load-misses, LLC-loads, branch-load-misses */
+    for (const struct named *c = cache_ids; c->name; c++) {
+        size_t cl = strlen(c->name);
+        if (len <= cl + 1 || strncmp(s, c->name, cl) || s[cl] != '-')
+            continue;
+        const char *rest = s + cl + 1;
+        size_t rl = len - cl - 1;
+        const char *dash = memchr(rest, '-', rl);
+        size_t ol = dash ? (size_t)(dash - rest) : rl;
+        const struct named *op = lookup(cache_ops, rest, ol);
+        const struct named *res = dash ? lookup(cache_results, dash + 1, rl - ol - 1)
+                                       : lookup(cache_results, "", 0);
+        if (!op || !res)
+            return -1;
+        *config = c->config | (op->config << 8) | (res->config << 16);
+        return 0;
+    }
+    return -1;
+}
+
+int perf_ev_parse(const char *spec, struct perf_ev *ev, char *why, size_t why_len)
+{
+    memset(ev, 0, sizeof *ev);
+    size_t len = strlen(spec);
+    if (!len || len >= sizeof ev->name) {
+        snprintf(why, why_len, "empty or too long event name");
+        return -1;
+    }
+    /* modifiers: a trailing ":u", ":k", ":uk" (not for tracepoints, which have one colon) */
+    const char *colon = strrchr(spec, ':');
+    if (colon && colon[1] && strspn(colon + 1, "ukp") == strlen(colon + 1) &&
+        memchr(spec, ':', (size_t)(colon - spec)) == NULL) {
+        const char *m = colon + 1;
+        int u = strchr(m, 'u') != NULL, k = strchr(m, 'k') != NULL, p = 0;
+        for (; *m; m++)
+            p += *m == 'p';
+        struct perf_ev base;
+        char base_name[128];
+        snprintf(base_name, sizeof base_name, "%.*s", (int)(colon - spec), spec);
+        if (p <= 3 && perf_ev_parse(base_name, &base, why, why_len) == 0 &&
+            base.tr_kind != TR_EV_TRACEPOINT) {
+            *ev = base;
+            if (u || k) {
+                ev->exclude_user = !u;
+                ev->exclude_kernel = !k;
+            }
+            ev->precise = p;
+            snprintf(ev->name, sizeof ev->name, "%s", spec);
+            return 0;
+        }
+    }
+    snprintf(ev->name, sizeof ev->name, "%s", spec);
+    const struct named *n;
+    if ((n = lookup(hw_events, spec, len))) {
+        ev->type = PERF_TYPE_HARDWARE;
+        ev->config = n->config;
+        ev->tr_kind = TR_EV_HARDWARE;
+        return 0;
+    }
+    if ((n = lookup(sw_events, spec, len))) {
+        ev->type = PERF_TYPE_SOFTWARE;
+        ev->config = n->config;
+        ev->tr_kind = TR_EV_SOFTWARE;
+        return 0;
+    }
+    if (spec[0] == 'r' && len > 1 && strspn(spec + 1, "0123456789abcdefABCDEF") == len - 1) {
+        ev->type = PERF_TYPE_RAW;
+        ev->config = strtoull(spec + 1, NULL, 16);
+        ev->tr_kind = TR_EV_RAW;
+        return 0;
+    }
+    if (parse_cache(spec, len, &ev->config) == 0) {
+        ev->type = PERF_TYPE_HW_CACHE;
+        ev->tr_kind = TR_EV_HW_CACHE;
+        return 0;
+    }
+    if (colon && colon != spec && colon[1] && !strchr(colon + 1, '/') &&
+        memchr(spec, '/', (size_t)(colon - spec)) == NULL) {
+        if (tracepoint_id(spec, (size_t)(colon - spec), colon + 1, &ev->tp_id, why, why_len))
+            return -1;
+        ev->type = PERF_TYPE_TRACEPOINT;
+        ev->config = ev->tp_id;
+        ev->tr_kind = TR_EV_TRACEPOINT;
+        return 0;
+    }
+    snprintf(why, why_len, "unknown event");
+    return -1;
+}
+
+int perf_ev_parse_list(const char *list, struct perf_ev *evs, size_t max, char *why, size_t why_len)
+{
+    size_t n = 0;
+    const char *p = list;
+    while (*p) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        char one[128];
+        if (len == 0 || len >= sizeof one) {
+            snprintf(why, why_len, "empty or too long event name in '%s'", list);
+            return -1;
+        }
+        if (n == max) {
+            snprintf(why, why_len, "more than %zu events", max);
+            return -1;
+        }
+        memcpy(one, p, len);
+        one[len] = 0;
+        char sub[160];
+        if (perf_ev_parse(one, &evs[n], sub, sizeof sub)) {
+            snprintf(why, why_len, "'%s': %s", one, sub);
+            return -1;
+        }
+        n++;
+        p += len;
+        if (*p == ',')
+            p++;
+    }
+    return (int)n;
+}

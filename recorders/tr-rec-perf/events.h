@@ -1,0 +1,49 @@
+/*
+ * events.h - perf event names to perf_event_attr, as perf spells them.
+ *
+ *   hardware   cycles instructions cache-references cache-misses branches
+ *              branch-misses bus-cycles stalled-cycles-frontend ... ref-cycles
+ *   software   cpu-clock task-clock page-faults (faults) context-switches (cs)
+ *              cpu-migrations (migrations) minor-faults major-faults
+ *              alignment-faults emulation-faults dummy
+ *   cache      L1-dcache-load-misses, LLC-loads, dTLB-load-misses, ...
+ *   tracepoint SUBSYS:NAME (id from tracefs)
+ *   raw        rNNNN (hex config for the CPU's PMU)
+ * A ":u" / ":k" suffix counts only user / kernel mode; "p" (up to 3) asks for
+ * precise (skid-free) samples: "cycles:pp".
+ */
+#ifndef TRP_EVENTS_H
+#define TRP_EVENTS_H
+
+#include <linux/perf_event.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct perf_ev {
+    char name[128];         /* as perf prints it: "cpu-clock", "sched:sched_switch" */
+    uint32_t type;          /* PERF_TYPE_* */
+    uint64_t config;
+    uint32_t tr_kind;       /* TR_EV_* */
+    int exclude_user, exclude_kernel;
+    int precise;            /* :p count, attr.precise_ip */
+    uint64_t tp_id;         /* tracepoint id */
+};
+
+/* Parse one event name; 0 on success, -1 with a reason in why. */
+int perf_ev_parse(const char *spec, struct perf_ev *ev, char *why, size_t why_len);
+/* Parse a comma-separated list (perf -e a,b); returns the count or -1.
+ * Commas inside tracepoint filters are not supported. */
+int perf_ev_parse_list(const char *list, struct perf_ev *evs, size_t max, char *why, size_t why_len);
+
+/* The tracefs mount point (mounting it when absent), or NULL. */
+const char *perf_tracefs(void);
+/* Unmount tracefs if perf_tracefs mounted it (the kernel state is restored). */
+void perf_tracefs_release(void);
+/* Read the format file of tracepoint "sys:name" into a malloc'd string. */
+char *perf_tracepoint_format(const char *sysname, size_t *len);
+
+/* Thin wrapper over the syscall. */
+int perf_event_open_fd(struct perf_event_attr *attr, int pid, int cpu, int group_fd,
+                       unsigned long flags);
+
+#endif

@@ -1,0 +1,135 @@
+/* tr-rec-perf - sample or count a command, processes, threads or the whole
+ * system with perf_event_open(2) and write a tr trace. */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "perf.h"
+
+enum { OPT_CALL_GRAPH = 256, OPT_STAT };
+
+static const struct cli_opt opts[] = {
+    {'e', "event", "EVENT", "event to sample or count (repeatable, comma lists); default cycles, "
+                            "else cpu-clock", 0, "cpu-clock task-clock page-faults context-switches "
+                            "cpu-migrations cycles instructions sched:sched_switch"},
+    {'F', "freq", "HZ", "sample at HZ per second (default 999)", 0, NULL},
+    {'c', "count", "PERIOD", "sample every PERIOD events", 0, NULL},
+    {'g', NULL, NULL, "record call graphs (frame pointers, user and kernel)", 0, NULL},
+    {0, "call-graph", "MODE", "call graphs: fp or dwarf[,SIZE] (user stack bytes, default 8192)",
+     OPT_CALL_GRAPH, "fp dwarf"},
+    {'o', "output", "FILE", "write the trace to FILE (default stdout; trace.tr on a terminal)", 0,
+     "file"},
+    {'p', "pid", "PID[,PID]", "attach to these processes (all their threads)", 0, "pid"},
+    {'t', "tid", "TID[,TID]", "attach to these threads only", 0, "pid"},
+    {'a', "all-cpus", NULL, "system-wide: every process on every CPU", 0, NULL},
+    {'m', "mmap-pages", "PAGES", "ring buffer pages per CPU, a power of two (default 128, 512 "
+                                 "with dwarf)", 0, NULL},
+    {'i', "no-inherit", NULL, "do not follow children and threads", 0, NULL},
+    {'q', "quiet", NULL, "no notes and no end line on stderr", 0, NULL},
+    {0, "stat", NULL, "count events instead of sampling (perf stat)", OPT_STAT, NULL},
+    {'r', "repeat", "N", "with --stat: run the command N times, show mean and stddev", 0, NULL},
+    {'I', "interval-print", "MS", "with --stat: print and record counts every MS milliseconds", 0,
+     NULL},
+    {0, NULL, NULL, NULL, 0, NULL},
+};
+
+static const struct cli_tool tool = {
+    .name = "tr-rec-perf",
+    .synopsis = {"[-g] [-e EVENT] [-F HZ | -c PERIOD] [-o FILE] [--] COMMAND [ARG...]",
+                 "[-g] [-e EVENT] [-F HZ | -c PERIOD] [-o FILE] -p PID[,PID] | -t TID | -a",
+                 "--stat [-e EVENT] [-r N] [-I MS] [-o FILE] [-a | -p PID | [--] COMMAND [ARG...]]",
+                 NULL},
+    .summary = "sample or count with perf events and write a tr trace",
+    .opts = opts,
+    .stop_at_nonopt = 1,
+    .operands = "cmd",
+};
+
+static void parse_call_graph(struct perf_opts *o, const char *s)
+{
+    if (!strcmp(s, "fp")) {
+        o->callgraph = CG_FP;
+    } else if (!strncmp(s, "dwarf", 5) && (s[5] == 0 || s[5] == ',')) {
+        o->callgraph = CG_DWARF;
+        if (s[5] == ',')
+            o->dwarf_size = (uint32_t)cli_parse_u64(s + 6, 8, 65528, "dwarf stack size");
+        o->dwarf_size = (o->dwarf_size + 7u) & ~7u;
+    } else {
+        cli_die(CLI_EXIT_USAGE, "invalid call graph mode '%s': use fp or dwarf[,SIZE]", s);
+    }
+}
+
+static void add_events(struct perf_opts *o, const char *list)
+{
+    char why[256];
+    int n = perf_ev_parse_list(list, o->evs + o->nevs, (size_t)(PERF_MAX_EVENTS - o->nevs), why,
+                               sizeof why);
+    if (n < 0)
+        cli_die(CLI_EXIT_USAGE, "invalid event %s", why);
+    o->nevs += n;
+}
+
+int main(int argc, char **argv)
+{
+    struct perf_opts o = {.freq = 999, .dwarf_size = 8192, .repeat = 1, .argc = argc, .argv = argv};
+    int c, have_freq = 0;
+    cli_init(&tool, argc, argv);
+    while ((c = cli_getopt(argc, argv)) != -1) {
+        switch (c) {
+        case 'e': add_events(&o, cli_optarg); break;
+        case 'F':
+            o.freq = cli_parse_u64(cli_optarg, 1, 1000000, "frequency");
+            have_freq = 1;
+            break;
+        case 'c': o.period = cli_parse_u64(cli_optarg, 1, UINT64_MAX >> 1, "period"); break;
+        case 'g': o.callgraph = CG_FP; break;
+        case OPT_CALL_GRAPH: parse_call_graph(&o, cli_optarg); break;
+        case 'o': o.output = cli_optarg; break;
+        case 'p':
+            if ((o.npids = target_parse_pids(cli_optarg, o.pids, PERF_MAX_PIDS)) < 0)
+                cli_die(CLI_EXIT_USAGE, "invalid pid list '%s'", cli_optarg);
+            break;
+        case 't':
+            if ((o.ntids = target_parse_pids(cli_optarg, o.tids, PERF_MAX_PIDS)) < 0)
+                cli_die(CLI_EXIT_USAGE, "invalid tid list '%s'", cli_optarg);
+            break;
+        case 'a': o.system_wide = 1; break;
+        case 'm': {
+            uint64_t m = cli_parse_u64(cli_optarg, 1, 1u << 20, "ring buffer pages");
+            if (m & (m - 1))
+                cli_die(CLI_EXIT_USAGE, "invalid ring buffer pages '%s': not a power of two",
+                        cli_optarg);
+            o.mmap_pages = (size_t)m;
+            break;
+        }
+        case 'i': o.no_inherit = 1; break;
+        case 'q': o.quiet = 1; break;
+        case OPT_STAT: o.stat = 1; break;
+        case 'r': o.repeat = (unsigned)cli_parse_u64(cli_optarg, 1, 100000, "repeat count"); break;
+        case 'I': o.interval_ms = cli_parse_u64(cli_optarg, 10, 3600000, "interval"); break;
+        default: cli_usage_exit();
+        }
+    }
+    o.cmd = argv + cli_optind;
+    o.cmd_argc = argc - cli_optind;
+    int targets = (o.cmd_argc > 0) + (o.npids > 0) + (o.ntids > 0);
+    if (!targets && !o.system_wide) {
+        cli_warn("nothing to record: give a command, -p, -t or -a");
+        cli_usage_exit();
+    }
+    if (targets > 1 || (o.system_wide && (o.npids || o.ntids)))
+        cli_die(CLI_EXIT_USAGE, "give only one of a command, -p, -t and -a (a command may go with -a)");
+    if (o.period && have_freq)
+        cli_die(CLI_EXIT_USAGE, "-F and -c exclude each other");
+    if (!o.stat && (o.repeat != 1 || o.interval_ms))
+        cli_die(CLI_EXIT_USAGE, "-r and -I go with --stat");
+    if (o.repeat > 1 && !o.cmd_argc)
+        cli_die(CLI_EXIT_USAGE, "-r needs a command");
+    if (!o.mmap_pages)
+        o.mmap_pages = o.callgraph == CG_DWARF ? 512 : 128;
+    cli_ignore_sigpipe();
+    int status = o.stat ? perf_stat(&o) : perf_record(&o);
+    perf_tracefs_release();
+    return cli_finish_stdout(status);
+}

@@ -1,0 +1,439 @@
+/* sideband.c - build-ids, vDSO, kernel symbols, perf maps, /proc state. */
+#include "sideband.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "buildid.h"
+#include "perf.h"
+
+struct bid_entry {
+    char *path;
+    int len; /* -1: unreadable */
+    uint8_t id[BUILD_ID_MAX];
+};
+
+struct sideband {
+    struct bid_entry *bids;
+    size_t nbids, capbids;
+    uint64_t *kaddrs; /* open addressing set, 0 = empty */
+    size_t nk, capk;
+    pid_t *pids;
+    size_t npids, cappids;
+    int vdso_written;
+    int vdso_len;
+    uint8_t vdso_id[BUILD_ID_MAX];
+};
+
+uint64_t sb_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+struct sideband *sb_new(void) { return calloc(1, sizeof(struct sideband)); }
+
+void sb_free(struct sideband *sb)
+{
+    if (!sb)
+        return;
+    for (size_t i = 0; i < sb->nbids; i++)
+        free(sb->bids[i].path);
+    free(sb->bids);
+    free(sb->kaddrs);
+    free(sb->pids);
+    free(sb);
+}
+
+int sb_build_id(struct sideband *sb, pid_t pid, const char *path, uint8_t *id)
+{
+    if (path[0] != '/')
+        return 0;
+    for (size_t i = 0; i < sb->nbids; i++) {
+        struct bid_entry *e = &sb->bids[i];
+        if (!strcmp(e->path, path)) {
+            if (e->len > 0)
+                memcpy(id, e->id, (size_t)e->len);
+            return e->len > 0 ? e->len : 0;
+        }
+    }
+    uint8_t tmp[BUILD_ID_MAX];
+    int n = build_id_from_file(path, tmp);
+    if (n < 0 && pid > 0) { /* another mount namespace */
+        char alt[4200];
+        snprintf(alt, sizeof alt, "/proc/%d/root%s", (int)pid, path);
+        n = build_id_from_file(alt, tmp);
+    }
+    if (sb->nbids == sb->capbids) {
+        size_t cap = sb->capbids ? sb->capbids * 2 : 64;
+        struct bid_entry *nb = realloc(sb->bids, cap * sizeof *nb);
+        if (!nb)
+            return n > 0 ? (memcpy(id, tmp, (size_t)n), n) : 0;
+        sb->bids = nb;
+        sb->capbids = cap;
+    }
+    struct bid_entry *e = &sb->bids[sb->nbids];
+    e->path = strdup(path);
+    if (e->path) {
+        e->len = n > 0 ? n : -1;
+        if (n > 0)
+            memcpy(e->id, tmp, (size_t)n);
+        sb->nbids++;
+    }
+    if (n > 0)
+        memcpy(id, tmp, (size_t)n);
+    return n > 0 ? n : 0;
+}
+
+static size_t hash64(uint64_t v) { return (size_t)((v * 0x9E3779B97F4A7C15ull) >> 17); }
+
+static int kset_insert(uint64_t *tab, size_t cap, uint64_t v)
+{
+    for (size_t i = hash64(v) & (cap - 1);; i = (i + 1) & (cap - 1)) {
+        if (tab[i] == v)
+            return 0;
+        if (!tab[i]) {
+            tab[i] = v;
+            return 1;
+        }
+    }
+}
+
+void sb_note_kernel_addr(struct sideband *sb, uint64_t addr)
+{
+    if (!addr)
+        return;
+    if ((sb->nk + 1) * 2 > sb->capk) {
+        size_t cap = sb->capk ? sb->capk * 2 : 1024;
+        uint64_t *nt = calloc(cap, sizeof *nt);
+        if (!nt)
+            return;
+        for (size_t i = 0; i < sb->capk; i++)
+            if (sb->kaddrs[i])
+                kset_insert(nt, cap, sb->kaddrs[i]);
+        free(sb->kaddrs);
+        sb->kaddrs = nt;
+        sb->capk = cap;
+    }
+    sb->nk += (size_t)kset_insert(sb->kaddrs, sb->capk, addr);
+}
+
+uint64_t sb_kernel_addrs(const struct sideband *sb) { return sb->nk; }
+
+void sb_note_pid(struct sideband *sb, pid_t pid)
+{
+    if (pid <= 0)
+        return;
+    for (size_t i = sb->npids; i > 0 && i + 8 > sb->npids; i--)
+        if (sb->pids[i - 1] == pid)
+            return;
+    for (size_t i = 0; i < sb->npids; i++)
+        if (sb->pids[i] == pid)
+            return;
+    if (sb->npids == sb->cappids) {
+        size_t cap = sb->cappids ? sb->cappids * 2 : 32;
+        pid_t *np = realloc(sb->pids, cap * sizeof *np);
+        if (!np)
+            return;
+        sb->pids = np;
+        sb->cappids = cap;
+    }
+    sb->pids[sb->npids++] = pid;
+}
+
+static const uint8_t *vdso_image(size_t *len)
+{
+    const uint8_t *img = (const uint8_t *)getauxval(AT_SYSINFO_EHDR);
+    if (!img)
+        return NULL;
+    /* the vDSO is a few pages; its ELF headers give the size */
+    *len = elf_image_size(img, 64 * 1024);
+    return *len ? img : NULL;
+}
+
+int sb_vdso(struct sideband *sb, tr_writer *w, uint8_t *id)
+{
+    if (!sb->vdso_written) {
+        sb->vdso_written = 1;
+        size_t len;
+        const uint8_t *img = vdso_image(&len);
+        if (img) {
+            int n = build_id_from_mem(img, len, sb->vdso_id);
+            sb->vdso_len = n > 0 ? n : 0;
+            int rc = tr_writer_blob(w, "vdso", img, len, 0);
+            if (rc < 0)
+                return rc;
+        }
+    }
+    memcpy(id, sb->vdso_id, (size_t)sb->vdso_len);
+    return sb->vdso_len;
+}
+
+static char *read_all(const char *path, size_t *len)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap + 1);
+    while (buf) {
+        ssize_t r = read(fd, buf + n, cap - n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        n += (size_t)r;
+        if (n == cap) {
+            char *nb = realloc(buf, cap * 2 + 1);
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+    }
+    close(fd);
+    if (buf) {
+        buf[n] = 0;
+        *len = n;
+    }
+    return buf;
+}
+
+int sb_kernel_build_id(uint8_t *id)
+{
+    size_t len;
+    char *notes = read_all("/sys/kernel/notes", &len);
+    if (!notes)
+        return 0;
+    int n = build_id_from_notes(notes, len, id);
+    free(notes);
+    return n > 0 ? n : 0;
+}
+
+struct ksym {
+    uint64_t addr;
+    const char *line;
+    size_t len;
+};
+
+static int ksym_cmp(const void *a, const void *b)
+{
+    const struct ksym *x = a, *y = b;
+    return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static int u64_cmp(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Keep the symbol covering each sampled address and the one after it
+ * (which bounds its size), in /proc/kallsyms format. */
+static int write_kallsyms(struct sideband *sb, tr_writer *w, uint64_t *text, uint64_t *etext)
+{
+    size_t len;
+    char *all = read_all("/proc/kallsyms", &len);
+    if (!all)
+        return 0;
+    size_t nsyms = 0, cap = 1 << 16;
+    struct ksym *syms = malloc(cap * sizeof *syms);
+    for (char *p = all; syms && *p;) {
+        char *nl = strchr(p, '\n');
+        size_t l = nl ? (size_t)(nl - p) : strlen(p);
+        char *end;
+        uint64_t a = strtoull(p, &end, 16);
+        if (end != p && l > 19) {
+            char type = end[1];
+            if (!strncmp(end, " T _text", 8) && (end[8] == '\n' || !end[8]))
+                *text = a;
+            if (!strncmp(end, " T _etext", 9) && (end[9] == '\n' || !end[9]))
+                *etext = a;
+            if (a && (type == 't' || type == 'T' || type == 'w' || type == 'W')) {
+                if (nsyms == cap) {
+                    cap *= 2;
+                    struct ksym *ns = realloc(syms, cap * sizeof *ns);
+                    if (!ns) {
+                        free(syms);
+                        syms = NULL;
+                        break;
+                    }
+                    syms = ns;
+                }
+                syms[nsyms++] = (struct ksym){a, p, l + 1};
+            }
+        }
+        p += l + (nl ? 1 : 0);
+    }
+    int rc = 0;
+    if (syms && nsyms) {
+        qsort(syms, nsyms, sizeof *syms, ksym_cmp);
+        uint64_t *addrs = malloc((sb->nk + 1) * sizeof *addrs);
+        char *keep = calloc(nsyms, 1);
+        size_t na = 0;
+        for (size_t i = 0; addrs && i < sb->capk; i++)
+            if (sb->kaddrs[i])
+                addrs[na++] = sb->kaddrs[i];
+        if (addrs && keep) {
+            qsort(addrs, na, sizeof *addrs, u64_cmp);
+            size_t j = 0;
+            for (size_t i = 0; i < na; i++) {
+                while (j + 1 < nsyms && syms[j + 1].addr <= addrs[i])
+                    j++;
+                if (syms[j].addr <= addrs[i]) {
+                    keep[j] = 1;
+                    if (j + 1 < nsyms)
+                        keep[j + 1] = 1;
+                }
+            }
+            size_t out_len = 0;
+            for (size_t i = 0; i < nsyms; i++)
+                if (keep[i])
+                    out_len += syms[i].len;
+            char *out = malloc(out_len + 1);
+            if (out) {
+                size_t o = 0;
+                for (size_t i = 0; i < nsyms; i++)
+                    if (keep[i]) {
+                        memcpy(out + o, syms[i].line, syms[i].len - 1);
+                        o += syms[i].len - 1;
+                        out[o++] = '\n';
+                    }
+                rc = tr_writer_blob(w, "kallsyms", out, o, 0);
+                free(out);
+            }
+        }
+        free(addrs);
+        free(keep);
+    }
+    free(syms);
+    free(all);
+    return rc;
+}
+
+static int write_kernel_mmap(tr_writer *w, uint64_t text, uint64_t etext)
+{
+    uint8_t id[BUILD_ID_MAX];
+    int n = sb_kernel_build_id(id);
+    static const char name[] = "[kernel.kallsyms]";
+    tr_record rec = {.type = TR_REC_MMAP, .time = sb_now_ns(), .pid = -1, .tid = -1, .cpu = -1};
+    rec.u.mmap.start = text;
+    rec.u.mmap.len = etext > text ? etext - text : 0;
+    rec.u.mmap.prot = PROT_READ | PROT_EXEC;
+    rec.u.mmap.build_id = id;
+    rec.u.mmap.build_id_len = (size_t)n;
+    rec.u.mmap.path = name;
+    rec.u.mmap.path_len = sizeof name - 1;
+    return tr_writer_add(w, &rec);
+}
+
+int sb_finish(struct sideband *sb, tr_writer *w)
+{
+    int rc;
+    if (sb->nk) {
+        uint64_t text = 0, etext = 0;
+        if ((rc = write_kallsyms(sb, w, &text, &etext)) < 0)
+            return rc;
+        if (text && (rc = write_kernel_mmap(w, text, etext)) < 0)
+            return rc;
+    }
+    for (size_t i = 0; i < sb->npids; i++) {
+        char path[64], name[48];
+        snprintf(path, sizeof path, "/tmp/perf-%d.map", (int)sb->pids[i]);
+        size_t len;
+        char *map = read_all(path, &len);
+        if (!map)
+            continue;
+        snprintf(name, sizeof name, "perf-map:%d", (int)sb->pids[i]);
+        rc = tr_writer_blob(w, name, map, len, 0);
+        free(map);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
+static int synth_comm(tr_writer *w, pid_t pid, pid_t tid, uint64_t time)
+{
+    char path[64], comm[64];
+    snprintf(path, sizeof path, "/proc/%d/task/%d/comm", (int)pid, (int)tid);
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return 0;
+    if (!fgets(comm, sizeof comm, f))
+        comm[0] = 0;
+    fclose(f);
+    comm[strcspn(comm, "\n")] = 0;
+    tr_record rec = {.type = TR_REC_COMM, .time = time, .pid = pid, .tid = tid, .cpu = -1};
+    rec.u.comm.comm = comm;
+    rec.u.comm.len = strlen(comm);
+    return tr_writer_add(w, &rec);
+}
+
+int sb_synthesize_process(struct sideband *sb, tr_writer *w, pid_t pid, uint64_t time)
+{
+    pid_t tids[1024];
+    int n = target_threads(pid, tids, 1024);
+    int rc;
+    sb_note_pid(sb, pid);
+    for (int i = 0; i < n; i++)
+        if ((rc = synth_comm(w, pid, tids[i], time)) < 0)
+            return rc;
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/maps", (int)pid);
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return 0;
+    char line[4400];
+    while (fgets(line, sizeof line, f)) {
+        unsigned long long start, end, pgoff;
+        char perms[8];
+        int off = 0;
+        if (sscanf(line, "%llx-%llx %7s %llx %*s %*s%n", &start, &end, perms, &pgoff, &off) < 4)
+            continue;
+        if (perms[2] != 'x')
+            continue;
+        char *p = line + off;
+        while (*p == ' ')
+            p++;
+        p[strcspn(p, "\n")] = 0;
+        if (!*p)
+            continue; /* anonymous executable memory: JIT, covered by perf maps */
+        uint8_t id[BUILD_ID_MAX];
+        int idlen = 0;
+        if (!strcmp(p, "[vdso]"))
+            idlen = sb_vdso(sb, w, id);
+        else
+            idlen = sb_build_id(sb, pid, p, id);
+        if (idlen < 0)
+            return idlen;
+        tr_record rec = {.type = TR_REC_MMAP, .time = time, .pid = pid, .tid = pid, .cpu = -1};
+        rec.u.mmap.start = start;
+        rec.u.mmap.len = end - start;
+        rec.u.mmap.pgoff = pgoff;
+        rec.u.mmap.prot = (perms[0] == 'r' ? PROT_READ : 0) | (perms[1] == 'w' ? PROT_WRITE : 0) |
+                          PROT_EXEC;
+        rec.u.mmap.flags = perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE;
+        rec.u.mmap.build_id = id;
+        rec.u.mmap.build_id_len = (size_t)idlen;
+        rec.u.mmap.path = p;
+        rec.u.mmap.path_len = strlen(p);
+        if ((rc = tr_writer_add(w, &rec)) < 0) {
+            fclose(f);
+            return rc;
+        }
+    }
+    fclose(f);
+    return 0;
+}

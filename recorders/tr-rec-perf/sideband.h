@@ -1,0 +1,47 @@
+/*
+ * sideband.h - what a trace needs to be symbolized elsewhere: build-ids of
+ * mapped files (cached per path), the vDSO image, the kernel's symbols for
+ * the sampled kernel addresses, JIT perf maps, and /proc state of processes
+ * that were running before the recording (-p, -t, -a).
+ */
+#ifndef TRP_SIDEBAND_H
+#define TRP_SIDEBAND_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "tr.h"
+
+struct sideband;
+
+struct sideband *sb_new(void);
+void sb_free(struct sideband *sb);
+
+/* The build-id of path as mapped by pid (cached); 0 when unknown. */
+int sb_build_id(struct sideband *sb, pid_t pid, const char *path, uint8_t *id);
+
+/* Remember a kernel address that was sampled. */
+void sb_note_kernel_addr(struct sideband *sb, uint64_t addr);
+uint64_t sb_kernel_addrs(const struct sideband *sb);
+/* Remember a pid that appeared (for perf maps at the end). */
+void sb_note_pid(struct sideband *sb, pid_t pid);
+
+/* Write the vDSO blob "vdso" once; *id receives its build-id (returns its length). */
+int sb_vdso(struct sideband *sb, tr_writer *w, uint8_t *id);
+/* At the end: kernel symbols covering the sampled kernel addresses (blob
+ * "kallsyms", /proc/kallsyms format), a "[kernel.kallsyms]" mapping with the
+ * kernel build-id, and /tmp/perf-PID.map of every pid seen (blob
+ * "perf-map:PID").  Returns 0 or a negative tr_error. */
+int sb_finish(struct sideband *sb, tr_writer *w);
+
+/* Existing state of a process: COMM of each thread and MMAP of each
+ * executable mapping, from /proc.  time is the record time. */
+int sb_synthesize_process(struct sideband *sb, tr_writer *w, pid_t pid, uint64_t time);
+
+/* The kernel build-id from /sys/kernel/notes; its length or 0. */
+int sb_kernel_build_id(uint8_t *id);
+
+uint64_t sb_now_ns(void);
+
+#endif

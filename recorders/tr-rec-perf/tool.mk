@@ -1,0 +1,2 @@
+TOOLS += tr-rec-perf
+tr-rec-perf_SRCS := $(wildcard recorders/tr-rec-perf/*.c)

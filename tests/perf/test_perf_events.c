@@ -1,0 +1,246 @@
+/* test_perf_events - event names, build-ids and the ring buffer, on the real kernel. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "buildid.h"
+#include "events.h"
+#include "perf.h"
+#include "ring.h"
+#include "stat-table.h"
+#include "tr.h"
+
+static void test_software_names(void **state)
+{
+    (void)state;
+    struct perf_ev ev;
+    char why[128];
+    assert_int_equal(perf_ev_parse("cpu-clock", &ev, why, sizeof why), 0);
+    assert_int_equal(ev.type, PERF_TYPE_SOFTWARE);
+    assert_int_equal(ev.config, PERF_COUNT_SW_CPU_CLOCK);
+    assert_int_equal(ev.tr_kind, TR_EV_SOFTWARE);
+    assert_int_equal(perf_ev_parse("faults", &ev, why, sizeof why), 0);
+    assert_int_equal(ev.config, PERF_COUNT_SW_PAGE_FAULTS);
+    assert_int_equal(perf_ev_parse("cs", &ev, why, sizeof why), 0);
+    assert_int_equal(ev.config, PERF_COUNT_SW_CONTEXT_SWITCHES);
+    assert_int_equal(perf_ev_parse("task-clock:u", &ev, why, sizeof why), 0);
+    assert_int_equal(ev.config, PERF_COUNT_SW_TASK_CLOCK);
+    assert_true(ev.exclude_kernel);
+    assert_false(ev.exclude_user);
+    assert_string_equal(ev.name, "task-clock:u");
+    assert_int_equal(perf_ev_parse("cycles:ppk", &ev, why, sizeof why), 0);
+    assert_int_equal(ev.precise, 2);
+    assert_true(ev.exclude_user);
+    assert_false(ev.exclude_kernel);
+    assert_int_equal(perf_ev_parse("cycles:pppp", &ev, why, sizeof why), -1);
+}
+
+static void test_hardware_cache_raw(void **state)
+{
+    (void)state;
+    struct perf_ev ev;
+    char why[128];
+    assert_int_equal(perf_ev_parse("cycles", &ev, why, sizeof why), 0);
+    assert_int_equal(ev.type, PERF_TYPE_HARDWARE);
+    assert_int_equal(ev.config, PERF_COUNT_HW_CPU_CYCLES);
+    assert_int_equal(perf_ev_parse("branch-misses", &ev, why, sizeof why), 0);
+    assert_int_equal(ev.config, PERF_COUNT_HW_BRANCH_MISSES);
+    assert_int_equal(perf_ev_parse("r1a2b", &ev, why, sizeof why), 0);
+    assert_int_equal(ev.type, PERF_TYPE_RAW);
+    assert_int_equal(ev.config, 0x1a2b);
+    assert_int_equal(perf_ev_parse("L1-dcache-load-misses", &ev, why, sizeof why), 0);
+    assert_int_equal(ev.type, PERF_TYPE_HW_CACHE);
+    assert_int_equal(ev.config, PERF_COUNT_HW_CACHE_L1D | (PERF_COUNT_HW_CACHE_OP_READ << 8) |
+                                    (PERF_COUNT_HW_CACHE_RESULT_MISS << 16));
+    assert_int_equal(perf_ev_parse("LLC-loads", &ev, why, sizeof why), 0);
+    assert_int_equal(ev.config, PERF_COUNT_HW_CACHE_LL);
+}
+
+static void test_unknown_and_lists(void **state)
+{
+    (void)state;
+    struct perf_ev evs[4];
+    char why[256];
+    assert_int_equal(perf_ev_parse("no-such-event", &evs[0], why, sizeof why), -1);
+    assert_non_null(strstr(why, "unknown event"));
+    assert_int_equal(perf_ev_parse("nosuchsys:nosuchtp", &evs[0], why, sizeof why), -1);
+    assert_non_null(strstr(why, "tracepoint"));
+    assert_int_equal(perf_ev_parse_list("cpu-clock,page-faults", evs, 4, why, sizeof why), 2);
+    assert_string_equal(evs[1].name, "page-faults");
+    assert_int_equal(perf_ev_parse_list("cpu-clock,,x", evs, 4, why, sizeof why), -1);
+    assert_int_equal(perf_ev_parse_list("a,b,c,d,e", evs, 4, why, sizeof why), -1);
+}
+
+static void test_tracepoint(void **state)
+{
+    (void)state;
+    struct perf_ev ev;
+    char why[256];
+    if (!perf_tracefs())
+        skip();
+    assert_int_equal(perf_ev_parse("sched:sched_switch", &ev, why, sizeof why), 0);
+    assert_int_equal(ev.type, PERF_TYPE_TRACEPOINT);
+    assert_int_equal(ev.tr_kind, TR_EV_TRACEPOINT);
+    assert_true(ev.config > 0);
+    size_t len = 0;
+    char *fmt = perf_tracepoint_format("sched:sched_switch", &len);
+    assert_non_null(fmt);
+    assert_non_null(strstr(fmt, "prev_pid"));
+    free(fmt);
+}
+
+static void test_build_id_of_self(void **state)
+{
+    (void)state;
+    uint8_t a[BUILD_ID_MAX], b[BUILD_ID_MAX];
+    /* /proc/self/exe was linked with a GNU build-id note (gcc's default on Debian) */
+    int n = build_id_from_file("/proc/self/exe", a);
+    assert_true(n == 20);
+    assert_int_equal(build_id_from_file("/dev/null", b), -1);
+    assert_int_equal(build_id_from_file("/no/such/file", b), -1);
+    /* the vDSO in memory */
+    const void *vdso = (const void *)getauxval(AT_SYSINFO_EHDR);
+    if (vdso) {
+        size_t len = elf_image_size(vdso, 65536);
+        assert_true(len > 1000 && len <= 65536);
+        assert_true(build_id_from_mem(vdso, len, b) > 0);
+    }
+}
+
+static void test_target_helpers(void **state)
+{
+    (void)state;
+    pid_t p[4];
+    assert_int_equal(target_parse_pids("12,34", p, 4), 2);
+    assert_int_equal(p[1], 34);
+    assert_int_equal(target_parse_pids("12,x", p, 4), -1);
+    assert_int_equal(target_parse_pids("", p, 4), -1);
+    assert_int_equal(target_parse_pids("1,2,3,4,5", p, 4), -1);
+    int cpus[64];
+    assert_true(target_cpus(cpus, 64) >= 1);
+    pid_t tids[8];
+    assert_int_equal(target_threads(getpid(), tids, 8), 1);
+    assert_int_equal(tids[0], getpid());
+    char buf[16];
+    char *argv[] = {"a", "bb", "cccccccccccccccccccc"};
+    target_join(buf, sizeof buf, argv, 3);
+    assert_int_equal(strncmp(buf, "a bb", 4), 0);
+    assert_true(strlen(buf) < sizeof buf);
+    assert_int_equal(target_exit_code(3 << 8), 3);
+    assert_int_equal(target_exit_code(9), 137);
+}
+
+static volatile unsigned long spin_sink;
+
+/* A live cpu-clock sampling event on this thread: samples come through the ring. */
+static void test_ring_live(void **state)
+{
+    (void)state;
+    struct perf_event_attr a = {.size = sizeof a, .type = PERF_TYPE_SOFTWARE,
+                                .config = PERF_COUNT_SW_CPU_CLOCK, .sample_period = 100000,
+                                .sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME,
+                                .disabled = 1, .exclude_kernel = 1, .use_clockid = 1,
+                                .clockid = CLOCK_MONOTONIC};
+    int fd = perf_event_open_fd(&a, 0, -1, -1, 0);
+    if (fd < 0) {
+        print_message("perf_event_open cpu-clock: %s\n", strerror(errno));
+        skip();
+    }
+    struct perf_ring r;
+    assert_int_equal(ring_map(&r, fd, 2), 0); /* small: records wrap around */
+    ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+    unsigned samples = 0;
+    uint64_t last_time = 0;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    do {
+        for (int i = 0; i < 100000; i++)
+            spin_sink += (unsigned long)i;
+        ring_begin(&r);
+        const struct perf_event_header *h;
+        while ((h = ring_next(&r))) {
+            if (h->type != PERF_RECORD_SAMPLE)
+                continue;
+            assert_int_equal(h->size, sizeof *h + 8 + 8 + 8);
+            uint32_t pt[2];
+            uint64_t t;
+            memcpy(pt, (const uint8_t *)(h + 1) + 8, 8);
+            memcpy(&t, (const uint8_t *)(h + 1) + 16, 8);
+            assert_int_equal(pt[0], getpid());
+            assert_true(t >= last_time);
+            last_time = t;
+            samples++;
+        }
+        ring_end(&r);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+    } while (samples < 300 && t1.tv_sec - t0.tv_sec < 5);
+    ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+    ring_unmap(&r);
+    close(fd);
+    assert_true(samples >= 300);
+}
+
+/* The perf stat table: multiplexing scale, mean and relative stddev, metrics, special lines. */
+static void test_stat_table(void **state)
+{
+    (void)state;
+    struct stt t;
+    memset(&t, 0, sizeof t);
+    snprintf(t.target, sizeof t.target, "'prog'");
+    /* counted half of the time: scaled by enabled/running */
+    assert_true(stt_scale(100, 2000, 1000) == 200.0);
+    assert_true(stt_scale(100, 0, 0) == 100.0);
+    stt_add(&t, "task-clock", 50000000, 50000000, 50000000, 0, 0);
+    stt_add(&t, "page-faults", 100, 1000, 500, 0, 0);
+    stt_add(&t, "cycles", 0, 0, 0, TR_CNTF_NOT_SUPPORTED, 0);
+    stt_add(&t, "duration_time", 100000000, 0, 0, 0, 0);
+    assert_int_equal(t.nc, 3); /* duration_time is not a table row */
+    assert_true(stt_mean(&t.c[1]) == 200.0);
+    char buf[4096];
+    FILE *f = fmemopen(buf, sizeof buf, "w");
+    stt_print(f, &t);
+    fclose(f);
+    assert_non_null(strstr(buf, " Performance counter stats for 'prog':"));
+    assert_non_null(strstr(buf, "             50.00 msec task-clock"));
+    assert_non_null(strstr(buf, "#    0.500 CPUs utilized"));
+    assert_non_null(strstr(buf, "               200      page-faults"));
+    assert_non_null(strstr(buf, "#    4.000 K/sec"));
+    assert_non_null(strstr(buf, "(50.00%)\n"));
+    assert_non_null(strstr(buf, "   <not supported>      cycles\n"));
+    assert_non_null(strstr(buf, "       0.100000000 seconds time elapsed"));
+    /* three runs: 10, 20, 30 -> mean 20, stddev 10, of the mean 10/sqrt(3) = 28.87% of 20 */
+    struct stt r;
+    memset(&r, 0, sizeof r);
+    for (uint32_t i = 0; i < 3; i++)
+        stt_add(&r, "page-faults", 10 * (i + 1), 0, 0, 0, i);
+    assert_int_equal(r.runs, 3);
+    double rel = stt_rel_stddev(&r.c[0]);
+    assert_true(rel > 28.86 && rel < 28.88);
+    f = fmemopen(buf, sizeof buf, "w");
+    stt_print(f, &r);
+    fclose(f);
+    assert_non_null(strstr(buf, "(3 runs):"));
+    assert_non_null(strstr(buf, "( +- 28.87% )"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_software_names),    cmocka_unit_test(test_hardware_cache_raw),
+        cmocka_unit_test(test_unknown_and_lists), cmocka_unit_test(test_tracepoint),
+        cmocka_unit_test(test_build_id_of_self),  cmocka_unit_test(test_target_helpers),
+        cmocka_unit_test(test_ring_live),         cmocka_unit_test(test_stat_table),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
