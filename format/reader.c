@@ -445,7 +445,7 @@ static int next_frame(tr_reader *r, tr_record *rec)
         r->state = r->state == S_IN_STREAM ? S_IN_STREAM : S_DONE;
         if (r->state == S_IN_STREAM) {
             end_record(r, rec, 0);
-            r->pending = set_diag(r, TR_E_TRUNCATED, off, "input ends after chunk %llu without the end frame",
+            r->pending = set_diag(r, TR_E_TRUNCATED, off, "input ends after %llu complete chunks, without the end frame",
                                   (unsigned long long)r->expect_seq);
             r->state = S_DONE;
             return 1;
