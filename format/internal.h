@@ -2,6 +2,7 @@
 #ifndef TR_INTERNAL_H
 #define TR_INTERNAL_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,24 +51,23 @@ uint64_t cur_varint_slow(cur *c);
 static inline uint64_t cur_varint(cur *c)
 {
     const uint8_t *p = c->p;
-    if (c->end - p >= 4) { /* the common short forms, unrolled */
-        if (p[0] < 0x80) {
-            c->p = p + 1;
-            return p[0];
-        }
-        if (p[1] < 0x80) {
-            c->p = p + 2;
-            return (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
-        }
-        if (p[2] < 0x80) {
-            c->p = p + 3;
-            return (uint64_t)(p[0] & 0x7f) | (uint64_t)(p[1] & 0x7f) << 7 | (uint64_t)p[2] << 14;
-        }
-        if (p[3] < 0x80) {
-            c->p = p + 4;
-            return (uint64_t)(p[0] & 0x7f) | (uint64_t)(p[1] & 0x7f) << 7 | (uint64_t)(p[2] & 0x7f) << 14 |
-                   (uint64_t)p[3] << 21;
-        }
+    ptrdiff_t left = c->end - p;
+    if (left >= 1 && p[0] < 0x80) { /* the short forms, unrolled */
+        c->p = p + 1;
+        return p[0];
+    }
+    if (left >= 2 && p[1] < 0x80) {
+        c->p = p + 2;
+        return (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
+    }
+    if (left >= 3 && p[2] < 0x80) {
+        c->p = p + 3;
+        return (uint64_t)(p[0] & 0x7f) | (uint64_t)(p[1] & 0x7f) << 7 | (uint64_t)p[2] << 14;
+    }
+    if (left >= 4 && p[3] < 0x80) {
+        c->p = p + 4;
+        return (uint64_t)(p[0] & 0x7f) | (uint64_t)(p[1] & 0x7f) << 7 | (uint64_t)(p[2] & 0x7f) << 14 |
+               (uint64_t)p[3] << 21;
     }
     return cur_varint_slow(c);
 }
