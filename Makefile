@@ -51,8 +51,21 @@ TEST_PROGS :=
 CLI_TEST_DIRS :=
 BENCHES :=
 
-.PHONY: all test demo install deps check-deps clean completions fuzz bench
+.PHONY: all test demo install deps clean completions fuzz bench
 all: tools
+
+# Missing packages are installed before the fragments are read: their
+# pkg-config look-ups must see the installed libraries.
+ifeq ($(filter deps clean,$(MAKECMDGOALS)),)
+MISSING_PKGS := $(shell for p in $(PKGS); do pkg-config --exists $$p 2>/dev/null || echo $$p; done)
+ifneq ($(strip $(MISSING_PKGS)),)
+$(info deps: missing $(strip $(MISSING_PKGS)); installing them)
+DEPS_STATUS := $(shell $(MAKE) --no-print-directory deps >&2; echo $$?)
+ifneq ($(DEPS_STATUS),0)
+$(error deps: could not install the packages; run `make deps` as root)
+endif
+endif
+endif
 
 # --- the fragments -------------------------------------------------------
 include $(sort $(wildcard recorders/*/tool.mk filters/*/tool.mk renderers/*/tool.mk))
@@ -60,11 +73,7 @@ include $(sort $(wildcard tests/*/test.mk))
 -include $(sort $(wildcard bench/*/bench.mk))
 
 # --- dependencies --------------------------------------------------------
-# check-deps runs before anything is compiled: missing packages are installed.
-check-deps:
-	$(Q)for p in $(PKGS); do pkg-config --exists $$p 2>/dev/null || missing=1; done; \
-	if [ -n "$$missing" ]; then $(MAKE) --no-print-directory deps; fi
-
+# `make deps` installs what is missing; every other goal checks first.
 deps:
 	@missing=""; for p in $(DEB_PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
@@ -77,7 +86,7 @@ deps:
 # --- library and tools ---------------------------------------------------
 obj = $(patsubst %.c,$(B)/obj/%.o,$(1))
 
-$(B)/obj/%.o: %.c | check-deps
+$(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(if $(Q),@echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS) $(CFLAGS_$(patsubst %/,%,$(dir $<))) -MMD -MP -c $< -o $@
