@@ -27,7 +27,7 @@ static struct {
     int long_size;
     char **parsed;         /* format blob names parsed */
     size_t nparsed;
-    int printk_done, cmdlines_done;
+    int printk_done, cmdlines_done, kallsyms_done;
     /* --summary */
     struct ev_count *ev;
     size_t nev;
@@ -107,6 +107,13 @@ static void load_text_blobs(struct cat_ctx *c)
             tep_parse_saved_cmdlines(st.tep, s);
         free(s);
         st.cmdlines_done = 1;
+    }
+    if (!st.kallsyms_done && (b = tr_reader_blob(c->r, "ftrace/kallsyms", &len))) {
+        char *s = dupz(b, len);
+        if (s)
+            tep_parse_kallsyms(st.tep, s);
+        free(s);
+        st.kallsyms_done = 1;
     }
 }
 
@@ -292,6 +299,9 @@ static int print_json(struct cat_ctx *c, const tr_record *rec, struct tep_event 
     cat_json_str(f, ev->system, strlen(ev->system));
     fputc(':', f);
     cat_json_str(f, ev->name, strlen(ev->name));
+    fprintf(f, "\",\"flags\":%u,\"hex\":\"", rec->u.trace_event.flags);
+    for (size_t i = 0; i < rec->u.trace_event.len; i++)
+        fprintf(f, "%02x", rec->u.trace_event.data[i]);
     fputs("\",\"fields\":{", f);
     int first = 1;
     for (struct tep_format_field *fd = ev->format.fields; fd; fd = fd->next) {
@@ -307,6 +317,16 @@ static int print_json(struct cat_ctx *c, const tr_record *rec, struct tep_event 
 
 int cat_ftrace_record(struct cat_ctx *c, const tr_record *rec)
 {
+    if ((rec->type == TR_REC_COMM || rec->type == TR_REC_LOST) && !c->o->json && !c->o->raw) {
+        const char *p = tr_reader_meta(c->r, "producer");
+        if (!p || strcmp(p, "tr-rec-ftrace"))
+            return 0;
+        /* tr-rec-ftrace names tasks with COMM records as it first sees them;
+         * trace-cmd report prints no such lines, and losses as it does */
+        if (rec->type == TR_REC_LOST)
+            fprintf(c->out, "CPU:%d [LOST %" PRIu64 " EVENTS]\n", rec->cpu, rec->u.lost.count);
+        return ferror(c->out) ? -1 : 1;
+    }
     if (rec->type != TR_REC_TRACE_EVENT || c->o->raw)
         return 0;
     struct tep_event *ev = event_for(c, rec);
