@@ -317,12 +317,14 @@ static int print_json(struct cat_ctx *c, const tr_record *rec, struct tep_event 
 
 int cat_ftrace_record(struct cat_ctx *c, const tr_record *rec)
 {
-    if ((rec->type == TR_REC_COMM || rec->type == TR_REC_LOST) && !c->o->json && !c->o->raw) {
+    if ((rec->type == TR_REC_COMM || rec->type == TR_REC_LOST || rec->type == TR_REC_EXIT) && !c->o->json &&
+        !c->o->raw) {
         const char *p = tr_reader_meta(c->r, "producer");
         if (!p || strcmp(p, "tr-rec-ftrace"))
             return 0;
-        /* tr-rec-ftrace names tasks with COMM records as it first sees them;
-         * trace-cmd report prints no such lines, and losses as it does */
+        /* tr-rec-ftrace names tasks with COMM records as it first sees them,
+         * and ends with the command's EXIT; trace-cmd report prints no such
+         * lines (the exit status shows in --json and --info), and losses as it does */
         if (rec->type == TR_REC_LOST)
             fprintf(c->out, "CPU:%d [LOST %" PRIu64 " EVENTS]\n", rec->cpu, rec->u.lost.count);
         return ferror(c->out) ? -1 : 1;
