@@ -1,0 +1,1000 @@
+/*
+ * session.c - the symbolize session: processes and their mappings, the
+ * kernel and JIT tables, the per-address cache, and stack resolution.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/utsname.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <gelf.h>
+
+#include "sym_int.h"
+
+void sym_options_init(sym_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->demangle = 1;
+    o->inlines = 1;
+    o->unwind = 1;
+    o->debuginfod = 1;
+    o->running_kernel = 1;
+}
+
+static char *build_debuginfo_path(const sym_options *o)
+{
+    size_t len = 32;
+    for (const char *const *d = o->debug_dirs; d && *d; d++)
+        len += strlen(*d) + 1;
+    char *p = malloc(len);
+    if (!p)
+        return NULL;
+    strcpy(p, ":.debug");
+    for (const char *const *d = o->debug_dirs; d && *d; d++) {
+        strcat(p, ":");
+        strcat(p, *d);
+    }
+    if (!o->no_default_debug_dir)
+        strcat(p, ":/usr/lib/debug");
+    return p;
+}
+
+sym_session *sym_new(const sym_options *opt)
+{
+    sym_session *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    if (opt)
+        s->opt = *opt;
+    else
+        sym_options_init(&s->opt);
+    elf_version(EV_CURRENT);
+    s->debuginfo_path = build_debuginfo_path(&s->opt);
+    s->dwfl_callbacks.find_elf = dwfl_build_id_find_elf;
+    s->dwfl_callbacks.find_debuginfo = dwfl_standard_find_debuginfo;
+    s->dwfl_callbacks.section_address = dwfl_offline_section_address;
+    s->dwfl_callbacks.debuginfo_path = &s->debuginfo_path;
+    s->s_unknown = sym_intern(&s->strings, "[unknown]", 9);
+    s->s_unknown_mod = s->s_unknown;
+    s->s_kernel = sym_intern(&s->strings, "[kernel.kallsyms]", 17);
+    s->s_jit = sym_intern(&s->strings, "[jit]", 5);
+    if (!s->debuginfo_path || !s->s_unknown || !s->s_kernel || !s->s_jit) {
+        sym_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+static void free_prescan(sym_session *s);
+
+static void proc_free(sym_proc *p)
+{
+    if (!p)
+        return;
+    sym_unwind_free(p);
+    sym_tab_free(p->jit);
+    free(p->maps);
+    free(p);
+}
+
+static void forget_processes(sym_session *s)
+{
+    for (size_t i = 0; i < s->procs.cap; i++)
+        if (s->procs.slots[i].val)
+            proc_free(s->procs.slots[i].val);
+    sym_map_free(&s->procs);
+}
+
+void sym_free(sym_session *s)
+{
+    if (!s)
+        return;
+    forget_processes(s);
+    for (size_t i = 0; i < s->cache.cap; i++)
+        free(s->cache.slots[i].val);
+    sym_map_free(&s->cache);
+    sym_map_free(&s->symbols_seen);
+    for (size_t i = 0; i < s->nfiles; i++)
+        sym_symfile_free(s->filelist[i]);
+    free(s->filelist);
+    sym_map_free(&s->files);
+    sym_tab_free(s->kernel);
+    free_prescan(s);
+    free(s->vdso);
+    for (size_t i = 0; i < s->nwarn; i++)
+        free(s->warnings[i]);
+    free(s->warnings);
+    free(s->lastwarn);
+    free(s->syms);
+    free(s->out);
+    free(s->addrs);
+    free(s->adjust);
+    free(s->debuginfo_path);
+    sym_strpool_free(&s->strings);
+    free(s);
+}
+
+/* ---- warnings ---- */
+
+void sym_warnf(sym_session *s, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (s->opt.warn) {
+        s->opt.warn(s->opt.warn_ctx, buf);
+        return;
+    }
+    if (s->nwarn - s->warnpos > 10000)
+        return; /* nobody drains: stay bounded */
+    if (s->nwarn == s->warncap) {
+        size_t ncap = s->warncap ? s->warncap * 2 : 16;
+        char **n = realloc(s->warnings, ncap * sizeof *n);
+        if (!n)
+            return;
+        s->warnings = n;
+        s->warncap = ncap;
+    }
+    char *c = strdup(buf);
+    if (c)
+        s->warnings[s->nwarn++] = c;
+}
+
+const char *sym_next_warning(sym_session *s)
+{
+    free(s->lastwarn);
+    s->lastwarn = NULL;
+    if (s->warnpos == s->nwarn) {
+        s->warnpos = s->nwarn = 0;
+        return NULL;
+    }
+    s->lastwarn = s->warnings[s->warnpos++];
+    return s->lastwarn;
+}
+
+/* ---- processes and mappings ---- */
+
+static sym_proc *get_proc(sym_session *s, int32_t pid, int create)
+{
+    sym_proc *p = sym_map_get(&s->procs, (uint32_t)pid, 0);
+    if (p || !create)
+        return p;
+    p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    p->pid = pid;
+    p->session = s;
+    if (sym_map_put(&s->procs, (uint32_t)pid, 0, p) < 0) {
+        free(p);
+        return NULL;
+    }
+    s->stats.processes++;
+    return p;
+}
+
+sym_mapping *sym_proc_find_map(sym_proc *p, uint64_t addr)
+{
+    size_t lo = 0, hi = p->nmaps;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (addr < p->maps[mid].start)
+            hi = mid;
+        else if (addr >= p->maps[mid].end)
+            lo = mid + 1;
+        else
+            return &p->maps[mid];
+    }
+    return NULL;
+}
+
+static int maps_reserve(sym_proc *p, size_t n)
+{
+    if (n <= p->cap)
+        return 0;
+    size_t ncap = p->cap ? p->cap * 2 : 16;
+    while (ncap < n)
+        ncap *= 2;
+    sym_mapping *m = realloc(p->maps, ncap * sizeof *m);
+    if (!m)
+        return TR_E_NOMEM;
+    p->maps = m;
+    p->cap = ncap;
+    return 0;
+}
+
+/* Insert m, cutting away what it overlaps (a new mmap replaces the old). */
+static int insert_map(sym_proc *p, const sym_mapping *m)
+{
+    if (maps_reserve(p, p->nmaps + 2) < 0)
+        return TR_E_NOMEM;
+    size_t w = 0, n = p->nmaps;
+    sym_mapping *v = p->maps;
+    sym_mapping tail;
+    int have_tail = 0;
+    for (size_t i = 0; i < n; i++) {
+        sym_mapping o = v[i];
+        if (o.end <= m->start || o.start >= m->end) {
+            v[w++] = o;
+            continue;
+        }
+        if (o.start < m->start) { /* keep the left part */
+            sym_mapping l = o;
+            l.end = m->start;
+            v[w++] = l;
+        }
+        if (o.end > m->end) { /* keep the right part (at most one such) */
+            tail = o;
+            tail.pgoff += m->end - o.start;
+            tail.start = m->end;
+            have_tail = 1;
+        }
+    }
+    n = w;
+    /* insert m and tail in order */
+    size_t pos = 0;
+    while (pos < n && v[pos].start < m->start)
+        pos++;
+    memmove(&v[pos + 1], &v[pos], (n - pos) * sizeof *v);
+    v[pos] = *m;
+    n++;
+    if (have_tail) {
+        pos++;
+        memmove(&v[pos + 1], &v[pos], (n - pos) * sizeof *v);
+        v[pos] = tail;
+        n++;
+    }
+    p->nmaps = n;
+    p->maps_gen++;
+    return 0;
+}
+
+static int observe_mmap(sym_session *s, const tr_record *rec)
+{
+    const char *path = rec->u.mmap.path;
+    size_t plen = rec->u.mmap.path_len;
+    if (rec->pid < 0 || rec->u.mmap.len == 0 || rec->u.mmap.start + rec->u.mmap.len < rec->u.mmap.start)
+        return 0;
+    if (plen >= 7 && memcmp(path, "[kernel", 7) == 0)
+        return 0; /* kernel text: kallsyms resolves it */
+    if (rec->u.mmap.prot && !(rec->u.mmap.prot & PROT_EXEC))
+        return 0;
+    sym_proc *p = get_proc(s, rec->pid, 1);
+    if (!p)
+        return TR_E_NOMEM;
+    sym_mapping m;
+    memset(&m, 0, sizeof m);
+    m.start = rec->u.mmap.start;
+    m.end = rec->u.mmap.start + rec->u.mmap.len;
+    m.pgoff = rec->u.mmap.pgoff;
+    m.prot = rec->u.mmap.prot;
+    m.path = sym_intern(&s->strings, path ? path : "", path ? plen : 0);
+    if (!m.path)
+        return TR_E_NOMEM;
+    size_t bl = rec->u.mmap.build_id_len > 64 ? 64 : rec->u.mmap.build_id_len;
+    if (bl && rec->u.mmap.build_id)
+        memcpy(m.build_id, rec->u.mmap.build_id, bl);
+    else
+        bl = 0;
+    m.build_id_len = (uint8_t)bl;
+    return insert_map(p, &m);
+}
+
+static int observe_fork(sym_session *s, const tr_record *rec)
+{
+    int32_t ppid = rec->u.fork.ppid;
+    if (rec->pid < 0 || rec->pid == ppid)
+        return 0; /* a new thread shares its process's mappings */
+    sym_proc *old = get_proc(s, rec->pid, 0);
+    if (old) {
+        sym_map_del(&s->procs, (uint32_t)rec->pid, 0);
+        proc_free(old);
+    }
+    sym_proc *parent = get_proc(s, ppid, 0);
+    sym_proc *p = get_proc(s, rec->pid, 1);
+    if (!p)
+        return TR_E_NOMEM;
+    if (parent && parent->nmaps) {
+        if (maps_reserve(p, parent->nmaps) < 0)
+            return TR_E_NOMEM;
+        memcpy(p->maps, parent->maps, parent->nmaps * sizeof *p->maps);
+        p->nmaps = parent->nmaps;
+        p->maps_gen++;
+    }
+    return 0;
+}
+
+static void observe_exec(sym_session *s, const tr_record *rec)
+{
+    sym_proc *p = get_proc(s, rec->pid, 0);
+    if (!p)
+        return;
+    p->nmaps = 0;
+    p->maps_gen++;
+    sym_unwind_free(p);
+}
+
+/* The pid of a JIT map blob ("perf-PID.map" or "perf-map:PID"), or 0. */
+static int32_t jit_blob_pid(const char *name, size_t nl)
+{
+    char num[16];
+    const char *p;
+    size_t k;
+    if (nl > 9 && memcmp(name, "perf-map:", 9) == 0) {
+        p = name + 9;
+        k = nl - 9;
+    } else if (nl > 9 && memcmp(name, "perf-", 5) == 0 && memcmp(name + nl - 4, ".map", 4) == 0) {
+        p = name + 5;
+        k = nl - 9;
+    } else {
+        return 0;
+    }
+    if (k == 0 || k >= sizeof num)
+        return 0;
+    memcpy(num, p, k);
+    num[k] = '\0';
+    char *end;
+    long pid = strtol(num, &end, 10);
+    if (*end || pid <= 0 || pid > INT32_MAX)
+        return 0;
+    return (int32_t)pid;
+}
+
+static int set_jit(sym_session *s, int32_t pid, const char *data, size_t len)
+{
+    sym_proc *p = get_proc(s, pid, 1);
+    if (!p)
+        return TR_E_NOMEM;
+    if (p->jit && p->jit->text_len == len && p->jit->crc == tr_crc32c(0, data, len))
+        return 0;
+    sym_tab *t = sym_tab_perfmap(&s->strings, data, len);
+    if (!t)
+        return TR_E_NOMEM;
+    sym_tab_free(p->jit);
+    p->jit = t;
+    return 0;
+}
+
+static int set_kernel(sym_session *s, const char *data, size_t len)
+{
+    if (s->kernel && s->kernel->text_len == len && s->kernel->crc == tr_crc32c(0, data, len))
+        return 0; /* the same snapshot again (key chunk, prescan) */
+    sym_tab *t = sym_tab_kallsyms(&s->strings, data, len);
+    if (!t)
+        return TR_E_NOMEM;
+    sym_tab_free(s->kernel);
+    s->kernel = t;
+    s->kernel_tried = 1;
+    s->kernel_status = t->n ? TR_MOD_RESOLVED : TR_MOD_NO_SYMBOLS;
+    s->kernel_detail = t->n ? "kallsyms in the trace" : "the trace's kallsyms has no addresses";
+    return 0;
+}
+
+static int set_vdso(sym_session *s, const void *data, size_t len)
+{
+    if (len == 0 || len > (1u << 24))
+        return 0;
+    void *c = malloc(len);
+    if (!c)
+        return TR_E_NOMEM;
+    memcpy(c, data, len);
+    free(s->vdso);
+    s->vdso = c;
+    s->vdso_len = len;
+    return 0;
+}
+
+static int observe_blob(sym_session *s, const tr_record *rec)
+{
+    const char *name = rec->u.blob.name;
+    size_t nl = rec->u.blob.name_len;
+    const char *data = (const char *)rec->u.blob.data;
+    size_t len = rec->u.blob.len;
+    if (nl == 8 && memcmp(name, "kallsyms", 8) == 0)
+        return set_kernel(s, data, len);
+    if (nl == 4 && memcmp(name, "vdso", 4) == 0)
+        return s->vdso ? 0 : set_vdso(s, data, len);
+    int32_t pid = jit_blob_pid(name, nl);
+    return pid ? set_jit(s, pid, data, len) : 0;
+}
+
+/* ---- prescan: blobs that recorders write at the end of a stream ---- */
+
+typedef struct pre_blob {
+    uint32_t stream;
+    int kind; /* 0 kallsyms, 1 vdso, 2 jit */
+    int32_t pid;
+    char *data;
+    size_t len;
+} pre_blob;
+
+static int prescan_reader(sym_session *s, tr_reader *r);
+
+int sym_prescan(sym_session *s, const void *buf, size_t len)
+{
+    tr_reader *r;
+    tr_reader_options ro = { .keep_definitions = 1 };
+    if (tr_reader_open_mem(&r, buf, len, &ro) < 0)
+        return 0;
+    return prescan_reader(s, r);
+}
+
+int sym_prescan_fd(sym_session *s, int fd)
+{
+    tr_reader *r;
+    tr_reader_options ro = { .keep_definitions = 1 };
+    if (tr_reader_open(&r, fd, &ro) < 0)
+        return 0;
+    return prescan_reader(s, r);
+}
+
+static int prescan_reader(sym_session *s, tr_reader *r)
+{
+    tr_record rec;
+    int rc;
+    while ((rc = tr_reader_next(r, &rec)) != 0) {
+        if (rc < 0) {
+            if (tr_error_recoverable(rc))
+                continue;
+            break;
+        }
+        if (rec.type != TR_REC_BLOB)
+            continue;
+        const char *name = rec.u.blob.name;
+        size_t nl = rec.u.blob.name_len;
+        pre_blob b = { rec.stream, -1, 0, NULL, rec.u.blob.len };
+        if (nl == 8 && memcmp(name, "kallsyms", 8) == 0)
+            b.kind = 0;
+        else if (nl == 4 && memcmp(name, "vdso", 4) == 0)
+            b.kind = 1;
+        else if ((b.pid = jit_blob_pid(name, nl)) != 0)
+            b.kind = 2;
+        if (b.kind < 0)
+            continue;
+        if (s->npre == s->precap) {
+            size_t ncap = s->precap ? s->precap * 2 : 16;
+            pre_blob *n = realloc(s->pre, ncap * sizeof *n);
+            if (!n)
+                goto nomem;
+            s->pre = n;
+            s->precap = ncap;
+        }
+        b.data = malloc(b.len ? b.len : 1);
+        if (!b.data)
+            goto nomem;
+        memcpy(b.data, rec.u.blob.data, b.len);
+        ((pre_blob *)s->pre)[s->npre++] = b;
+    }
+    tr_reader_free(r);
+    return 0;
+nomem:
+    tr_reader_free(r);
+    return TR_E_NOMEM;
+}
+
+static int install_prescan(sym_session *s, uint32_t stream)
+{
+    pre_blob *pb = s->pre;
+    for (size_t i = 0; i < s->npre; i++) {
+        if (pb[i].stream != stream)
+            continue;
+        int rc = pb[i].kind == 0 ? set_kernel(s, pb[i].data, pb[i].len)
+               : pb[i].kind == 1 ? (s->vdso ? 0 : set_vdso(s, pb[i].data, pb[i].len))
+               : set_jit(s, pb[i].pid, pb[i].data, pb[i].len);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
+static void free_prescan(sym_session *s)
+{
+    pre_blob *pb = s->pre;
+    for (size_t i = 0; i < s->npre; i++)
+        free(pb[i].data);
+    free(s->pre);
+    s->pre = NULL;
+    s->npre = s->precap = 0;
+}
+
+/* Readers deliver metadata and blobs only with keep_definitions: look
+ * them up in the reader's tables as well (cheap when nothing changed). */
+static int sync_reader(sym_session *s, tr_reader *r)
+{
+    s->cur_reader = r; /* only valid during this call: the caller may free it */
+    if (!r)
+        return 0;
+    const char *v;
+    if (!s->kernel_release[0] && (v = tr_reader_meta(r, "kernel.release")))
+        snprintf(s->kernel_release, sizeof s->kernel_release, "%s", v);
+    if (!s->arch[0] && (v = tr_reader_meta(r, "arch")))
+        snprintf(s->arch, sizeof s->arch, "%s", v);
+    size_t len;
+    const uint8_t *b = tr_reader_blob(r, "kallsyms", &len);
+    if (b && (b != s->kblob || len != s->kblob_len)) {
+        s->kblob = b;
+        s->kblob_len = len;
+        int rc = set_kernel(s, (const char *)b, len);
+        if (rc < 0)
+            return rc;
+    }
+    if (!s->vdso && (b = tr_reader_blob(r, "vdso", &len)))
+        return set_vdso(s, b, len);
+    return 0;
+}
+
+/* The JIT map of p from the reader's blobs, when it has one. */
+static void sync_jit(sym_session *s, sym_proc *p)
+{
+    if (!s->cur_reader || !p || p->pid <= 0)
+        return;
+    char name[48];
+    size_t len;
+    snprintf(name, sizeof name, "perf-%d.map", (int)p->pid);
+    const uint8_t *b = tr_reader_blob(s->cur_reader, name, &len);
+    if (!b) {
+        snprintf(name, sizeof name, "perf-map:%d", (int)p->pid);
+        b = tr_reader_blob(s->cur_reader, name, &len);
+    }
+    if (b && (b != p->jit_blob || len != p->jit_blob_len)) {
+        p->jit_blob = b;
+        p->jit_blob_len = len;
+        set_jit(s, p->pid, (const char *)b, len);
+    }
+}
+
+static void copy_meta(char *dst, size_t cap, const tr_record *rec)
+{
+    size_t n = rec->u.meta.value_len < cap - 1 ? rec->u.meta.value_len : cap - 1;
+    memcpy(dst, rec->u.meta.value, n);
+    dst[n] = '\0';
+}
+
+int sym_observe(sym_session *s, tr_reader *r, const tr_record *rec)
+{
+    s->cur_reader = NULL;
+    (void)r;
+    switch (rec->type) {
+    case TR_REC_STREAM_START:
+        s->stream_no++;
+        s->kblob = NULL;
+        s->kblob_len = 0;
+        forget_processes(s);
+        sym_tab_free(s->kernel);
+        s->kernel = NULL;
+        s->kernel_tried = 0;
+        s->kernel_used = s->kernel_reported = 0;
+        s->kernel_release[0] = s->arch[0] = '\0';
+        free(s->vdso);
+        s->vdso = NULL;
+        s->vdso_len = 0;
+        return install_prescan(s, rec->stream);
+    case TR_REC_META:
+        if (rec->u.meta.key_len == 14 && memcmp(rec->u.meta.key, "kernel.release", 14) == 0)
+            copy_meta(s->kernel_release, sizeof s->kernel_release, rec);
+        else if (rec->u.meta.key_len == 4 && memcmp(rec->u.meta.key, "arch", 4) == 0)
+            copy_meta(s->arch, sizeof s->arch, rec);
+        return 0;
+    case TR_REC_MMAP:
+        return observe_mmap(s, rec);
+    case TR_REC_FORK:
+        return observe_fork(s, rec);
+    case TR_REC_COMM:
+        if (rec->u.comm.exec)
+            observe_exec(s, rec);
+        return 0;
+    case TR_REC_EXIT:
+        if (!(rec->u.exit.flags & TR_EXITF_THREAD) && rec->pid == rec->tid) {
+            sym_proc *p = get_proc(s, rec->pid, 0);
+            if (p)
+                sym_unwind_free(p); /* its mappings stay for late samples */
+        }
+        return 0;
+    case TR_REC_BLOB:
+        return observe_blob(s, rec);
+    default:
+        return 0;
+    }
+}
+
+/* ---- the address cache and resolution of one address ---- */
+
+int sym_push_symbol(sym_session *s, uint64_t owner, const char *module, const char *name,
+                    uint64_t start, uint64_t size, uint32_t flags)
+{
+    if (sym_map_get(&s->symbols_seen, owner, start))
+        return 0;
+    if (sym_map_put(&s->symbols_seen, owner, start, (void *)1) < 0)
+        return TR_E_NOMEM;
+    if (s->nsyms == s->symcap) {
+        size_t ncap = s->symcap ? s->symcap * 2 : 256;
+        sym_symbol_info *n = realloc(s->syms, ncap * sizeof *n);
+        if (!n)
+            return TR_E_NOMEM;
+        s->syms = n;
+        s->symcap = ncap;
+    }
+    s->syms[s->nsyms++] = (sym_symbol_info){ module, name, start, size, flags };
+    return 0;
+}
+
+int sym_symbols_take_new(sym_session *s, sym_symbol_info *sym)
+{
+    if (s->sympos == s->nsyms) {
+        s->sympos = s->nsyms = 0;
+        return 0;
+    }
+    *sym = s->syms[s->sympos++];
+    return 1;
+}
+
+static int cache_put(sym_session *s, uint64_t owner, uint64_t addr, sym_entry *e)
+{
+    if (sym_map_put(&s->cache, owner, addr, e) < 0) {
+        free(e);
+        return TR_E_NOMEM;
+    }
+    s->stats.addr_cache_entries++;
+    return 0;
+}
+
+static sym_entry *single(sym_session *s, const char *func, const char *module, uint64_t offset,
+                         uint32_t flags)
+{
+    sym_entry *e = malloc(sizeof *e + sizeof(sym_frame));
+    if (!e)
+        return NULL;
+    e->n = 1;
+    e->f[0] = (sym_frame){ 0, flags | TR_FRAME_SYMBOLIZED, func, module, offset, NULL, 0 };
+    if (!func) {
+        e->f[0].func = s->s_unknown;
+        e->f[0].flags |= SYM_UNKNOWN;
+        e->f[0].offset = 0;
+    }
+    return e;
+}
+
+static int same_kernel(const sym_session *s)
+{
+    struct utsname u;
+    return s->kernel_release[0] && uname(&u) == 0 && strcmp(u.release, s->kernel_release) == 0;
+}
+
+static void load_running_kernel(sym_session *s)
+{
+    s->kernel_tried = 1;
+    s->kernel_status = TR_MOD_NOT_FOUND;
+    s->kernel_detail = "no kallsyms in the trace";
+    if (!s->opt.running_kernel)
+        return;
+    if (!same_kernel(s)) {
+        s->kernel_detail = "no kallsyms in the trace, and this is not the recording's kernel";
+        return;
+    }
+    int fd = open("/proc/kallsyms", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    for (;;) {
+        if (cap - len < 65536) {
+            char *n = realloc(buf, cap = cap ? cap * 2 : 4 << 20);
+            if (!n) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = n;
+        }
+        ssize_t got = read(fd, buf + len, cap - len - 1);
+        if (got <= 0)
+            break;
+        len += (size_t)got;
+    }
+    close(fd);
+    s->kernel = buf ? sym_tab_kallsyms_take(&s->strings, buf, len) : NULL;
+    if (s->kernel && s->kernel->n) {
+        s->kernel_status = TR_MOD_RESOLVED;
+        s->kernel_detail = "/proc/kallsyms of the running kernel";
+    } else {
+        s->kernel_status = TR_MOD_NO_SYMBOLS;
+        s->kernel_detail = "/proc/kallsyms shows no addresses (kptr_restrict?)";
+    }
+}
+
+static const sym_entry *resolve_kernel(sym_session *s, uint64_t addr)
+{
+    if (!s->kernel_tried)
+        load_running_kernel(s);
+    if (!s->kernel_used) {
+        s->kernel_used = 1;
+        if (s->kernel_status != TR_MOD_RESOLVED)
+            sym_warnf(s, "[kernel.kallsyms]: %s", s->kernel_detail);
+    }
+    uint64_t owner = s->kernel ? s->kernel->id : 0;
+    sym_entry *e = sym_map_get(&s->cache, owner, addr);
+    if (e) {
+        s->stats.cache_hits++;
+        return e;
+    }
+    const sym_tab_entry *t = sym_tab_find(s->kernel, addr);
+    if (t) {
+        const char *name = sym_intern(&s->strings, t->name, strlen(t->name));
+        if (!name)
+            return NULL;
+        e = single(s, name, t->module, addr - t->start, TR_FRAME_KERNEL);
+        sym_push_symbol(s, owner, t->module, name, t->start, t->size, TR_FRAME_KERNEL);
+    } else {
+        e = single(s, NULL, s->s_kernel, 0, TR_FRAME_KERNEL);
+    }
+    if (!e || cache_put(s, owner, addr, e) < 0)
+        return NULL;
+    return e;
+}
+
+static int is_anon(const char *path)
+{
+    return !path[0] || strcmp(path, "//anon") == 0 || strncmp(path, "[anon", 5) == 0 ||
+           strcmp(path, "[heap]") == 0 || strcmp(path, "[stack]") == 0 ||
+           strncmp(path, "/memfd:", 7) == 0 || strncmp(path, "/tmp/perf-", 10) == 0;
+}
+
+static const sym_entry *resolve_jit(sym_session *s, sym_proc *p, uint64_t addr, const char *module)
+{
+    sync_jit(s, p);
+    if (!p || !p->jit)
+        return NULL;
+    uint64_t owner = p->jit->id;
+    sym_entry *e = sym_map_get(&s->cache, owner, addr);
+    if (e) {
+        s->stats.cache_hits++;
+        return e;
+    }
+    const sym_tab_entry *t = sym_tab_find(p->jit, addr);
+    if (!t)
+        return NULL;
+    (void)module;
+    e = single(s, t->name, s->s_jit, addr - t->start, TR_FRAME_JIT);
+    sym_push_symbol(s, owner, s->s_jit, t->name, t->start, t->size, TR_FRAME_JIT);
+    if (!e || cache_put(s, owner, addr, e) < 0)
+        return NULL;
+    return e;
+}
+
+static const sym_entry *resolve_user(sym_session *s, sym_proc *p, uint64_t addr)
+{
+    sym_mapping *m = p ? sym_proc_find_map(p, addr) : NULL;
+    if (!m && p && !p->warned_nomap && !(p->jit && sym_tab_find(p->jit, addr))) {
+        p->warned_nomap = 1;
+        sym_warnf(s, "pid %d: address 0x%llx is in no recorded mapping%s", (int)p->pid,
+                  (unsigned long long)addr, p->nmaps ? "" : " (the trace has no mappings for it)");
+    }
+    if (!m || is_anon(m->path)) {
+        const sym_entry *j = resolve_jit(s, p, addr, m ? m->path : NULL);
+        if (j)
+            return j;
+        const char *mod = m && m->path[0] ? m->path : s->s_unknown_mod;
+        uint64_t owner = (uintptr_t)mod; /* interned: unique */
+        sym_entry *e = sym_map_get(&s->cache, owner, 0);
+        if (!e) {
+            e = single(s, NULL, mod, 0, 0);
+            if (!e || cache_put(s, owner, 0, e) < 0)
+                return NULL;
+        }
+        return e;
+    }
+    if (!m->looked_up) {
+        m->looked_up = 1;
+        m->file = sym_symfile_get(s, m->path, m->build_id, m->build_id_len);
+        if (!m->file)
+            return NULL;
+    }
+    sym_symfile *f = m->file;
+    f->used_stream = s->stream_no;
+    uint64_t vaddr = sym_symfile_vaddr(f, addr - m->start + m->pgoff);
+    sym_entry *e = sym_map_get(&s->cache, f->id, vaddr);
+    if (e) {
+        s->stats.cache_hits++;
+        return e;
+    }
+    e = sym_symfile_resolve(s, f, vaddr);
+    if (!e || cache_put(s, f->id, vaddr, e) < 0)
+        return NULL;
+    return e;
+}
+
+static int addr_is_kernel(const sym_session *s, uint64_t addr, uint32_t flags)
+{
+    if (flags & TR_FRAME_KERNEL)
+        return 1;
+    /* 64-bit kernels live in the upper half on x86_64 and aarch64 */
+    return (addr >> 63) && (!s->arch[0] || strcmp(s->arch, "x86_64") == 0 ||
+                            strcmp(s->arch, "aarch64") == 0 || strcmp(s->arch, "arm64") == 0);
+}
+
+static int out_reserve(sym_session *s, size_t n)
+{
+    if (n <= s->outcap)
+        return 0;
+    size_t ncap = s->outcap ? s->outcap * 2 : 256;
+    while (ncap < n)
+        ncap *= 2;
+    sym_frame *o = realloc(s->out, ncap * sizeof *o);
+    if (!o)
+        return TR_E_NOMEM;
+    s->out = o;
+    s->outcap = ncap;
+    return 0;
+}
+
+/* Append the frames of addr (adjust: it is a return address). */
+static int emit_addr(sym_session *s, sym_proc *p, size_t *n, uint64_t addr, uint32_t flags,
+                     int adjust)
+{
+    int kernel = addr_is_kernel(s, addr, flags);
+    uint64_t look = adjust && addr ? addr - 1 : addr;
+    const sym_entry *e = kernel ? resolve_kernel(s, look) : resolve_user(s, p, look);
+    if (!e)
+        return TR_E_NOMEM;
+    if (out_reserve(s, *n + e->n) < 0)
+        return TR_E_NOMEM;
+    for (uint32_t i = 0; i < e->n; i++) {
+        sym_frame *f = &s->out[(*n)++];
+        *f = e->f[i];
+        f->addr = addr;
+        if (kernel)
+            f->flags |= TR_FRAME_KERNEL;
+        if (look != addr && !(f->flags & SYM_UNKNOWN))
+            f->offset += addr - look; /* the offset of the address as recorded */
+    }
+    s->stats.frames++;
+    return 0;
+}
+
+int sym_resolve_addr(sym_session *s, int32_t pid, uint64_t addr, uint32_t flags, sym_frame *out,
+                     size_t max)
+{
+    size_t n = 0;
+    s->cur_reader = NULL;
+    int rc = emit_addr(s, get_proc(s, pid, 0), &n, addr, flags, 0);
+    if (rc < 0)
+        return rc;
+    if (n > max)
+        n = max;
+    memcpy(out, s->out, n * sizeof *out);
+    return (int)n;
+}
+
+/* A frame the trace already has symbolized: pass it through. */
+static int emit_symbolized(sym_session *s, tr_reader *r, size_t *n, const tr_frame *fr)
+{
+    size_t len;
+    const char *func = fr->func ? tr_reader_string(r, fr->func, &len) : NULL;
+    const char *fn = func ? sym_intern(&s->strings, func, len) : s->s_unknown;
+    const char *mod = fr->module ? tr_reader_string(r, fr->module, &len) : NULL;
+    const char *mn = mod ? sym_intern(&s->strings, mod, len) : s->s_unknown_mod;
+    const char *file = fr->file ? tr_reader_string(r, fr->file, &len) : NULL;
+    const char *fl = file ? sym_intern(&s->strings, file, len) : NULL;
+    if (!fn || !mn || (file && !fl) || out_reserve(s, *n + 1) < 0)
+        return TR_E_NOMEM;
+    uint32_t flags = fr->flags | TR_FRAME_SYMBOLIZED;
+    if (fn == s->s_unknown)
+        flags |= SYM_UNKNOWN;
+    s->out[(*n)++] = (sym_frame){ fr->addr, flags, fn, mn, fr->offset, fl, fr->line };
+    return 0;
+}
+
+static int is_context_marker(uint64_t addr)
+{
+    return addr >= (uint64_t)-4095; /* PERF_CONTEXT_* */
+}
+
+int sym_resolve_stack(sym_session *s, tr_reader *r, const tr_record *rec, const sym_frame **out,
+                      size_t *nout)
+{
+    uint32_t stack;
+    switch (rec->type) {
+    case TR_REC_SAMPLE: stack = rec->u.sample.stack; break;
+    case TR_REC_SYSCALL: stack = rec->u.syscall.stack; break;
+    case TR_REC_LIBCALL: stack = rec->u.libcall.stack; break;
+    default: stack = 0; break;
+    }
+    *out = s->out;
+    *nout = 0;
+    int rc = sync_reader(s, r);
+    if (rc < 0)
+        return rc;
+    const uint32_t *ids = NULL;
+    int depth = 0;
+    if (stack && r) {
+        depth = tr_reader_stack(r, stack, &ids);
+        if (depth < 0)
+            depth = 0; /* unresolved: treated as no recorded stack */
+    }
+    sym_proc *p = get_proc(s, rec->pid, 1);
+    if (!p)
+        return TR_E_NOMEM;
+    size_t nuser_rec = 0, nunw = 0, nsymbolized = 0;
+    for (int i = 0; i < depth; i++) {
+        const tr_frame *f = tr_reader_frame(r, ids[i]);
+        if (f && (f->flags & TR_FRAME_SYMBOLIZED))
+            nsymbolized++;
+        else if (f && !is_context_marker(f->addr) && f->addr && !addr_is_kernel(s, f->addr, f->flags))
+            nuser_rec++;
+    }
+    /* a stack symbolized before (tr-symbolize --keep-stack-copy) is not unwound again */
+    if (rec->type == TR_REC_SAMPLE && s->opt.unwind && rec->u.sample.nregs &&
+        rec->u.sample.stack_copy_len && nsymbolized == 0) {
+        nunw = sym_unwind(s, p, rec);
+        s->stats.unwound_samples++;
+        if (nunw == 0)
+            s->stats.unwind_failures++;
+    }
+    int use_unwound = nunw > 0 && nunw >= nuser_rec;
+    size_t n = 0;
+    int kfirst = 1, ufirst = 1;
+    for (int i = 0; i < depth; i++) {
+        const tr_frame *f = tr_reader_frame(r, ids[i]);
+        if (!f) { /* defined in a lost chunk */
+            if (out_reserve(s, n + 1) < 0)
+                return TR_E_NOMEM;
+            s->out[n++] = (sym_frame){ 0, TR_FRAME_SYMBOLIZED | SYM_UNKNOWN, s->s_unknown,
+                                       s->s_unknown_mod, 0, NULL, 0 };
+            continue;
+        }
+        if (f->flags & TR_FRAME_SYMBOLIZED) {
+            if ((rc = emit_symbolized(s, r, &n, f)) < 0)
+                return rc;
+            continue;
+        }
+        if (is_context_marker(f->addr) || f->addr == 0)
+            continue; /* markers, and the zeros that end broken fp chains */
+        int kernel = addr_is_kernel(s, f->addr, f->flags);
+        if (!kernel && use_unwound)
+            continue;
+        int adjust = kernel ? !kfirst : !ufirst;
+        if (kernel)
+            kfirst = 0;
+        else
+            ufirst = 0;
+        if ((rc = emit_addr(s, p, &n, f->addr, f->flags & ~TR_FRAME_KERNEL, adjust)) < 0)
+            return rc;
+    }
+    if (use_unwound)
+        for (size_t i = 0; i < nunw; i++)
+            if ((rc = emit_addr(s, p, &n, s->addrs[i], 0, s->adjust[i])) < 0)
+                return rc;
+    *out = s->out;
+    *nout = n;
+    return (int)n;
+}
+
+/* ---- module status ---- */
+
+int sym_modules_take_new(sym_session *s, sym_module_info *info)
+{
+    for (size_t i = 0; i < s->nfiles; i++) {
+        sym_symfile *f = s->filelist[i];
+        if (f->used_stream != s->stream_no || f->reported == s->stream_no)
+            continue;
+        f->reported = s->stream_no;
+        *info = (sym_module_info){ f->path, f->status, f->build_id, f->build_id_len,
+                                   f->detail ? f->detail : "" };
+        return 1;
+    }
+    if (s->kernel_used && !s->kernel_reported) {
+        s->kernel_reported = 1;
+        *info = (sym_module_info){ s->s_kernel, s->kernel_status, NULL, 0, s->kernel_detail };
+        return 1;
+    }
+    return 0;
+}
+
+void sym_get_stats(const sym_session *s, sym_stats *st)
+{
+    *st = s->stats;
+}

@@ -1,0 +1,180 @@
+/*
+ * sym_int.h - internals of the symbolize library (not installed).
+ */
+#ifndef SYM_INT_H
+#define SYM_INT_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <elfutils/libdwfl.h>
+
+#include "symbolize.h"
+
+/* ---- util.c: hash map keyed by two 64-bit words, string interning ---- */
+typedef struct sym_map_slot {
+    uint64_t a, b;
+    void *val; /* NULL: empty slot */
+} sym_map_slot;
+typedef struct sym_map {
+    sym_map_slot *slots;
+    size_t cap, count; /* cap is a power of two */
+} sym_map;
+void *sym_map_get(const sym_map *m, uint64_t a, uint64_t b);
+/* val must not be NULL.  Replaces an existing value.  0 or TR_E_NOMEM. */
+int sym_map_put(sym_map *m, uint64_t a, uint64_t b, void *val);
+void sym_map_del(sym_map *m, uint64_t a, uint64_t b);
+void sym_map_free(sym_map *m);
+
+typedef struct sym_strpool {
+    char **slots;
+    size_t cap, count;
+} sym_strpool;
+/* The interned copy of s[0..len) (NUL-terminated), NULL when out of memory. */
+const char *sym_intern(sym_strpool *p, const char *s, size_t len);
+void sym_strpool_free(sym_strpool *p);
+uint64_t sym_hash(const void *data, size_t len);
+
+/* ---- demangle.c ---- */
+/* The demangled form of name (malloc'd), or NULL to keep name as it is. */
+char *sym_demangle(const char *name);
+/* demangle_v0.c: a Rust v0 name (_R...), or NULL when malformed. */
+char *sym_demangle_rust_v0(const char *name);
+
+/* ---- symtab.c: sorted address tables (kallsyms, perf maps) ---- */
+typedef struct sym_tab_entry {
+    uint64_t start, size; /* size 0: up to the next entry */
+    const char *name;     /* interned (perf maps) or in the table's text (kallsyms) */
+    const char *module;   /* interned: "[kernel.kallsyms]", "[ext4]", "[jit]" */
+} sym_tab_entry;
+typedef struct sym_tab {
+    uint64_t id; /* unique per table, for the address cache */
+    sym_tab_entry *e;
+    size_t n;
+    char *text;   /* kallsyms: the names live here */
+    uint32_t crc; /* of the text it was parsed from */
+    size_t text_len;
+} sym_tab;
+/* Parse /proc/kallsyms text (kernel text symbols only).  NULL: nomem. */
+sym_tab *sym_tab_kallsyms(sym_strpool *p, const char *text, size_t len);
+/* The same, taking buf (malloc'd, len + 1 bytes) instead of copying it. */
+sym_tab *sym_tab_kallsyms_take(sym_strpool *p, char *buf, size_t len);
+/* Parse a perf map ("START SIZE name" in hex). */
+sym_tab *sym_tab_perfmap(sym_strpool *p, const char *text, size_t len);
+const sym_tab_entry *sym_tab_find(const sym_tab *t, uint64_t addr);
+void sym_tab_free(sym_tab *t);
+
+/* ---- session.c ---- */
+typedef struct sym_symfile sym_symfile;
+typedef struct sym_proc sym_proc;
+
+/* One resolved address: the chain of functions, innermost (inlined) first. */
+typedef struct sym_entry {
+    uint32_t n;
+    sym_frame f[]; /* addr not set */
+} sym_entry;
+
+typedef struct sym_mapping {
+    uint64_t start, end, pgoff;
+    uint32_t prot;
+    const char *path;       /* interned recorded path */
+    sym_symfile *file;      /* lazily found, NULL until then */
+    uint8_t build_id[64];
+    uint8_t build_id_len;
+    uint8_t looked_up;
+} sym_mapping;
+
+struct sym_proc {
+    int32_t pid;
+    sym_mapping *maps; /* sorted by start, not overlapping */
+    size_t nmaps, cap;
+    sym_tab *jit;      /* perf-map:PID */
+    Dwfl *unwind;      /* per-process unwinding session */
+    uint64_t maps_gen, unwind_gen; /* rebuild the session when maps changed */
+    uint8_t unwind_failed, warned_nomap;
+    uint64_t unwind_used;   /* session clock of its last unwinding */
+    sym_session *session;
+    const uint8_t *jit_blob; size_t jit_blob_len; /* the reader's blob jit came from */
+};
+
+struct sym_session {
+    sym_options opt;
+    sym_strpool strings;
+    sym_map procs;       /* pid -> sym_proc */
+    sym_map files;       /* interned key -> sym_symfile */
+    sym_map cache;       /* (owner id, address) -> sym_entry */
+    sym_map symbols_seen;/* (owner id, start) -> (void*)1 */
+    sym_symfile **filelist; size_t nfiles, filecap;
+    sym_tab *kernel;     /* kallsyms of the current stream */
+    void *pre; size_t npre, precap; /* sym_prescan's blobs */
+    uint8_t *vdso; size_t vdso_len; /* the trace's vDSO image */
+    tr_reader *cur_reader;
+    const uint8_t *kblob; size_t kblob_len; /* the reader's kallsyms blob last parsed */
+    int kernel_tried;
+    uint32_t kernel_status; const char *kernel_detail; int kernel_reported, kernel_used;
+    char kernel_release[128], arch[32];
+    uint64_t next_owner_id;
+    uint64_t stream_no;  /* counts STREAM_START records (1 = the first stream) */
+    size_t live_unwind;  /* processes with an unwinding session open */
+    uint64_t unwind_clock;
+    char *debuginfo_path;
+    Dwfl_Callbacks dwfl_callbacks;
+    /* results */
+    sym_frame *out; size_t outcap;
+    uint64_t *addrs; uint8_t *adjust; size_t naddrs, addrcap;
+    /* warnings */
+    char **warnings; size_t nwarn, warncap, warnpos; char *lastwarn;
+    /* pending SYMBOL records */
+    sym_symbol_info *syms; size_t nsyms, symcap, sympos;
+    /* unwinding scratch: the sample being unwound */
+    const tr_record *cur_sample; sym_proc *cur_proc;
+    uint64_t cur_sp; int cur_arch_ok;
+    sym_stats stats;
+    const char *s_unknown, *s_unknown_mod, *s_kernel, *s_jit;
+};
+
+void sym_warnf(sym_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+sym_mapping *sym_proc_find_map(sym_proc *p, uint64_t addr);
+int sym_push_symbol(sym_session *s, uint64_t owner, const char *module, const char *name,
+                    uint64_t start, uint64_t size, uint32_t flags);
+
+/* ---- symfile.c: finding a module's binary and resolving in it ---- */
+struct sym_symfile {
+    uint64_t id;               /* owner id for the address cache */
+    const char *path;          /* recorded path (interned) = sym_frame.module */
+    uint8_t build_id[64];
+    size_t build_id_len;
+    const char *found;         /* file used (malloc'd), NULL when not found */
+    int fd;                    /* of found, -1 */
+    Dwfl *dwfl;                /* offline session at bias 0 */
+    Dwfl_Module *mod;
+    int is_exec;               /* ET_EXEC */
+    struct { uint64_t off, vaddr, filesz; } seg[16];
+    size_t nseg;
+    uint32_t status;           /* TR_MOD_* */
+    const char *detail;        /* interned */
+    uint64_t used_stream;      /* the session's stream number it last resolved in */
+    uint64_t reported;         /* the stream number it was last reported in */
+    int has_dwarf, dwarf_tried;
+};
+/* The symfile of (path, build_id), found and opened on first use (never NULL
+ * unless out of memory; check ->status). */
+sym_symfile *sym_symfile_get(sym_session *s, const char *path, const uint8_t *build_id,
+                             size_t build_id_len);
+/* File vaddr of file offset off. */
+uint64_t sym_symfile_vaddr(const sym_symfile *f, uint64_t off);
+/* Resolve vaddr (already adjusted for return addresses) into a new entry. */
+sym_entry *sym_symfile_resolve(sym_session *s, sym_symfile *f, uint64_t vaddr);
+void sym_symfile_free(sym_symfile *f);
+/* Read 8 bytes at file offset off of f's found file: 0 or -1. */
+int sym_symfile_read(sym_symfile *f, uint64_t off, uint64_t *val);
+
+/* ---- unwind.c ---- */
+/* Unwind the user stack of sample rec of process p into s->addrs.
+ * Returns the number of addresses (0: could not). */
+size_t sym_unwind(sym_session *s, sym_proc *p, const tr_record *rec);
+void sym_unwind_free(sym_proc *p);
+
+#endif

@@ -1,0 +1,181 @@
+/*
+ * symbolize.h - turn the raw addresses of a tr trace into readable frames.
+ *
+ * One sym_session follows one trace as it is read: feed it every record
+ * with sym_observe() (it keeps what it needs: process mappings from MMAP,
+ * COMM (exec), FORK and EXIT records, the "kallsyms", "vdso" and JIT map
+ * blobs ("perf-PID.map" or "perf-map:PID"), the stream's metadata), and
+ * ask it for the frames of a record that carries a stack with
+ * sym_resolve_stack().  A reader reading a file can call sym_prescan()
+ * first (see below).
+ *
+ *     sym_options o; sym_options_init(&o); o.lines = 1;
+ *     sym_session *s = sym_new(&o);
+ *     while ((rc = tr_reader_next(r, &rec)) != 0) {
+ *         if (rc < 0) { ... }
+ *         sym_observe(s, r, &rec);
+ *         if (rec.type == TR_REC_SAMPLE) {
+ *             const sym_frame *f; size_t n;
+ *             if (sym_resolve_stack(s, r, &rec, &f, &n) >= 0)
+ *                 for (size_t i = 0; i < n; i++) use(f[i].func, f[i].module);
+ *         }
+ *         const char *w; while ((w = sym_next_warning(s)) != NULL) warn(w);
+ *     }
+ *     sym_free(s);
+ *
+ * Binaries are found by build-id, never by path alone (see sym_options).
+ * Samples that carry registers and a user stack copy (perf --call-graph
+ * dwarf) are unwound here with libdwfl, one unwinding session per process.
+ * Look-ups are cached per address, so memory grows with the number of
+ * distinct addresses, not with the number of samples.
+ *
+ * The reader passed with a record must be the one that delivered it; the
+ * session does not keep it between calls.  It works with or without the
+ * reader's keep_definitions: metadata and blobs are also looked up in the
+ * reader's tables.  r may be NULL (then only the record itself is used:
+ * no stack ids, no blob look-ups).
+ *
+ * The library never prints and never exits: warnings (one per module or
+ * per cause, not per sample) go to opt->warn when set, otherwise into a
+ * queue drained with sym_next_warning().  A session is used by one thread
+ * at a time.
+ */
+#ifndef TR_SYMBOLIZE_H
+#define TR_SYMBOLIZE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tr.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct sym_session sym_session;
+
+typedef struct sym_options {
+    /* A root holding copies of the recording machine's files: a recorded
+     * path P is looked up as SYMFS/P first.  NULL: none. */
+    const char *symfs;
+    /* Build-id trees searched in order (DIR/.build-id/xx/rest[.debug]) and
+     * for .gnu_debuglink files; /usr/lib/debug is searched after them
+     * unless no_default_debug_dir.  NULL-terminated array or NULL. */
+    const char *const *debug_dirs;
+    int no_default_debug_dir;
+    int demangle;      /* 1 (default): C++ (libstdc++'s __cxa_demangle, loaded at
+                          run time), Rust legacy and v0 names demangled */
+    int lines;         /* 1: fill file and line (default 0: cheaper) */
+    int inlines;       /* 1 (default): inlined functions as their own frames */
+    int unwind;        /* 1 (default): DWARF-unwind samples with regs + stack copy */
+    int debuginfod;    /* 1 (default): ask debuginfod for binaries when
+                          DEBUGINFOD_URLS is set.  libdw's own search for
+                          separate debug info follows DEBUGINFOD_URLS
+                          regardless: unset it to keep libdw off the net */
+    int running_kernel;/* 1 (default): use /proc/kallsyms when the trace has no
+                          kallsyms blob and its kernel.release is this kernel's */
+    /* Warnings: called with one line (no tool name, no newline).  NULL:
+     * queue them for sym_next_warning(). */
+    void (*warn)(void *ctx, const char *msg);
+    void *warn_ctx;
+} sym_options;
+
+/* Defaults: demangle, inlines, unwind, debuginfod, running_kernel on. */
+void sym_options_init(sym_options *opt);
+
+/* A new session, or NULL when out of memory.  opt may be NULL (defaults).
+ * The options' strings must stay valid for the session's life. */
+sym_session *sym_new(const sym_options *opt);
+void sym_free(sym_session *s);
+
+/* Feed one record as read (every record; those it does not need are
+ * ignored).  STREAM_START forgets the previous stream's processes.
+ * Returns 0, or TR_E_NOMEM. */
+int sym_observe(sym_session *s, tr_reader *r, const tr_record *rec);
+
+/* Optional, before reading: scan a whole trace held in memory for what
+ * recorders write at its end (the "kallsyms" blob, "perf-PID.map" /
+ * "perf-map:PID" JIT maps, the "vdso" image), so that frames met before
+ * those blobs resolve too.  Each stream's tables are installed when
+ * sym_observe() sees that stream's STREAM_START.  Without it the session
+ * still resolves kernel frames from /proc/kallsyms when the trace's
+ * kernel.release is this machine's.  Returns 0 or TR_E_NOMEM; a damaged
+ * trace is scanned as far as it reads. */
+int sym_prescan(sym_session *s, const void *buf, size_t len);
+/* The same, reading fd from its current offset to its end (the caller
+ * rewinds it, e.g. lseek(fd, 0, SEEK_SET), before reading it again). */
+int sym_prescan_fd(sym_session *s, int fd);
+
+/* Flags of sym_frame: the TR_FRAME_* bits (TR_FRAME_KERNEL, TR_FRAME_JIT,
+ * TR_FRAME_INLINE, TR_FRAME_SYMBOLIZED) plus SYM_UNKNOWN. */
+enum { SYM_UNKNOWN = 1u << 16 /* no symbol: func is "[unknown]" */ };
+
+typedef struct sym_frame {
+    uint64_t addr;       /* the instruction address as recorded */
+    uint32_t flags;      /* TR_FRAME_* | SYM_UNKNOWN; TR_FRAME_SYMBOLIZED always */
+    const char *func;    /* function name (demangled unless told), "[unknown]" */
+    const char *module;  /* recorded path of the module, "[kernel.kallsyms]",
+                            "[jit]", "[vdso]", or "[unknown]" */
+    uint64_t offset;     /* addr - start of func (0 when unknown) */
+    const char *file;    /* source file, NULL when unknown or lines off */
+    uint32_t line;       /* source line, 0 unknown */
+} sym_frame;
+/* All strings of a sym_frame belong to the session and stay valid until
+ * sym_free(); equal strings are the same pointer (interned), so callers
+ * may compare and hash the pointers. */
+
+/* The frames of the stack of rec (TR_REC_SAMPLE, TR_REC_SYSCALL or
+ * TR_REC_LIBCALL), leaf first, kernel frames before user frames as the
+ * trace records them, each inlined function as its own frame before the
+ * function it was inlined into.  A sample with registers and a user stack
+ * copy is unwound (its recorded user frames are used when unwinding gives
+ * fewer).  Frames the trace already has symbolized are returned as they
+ * are (so running twice changes nothing).  *out points into the session
+ * and stays valid until the next call.  Returns the number of frames
+ * (0: the record has no stack) or a negative tr_error. */
+int sym_resolve_stack(sym_session *s, tr_reader *r, const tr_record *rec,
+                      const sym_frame **out, size_t *n);
+
+/* Resolve a single address of process pid (kernel when flags has
+ * TR_FRAME_KERNEL).  Fills up to max frames (inlined functions first),
+ * returns how many (>= 1) or a negative tr_error. */
+int sym_resolve_addr(sym_session *s, int32_t pid, uint64_t addr, uint32_t flags,
+                     sym_frame *out, size_t max);
+
+/* The next queued warning (valid until the next call), or NULL. */
+const char *sym_next_warning(sym_session *s);
+
+/* Modules that resolved addresses in the current stream, with how they
+ * resolved (once per module per stream). */
+typedef struct sym_module_info {
+    const char *module;        /* as in sym_frame.module */
+    uint32_t status;           /* TR_MOD_* */
+    const uint8_t *build_id; size_t build_id_len;
+    const char *detail;        /* why, or which file was used; never NULL */
+} sym_module_info;
+/* Iterate the modules whose status is not yet reported: returns 1 with
+ * *info filled and marks it reported, 0 when there are no more.  Call at
+ * the end of a stream (tr-symbolize writes MODULE_STATUS records). */
+int sym_modules_take_new(sym_session *s, sym_module_info *info);
+
+/* Functions resolved since the last call (for SYMBOL records): returns 1
+ * with *sym filled (start and size in the module's address space for user
+ * code, absolute for kernel and JIT), 0 when there are no more. */
+typedef struct sym_symbol_info {
+    const char *module, *name;
+    uint64_t start, size;
+    uint32_t flags;            /* TR_FRAME_KERNEL, TR_FRAME_JIT */
+} sym_symbol_info;
+int sym_symbols_take_new(sym_session *s, sym_symbol_info *sym);
+
+/* Statistics, for --stats and the benchmark. */
+typedef struct sym_stats {
+    uint64_t frames, cache_hits, unwound_samples, unwind_failures;
+    uint64_t addr_cache_entries, modules, processes;
+} sym_stats;
+void sym_get_stats(const sym_session *s, sym_stats *st);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TR_SYMBOLIZE_H */

@@ -1,0 +1,585 @@
+/*
+ * symfile.c - find the binary behind a mapping by build-id and resolve
+ * addresses in it (symbol table, DWARF inline scopes, line table).
+ *
+ * Order of the search (the first file whose build-id matches wins; a file
+ * whose build-id differs is never used):
+ *   SYMFS/PATH, PATH, DIR/.build-id/xx/rest and .../rest.debug for each
+ *   debug dir (then /usr/lib/debug), debuginfod (DEBUGINFOD_URLS), and for
+ *   [vdso] this machine's vDSO image.
+ * Separate debug info (.gnu_debuglink, build-id trees) is libdwfl's
+ * standard search over the same directories.
+ */
+#include <dlfcn.h>
+#include <dwarf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <elfutils/libdw.h>
+#include <elfutils/libdwelf.h>
+
+#include "sym_int.h"
+
+static void hexstr(char *out, const uint8_t *b, size_t n)
+{
+    static const char hx[] = "0123456789abcdef";
+    for (size_t i = 0; i < n; i++) {
+        out[2 * i] = hx[b[i] >> 4];
+        out[2 * i + 1] = hx[b[i] & 15];
+    }
+    out[2 * n] = '\0';
+}
+
+/* An open candidate file. */
+typedef struct cand {
+    int fd;
+    Elf *elf;
+    const void *bid;
+    ssize_t bid_len;
+} cand;
+
+static void cand_close(cand *c)
+{
+    if (c->elf)
+        elf_end(c->elf);
+    if (c->fd >= 0)
+        close(c->fd);
+    c->elf = NULL;
+    c->fd = -1;
+}
+
+static int cand_open_fd(cand *c, int fd)
+{
+    c->fd = fd;
+    c->elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+    if (!c->elf || elf_kind(c->elf) != ELF_K_ELF) {
+        cand_close(c);
+        return -1;
+    }
+    c->bid_len = dwelf_elf_gnu_build_id(c->elf, &c->bid);
+    return 0;
+}
+
+/* 1: use it; 0: not there or unusable; -1: build-id mismatch (noted). */
+static int try_file(sym_session *s, sym_symfile *f, const char *path, cand *c, char *why,
+                    size_t whylen)
+{
+    struct stat st;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return 0;
+    }
+    if (cand_open_fd(c, fd) < 0) {
+        if (!why[0])
+            snprintf(why, whylen, "%s is not an ELF file", path);
+        return 0;
+    }
+    (void)s;
+    if (f->build_id_len == 0)
+        return 1;
+    if (c->bid_len == (ssize_t)f->build_id_len && memcmp(c->bid, f->build_id, f->build_id_len) == 0)
+        return 1;
+    char have[129] = "none";
+    if (c->bid_len > 0 && c->bid_len <= 64)
+        hexstr(have, c->bid, (size_t)c->bid_len);
+    snprintf(why, whylen, "build-id mismatch: %s has %s", path, have);
+    cand_close(c);
+    return -1;
+}
+
+/* debuginfod_find_executable through libdebuginfod, loaded at run time. */
+static int debuginfod_executable(const sym_symfile *f, char **path)
+{
+    typedef void *(*begin_fn)(void);
+    typedef int (*find_fn)(void *, const unsigned char *, int, char **);
+    typedef void (*end_fn)(void *);
+    static void *h;
+    static int tried;
+    if (!tried) {
+        tried = 1;
+        h = dlopen("libdebuginfod.so.1", RTLD_LAZY | RTLD_LOCAL);
+    }
+    if (!h)
+        return -1;
+    begin_fn begin = (begin_fn)(uintptr_t)dlsym(h, "debuginfod_begin");
+    find_fn find = (find_fn)(uintptr_t)dlsym(h, "debuginfod_find_executable");
+    end_fn end = (end_fn)(uintptr_t)dlsym(h, "debuginfod_end");
+    if (!begin || !find || !end)
+        return -1;
+    void *client = begin();
+    if (!client)
+        return -1;
+    int fd = find(client, f->build_id, (int)f->build_id_len, path);
+    end(client);
+    return fd;
+}
+
+/* An image in memory as a memfd, or -1. */
+static int memfd_of(const void *img, size_t size)
+{
+    int fd = memfd_create("vdso", MFD_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    if (write(fd, img, size) != (ssize_t)size) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* This machine's vDSO image, or NULL. */
+static const void *own_vdso(size_t *size)
+{
+    const unsigned char *img = (const unsigned char *)getauxval(AT_SYSINFO_EHDR);
+    if (!img || memcmp(img, ELFMAG, SELFMAG) != 0 || img[EI_CLASS] != ELFCLASS64)
+        return NULL;
+    const Elf64_Ehdr *eh = (const Elf64_Ehdr *)img;
+    *size = eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
+    if (*size < sizeof *eh || *size > (1u << 24))
+        return NULL;
+    return img;
+}
+
+static int try_image(sym_symfile *f, const void *img, size_t size, cand *c)
+{
+    int fd = img ? memfd_of(img, size) : -1;
+    if (fd < 0 || cand_open_fd(c, fd) < 0)
+        return 0;
+    if (f->build_id_len == 0 ||
+        (c->bid_len == (ssize_t)f->build_id_len && memcmp(c->bid, f->build_id, f->build_id_len) == 0))
+        return 1;
+    cand_close(c);
+    return -1;
+}
+
+static int find_binary(sym_session *s, sym_symfile *f, cand *c, char *why, size_t whylen,
+                       char **found)
+{
+    char buf[4096];
+    const char *path = f->path;
+    int r;
+    size_t plen = strlen(path);
+    char *clean = strndup(path, plen);
+    if (!clean)
+        return TR_E_NOMEM;
+    if (plen > 10 && strcmp(clean + plen - 10, " (deleted)") == 0)
+        clean[plen - 10] = '\0';
+    *found = NULL;
+    int is_file = clean[0] == '/';
+
+    if (is_file && s->opt.symfs) {
+        snprintf(buf, sizeof buf, "%s%s", s->opt.symfs, clean);
+        if ((r = try_file(s, f, buf, c, why, whylen)) == 1)
+            goto ok;
+    }
+    if (is_file && (r = try_file(s, f, clean, c, why, whylen)) == 1) {
+        snprintf(buf, sizeof buf, "%s", clean);
+        goto ok;
+    }
+    if (f->build_id_len) {
+        char hex[129];
+        hexstr(hex, f->build_id, f->build_id_len);
+        static const char *const suffix[] = { "", ".debug" };
+        for (const char *const *d = s->opt.debug_dirs; d && *d; d++)
+            for (int k = 0; k < 2; k++) {
+                snprintf(buf, sizeof buf, "%s/.build-id/%.2s/%s%s", *d, hex, hex + 2, suffix[k]);
+                if ((r = try_file(s, f, buf, c, why, whylen)) == 1)
+                    goto ok;
+            }
+        /* /usr/lib/debug under the symfs root, then this machine's: the
+         * build-id check makes either safe */
+        for (int root = s->opt.symfs ? 0 : 1; root < 2 && !s->opt.no_default_debug_dir; root++)
+            for (int k = 0; k < 2; k++) {
+                snprintf(buf, sizeof buf, "%s/usr/lib/debug/.build-id/%.2s/%s%s",
+                         root == 0 ? s->opt.symfs : "", hex, hex + 2, suffix[k]);
+                if ((r = try_file(s, f, buf, c, why, whylen)) == 1)
+                    goto ok;
+            }
+        if (s->opt.debuginfod && getenv("DEBUGINFOD_URLS") && *getenv("DEBUGINFOD_URLS")) {
+            char *p = NULL;
+            int fd = debuginfod_executable(f, &p);
+            if (fd >= 0 && cand_open_fd(c, fd) == 0) { /* cand_open_fd closes fd on failure */
+                snprintf(buf, sizeof buf, "%s", p ? p : "debuginfod");
+                free(p);
+                goto ok;
+            }
+            free(p);
+        }
+    }
+    if (strcmp(clean, "[vdso]") == 0) {
+        size_t size = 0;
+        const void *img;
+        if ((r = try_image(f, s->vdso, s->vdso_len, c)) == 1) {
+            snprintf(buf, sizeof buf, "vDSO image in the trace");
+            goto ok;
+        }
+        if (r < 0)
+            snprintf(why, whylen, "build-id mismatch: the trace's vDSO image has another build-id");
+        if ((img = own_vdso(&size)) && (r = try_image(f, img, size, c)) == 1) {
+            snprintf(buf, sizeof buf, "vDSO of this machine");
+            goto ok;
+        }
+        if (r < 0 && !why[0])
+            snprintf(why, whylen, "build-id mismatch: this machine's vDSO has another build-id");
+    }
+    free(clean);
+    return 0;
+ok:
+    free(clean);
+    *found = strdup(buf);
+    return *found ? 1 : TR_E_NOMEM;
+}
+
+static void read_segments(sym_symfile *f, Elf *elf)
+{
+    GElf_Ehdr eh;
+    size_t n = 0;
+    if (gelf_getehdr(elf, &eh))
+        f->is_exec = eh.e_type == ET_EXEC;
+    if (elf_getphdrnum(elf, &n) != 0)
+        return;
+    for (size_t i = 0; i < n && f->nseg < sizeof f->seg / sizeof f->seg[0]; i++) {
+        GElf_Phdr ph;
+        if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD) {
+            f->seg[f->nseg].off = ph.p_offset;
+            f->seg[f->nseg].vaddr = ph.p_vaddr;
+            f->seg[f->nseg].filesz = ph.p_filesz;
+            f->nseg++;
+        }
+    }
+}
+
+uint64_t sym_symfile_vaddr(const sym_symfile *f, uint64_t off)
+{
+    for (size_t i = 0; i < f->nseg; i++)
+        if (off >= f->seg[i].off && off - f->seg[i].off < f->seg[i].filesz)
+            return off - f->seg[i].off + f->seg[i].vaddr;
+    /* not inside a segment's file bytes: assume the first mapping's rule */
+    if (f->nseg)
+        return off - f->seg[0].off + f->seg[0].vaddr;
+    return off;
+}
+
+int sym_symfile_read(sym_symfile *f, uint64_t off, uint64_t *val)
+{
+    if (f->fd < 0)
+        return -1;
+    return pread(f->fd, val, sizeof *val, (off_t)off) == (ssize_t)sizeof *val ? 0 : -1;
+}
+
+static Dwarf *module_dwarf(sym_symfile *f)
+{
+    Dwarf_Addr bias;
+    Dwarf *dw = f->mod ? dwfl_module_getdwarf(f->mod, &bias) : NULL;
+    f->dwarf_tried = 1;
+    f->has_dwarf = dw != NULL;
+    return dw;
+}
+
+static int open_symfile(sym_session *s, sym_symfile *f)
+{
+    cand c = { -1, NULL, NULL, 0 };
+    char why[600] = "";
+    char *found = NULL;
+    int r = find_binary(s, f, &c, why, sizeof why, &found);
+    if (r < 0)
+        return r;
+    if (r == 0) {
+        int mismatch = strncmp(why, "build-id mismatch", 17) == 0;
+        f->status = mismatch ? TR_MOD_BUILD_ID_MISMATCH : TR_MOD_NOT_FOUND;
+        char hex[129] = "";
+        hexstr(hex, f->build_id, f->build_id_len);
+        char d[900];
+        if (why[0])
+            snprintf(d, sizeof d, "%s", why);
+        else
+            snprintf(d, sizeof d, "not found%s%s", f->build_id_len ? " by build-id " : " (no build-id recorded)",
+                     f->build_id_len ? hex : "");
+        f->detail = sym_intern(&s->strings, d, strlen(d));
+        sym_warnf(s, "%s: %s", f->path, d);
+        return 0;
+    }
+    f->found = found;
+    read_segments(f, c.elf);
+    f->fd = dup(c.fd);
+    f->dwfl = dwfl_begin(&s->dwfl_callbacks);
+    if (!f->dwfl) {
+        cand_close(&c);
+        return TR_E_NOMEM;
+    }
+    const char *base = strrchr(f->path, '/');
+    dwfl_report_begin(f->dwfl);
+    /* the Dwfl takes the fd; base 0: module addresses are file vaddrs */
+    int fd = dup(c.fd);
+    f->mod = fd >= 0 ? dwfl_report_elf(f->dwfl, base ? base + 1 : f->path, found, fd, 0, true) : NULL;
+    if (!f->mod && fd >= 0)
+        close(fd);
+    dwfl_report_end(f->dwfl, NULL, NULL);
+    cand_close(&c);
+    char d[900];
+    if (!f->mod) {
+        f->status = TR_MOD_CORRUPT;
+        snprintf(d, sizeof d, "%s: %s", found, dwfl_errmsg(-1));
+        f->detail = sym_intern(&s->strings, d, strlen(d));
+        sym_warnf(s, "%s: %s", f->path, d);
+        return 0;
+    }
+    int nsym = dwfl_module_getsymtab(f->mod);
+    /* DWARF is loaded when first needed (inlines, lines, or no symbol
+     * table): for big libraries with compressed debug info that is the
+     * most expensive step of all */
+    Dwarf *dw = NULL;
+    if (nsym <= 0 || s->opt.inlines || s->opt.lines)
+        dw = module_dwarf(f);
+    const char *debugfile = NULL;
+    dwfl_module_info(f->mod, NULL, NULL, NULL, NULL, NULL, NULL, &debugfile);
+    if (nsym <= 0 && !dw) {
+        f->status = TR_MOD_NO_SYMBOLS;
+        snprintf(d, sizeof d, "%s has no symbols and no debug info", found);
+        sym_warnf(s, "%s: %s", f->path, d);
+    } else {
+        f->status = TR_MOD_RESOLVED;
+        if (debugfile && strcmp(debugfile, found) != 0)
+            snprintf(d, sizeof d, "%s, debug info %s", found, debugfile);
+        else
+            snprintf(d, sizeof d, "%s%s", found, dw ? "" : ", no debug info");
+    }
+    f->detail = sym_intern(&s->strings, d, strlen(d));
+    return f->detail ? 0 : TR_E_NOMEM;
+}
+
+sym_symfile *sym_symfile_get(sym_session *s, const char *path, const uint8_t *build_id,
+                             size_t build_id_len)
+{
+    char key[4096 + 130];
+    if (build_id_len > 64)
+        build_id_len = 64;
+    char hex[129];
+    hexstr(hex, build_id, build_id_len);
+    int klen = snprintf(key, sizeof key, "%s:%s", hex, path);
+    if (klen < 0 || (size_t)klen >= sizeof key)
+        klen = (int)sizeof key - 1;
+    const char *k = sym_intern(&s->strings, key, (size_t)klen);
+    if (!k)
+        return NULL;
+    sym_symfile *f = sym_map_get(&s->files, (uintptr_t)k, 0);
+    if (f)
+        return f;
+    f = calloc(1, sizeof *f);
+    if (!f)
+        return NULL;
+    f->fd = -1;
+    f->reported = UINT64_MAX;
+    f->id = ++s->next_owner_id;
+    f->path = sym_intern(&s->strings, path, strlen(path));
+    memcpy(f->build_id, build_id, build_id_len);
+    f->build_id_len = build_id_len;
+    if (s->nfiles == s->filecap) {
+        size_t ncap = s->filecap ? s->filecap * 2 : 32;
+        sym_symfile **n = realloc(s->filelist, ncap * sizeof *n);
+        if (!n) {
+            free(f);
+            return NULL;
+        }
+        s->filelist = n;
+        s->filecap = ncap;
+    }
+    if (!f->path || sym_map_put(&s->files, (uintptr_t)k, 0, f) < 0) {
+        free(f);
+        return NULL;
+    }
+    s->filelist[s->nfiles++] = f;
+    s->stats.modules++;
+    if (open_symfile(s, f) < 0)
+        return NULL;
+    return f;
+}
+
+void sym_symfile_free(sym_symfile *f)
+{
+    if (!f)
+        return;
+    if (f->dwfl)
+        dwfl_end(f->dwfl);
+    if (f->fd >= 0)
+        close(f->fd);
+    free((void *)f->found);
+    free(f);
+}
+
+/* ---- resolution ---- */
+
+#define MAX_CHAIN 32
+
+typedef struct chain {
+    sym_frame f[MAX_CHAIN];
+    size_t n;
+} chain;
+
+/* The name to show: without a symbol version ("@@GLIBC_2.34"), demangled
+ * unless told not to. */
+static const char *intern_name(sym_session *s, const char *name)
+{
+    if (!name || !*name)
+        return NULL;
+    const char *at = strchr(name, '@');
+    size_t len = at && at > name ? (size_t)(at - name) : strlen(name);
+    if (s->opt.demangle && (strncmp(name, "_Z", 2) == 0 || strncmp(name, "_R", 2) == 0)) {
+        char tmp[1024];
+        if (len < sizeof tmp) {
+            memcpy(tmp, name, len);
+            tmp[len] = '\0';
+            char *d = sym_demangle(tmp);
+            if (d) {
+                const char *r = sym_intern(&s->strings, d, strlen(d));
+                free(d);
+                return r;
+            }
+        }
+    }
+    return sym_intern(&s->strings, name, len);
+}
+
+static const char *die_name(Dwarf_Die *die)
+{
+    Dwarf_Attribute a;
+    const char *n = NULL;
+    if (dwarf_attr_integrate(die, DW_AT_linkage_name, &a) ||
+        dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a))
+        n = dwarf_formstring(&a);
+    if (!n && dwarf_attr_integrate(die, DW_AT_name, &a))
+        n = dwarf_formstring(&a);
+    return n;
+}
+
+static void call_site(sym_session *s, Dwarf_Die *cu, Dwarf_Die *inl, const char **file,
+                      uint32_t *line)
+{
+    Dwarf_Attribute a;
+    Dwarf_Word v;
+    *file = NULL;
+    *line = 0;
+    if (dwarf_attr(inl, DW_AT_call_line, &a) && dwarf_formudata(&a, &v) == 0)
+        *line = (uint32_t)v;
+    Dwarf_Files *files;
+    size_t nfiles;
+    if (dwarf_attr(inl, DW_AT_call_file, &a) && dwarf_formudata(&a, &v) == 0 &&
+        dwarf_getsrcfiles(cu, &files, &nfiles) == 0 && v < nfiles) {
+        const char *fn = dwarf_filesrc(files, v, NULL, NULL);
+        if (fn)
+            *file = sym_intern(&s->strings, fn, strlen(fn));
+    }
+}
+
+static uint64_t die_entry(Dwarf_Die *die)
+{
+    Dwarf_Addr a = 0;
+    if (dwarf_entrypc(die, &a) != 0 && dwarf_lowpc(die, &a) != 0)
+        return 0;
+    return a;
+}
+
+sym_entry *sym_symfile_resolve(sym_session *s, sym_symfile *f, uint64_t vaddr)
+{
+    chain c;
+    c.n = 0;
+    const char *outer_name = NULL;
+    uint64_t outer_off = 0;
+    Dwarf_Die *scopes = NULL;
+    int nscopes = 0;
+    Dwarf_Addr bias = 0;
+    Dwarf_Die cudie, *cu = NULL;
+
+    if (f->mod) {
+        GElf_Sym sym;
+        GElf_Off off = 0;
+        const char *n = dwfl_module_addrinfo(f->mod, vaddr, &off, &sym, NULL, NULL, NULL);
+        if (n && *n) {
+            outer_name = intern_name(s, n);
+            outer_off = off;
+            sym_push_symbol(s, f->id, f->path, outer_name, vaddr - off, sym.st_size, 0);
+        }
+        if ((s->opt.inlines || s->opt.lines || !outer_name) && f->has_dwarf) {
+            Dwarf_Die *d = dwfl_module_addrdie(f->mod, vaddr, &bias);
+            if (d) {
+                cudie = *d;
+                cu = &cudie;
+                nscopes = dwarf_getscopes(cu, vaddr - bias, &scopes);
+                if (nscopes < 0)
+                    nscopes = 0;
+            }
+        }
+    }
+    /* inline frames, innermost first, then the function they are in */
+    int i;
+    for (i = 0; i < nscopes && c.n < MAX_CHAIN - 1; i++) {
+        int tag = dwarf_tag(&scopes[i]);
+        if (tag == DW_TAG_subprogram)
+            break;
+        if (tag != DW_TAG_inlined_subroutine || !s->opt.inlines)
+            continue;
+        sym_frame *fr = &c.f[c.n++];
+        memset(fr, 0, sizeof *fr);
+        fr->flags = TR_FRAME_SYMBOLIZED | TR_FRAME_INLINE;
+        fr->func = intern_name(s, die_name(&scopes[i]));
+        if (!fr->func) {
+            fr->func = s->s_unknown;
+            fr->flags |= SYM_UNKNOWN;
+        }
+        uint64_t e = die_entry(&scopes[i]);
+        fr->offset = e && vaddr - bias >= e ? vaddr - bias - e : 0;
+    }
+    if (!outer_name && i < nscopes && dwarf_tag(&scopes[i]) == DW_TAG_subprogram) {
+        outer_name = intern_name(s, die_name(&scopes[i]));
+        uint64_t e = die_entry(&scopes[i]);
+        outer_off = e && vaddr - bias >= e ? vaddr - bias - e : 0;
+    }
+    sym_frame *fr = &c.f[c.n++];
+    memset(fr, 0, sizeof *fr);
+    fr->flags = TR_FRAME_SYMBOLIZED;
+    fr->func = outer_name;
+    fr->offset = outer_off;
+    if (!fr->func) {
+        fr->func = s->s_unknown;
+        fr->flags |= SYM_UNKNOWN;
+        fr->offset = 0;
+    }
+    /* lines: the innermost from the line table, each outer one from the
+     * call site of the inlined function inside it */
+    if (s->opt.lines && f->mod) {
+        Dwfl_Line *l = dwfl_module_getsrc(f->mod, vaddr);
+        int lineno = 0;
+        const char *file = l ? dwfl_lineinfo(l, NULL, &lineno, NULL, NULL, NULL) : NULL;
+        if (file) {
+            c.f[0].file = sym_intern(&s->strings, file, strlen(file));
+            c.f[0].line = (uint32_t)lineno;
+        }
+        size_t k = 0;
+        for (int j = 0; j < nscopes && k + 1 < c.n; j++) {
+            if (dwarf_tag(&scopes[j]) != DW_TAG_inlined_subroutine)
+                continue;
+            call_site(s, cu, &scopes[j], &c.f[k + 1].file, &c.f[k + 1].line);
+            k++;
+        }
+    }
+    free(scopes);
+    for (size_t j = 0; j < c.n; j++)
+        c.f[j].module = f->path;
+    sym_entry *e = malloc(sizeof *e + c.n * sizeof(sym_frame));
+    if (!e)
+        return NULL;
+    e->n = (uint32_t)c.n;
+    memcpy(e->f, c.f, c.n * sizeof(sym_frame));
+    return e;
+}

@@ -1,0 +1,152 @@
+/*
+ * util.c - open-addressing hash map keyed by two words, string interning.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sym_int.h"
+
+uint64_t sym_hash(const void *data, size_t len)
+{
+    const unsigned char *p = data;
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < len; i++) {
+        h ^= p[i];
+        h *= 0x100000001b3ull;
+    }
+    return h ^ (h >> 29);
+}
+
+static uint64_t mix(uint64_t a, uint64_t b)
+{
+    uint64_t h = a * 0x9e3779b97f4a7c15ull ^ (b + 0x632be59bd9b4e019ull + (a << 6));
+    h ^= h >> 31;
+    h *= 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 29;
+    return h;
+}
+
+static sym_map_slot *map_slot(const sym_map *m, uint64_t a, uint64_t b)
+{
+    size_t mask = m->cap - 1;
+    size_t i = mix(a, b) & mask;
+    for (;;) {
+        sym_map_slot *s = &m->slots[i];
+        if (!s->val || (s->a == a && s->b == b))
+            return s;
+        i = (i + 1) & mask;
+    }
+}
+
+void *sym_map_get(const sym_map *m, uint64_t a, uint64_t b)
+{
+    if (!m->cap)
+        return NULL;
+    return map_slot(m, a, b)->val;
+}
+
+static int map_grow(sym_map *m)
+{
+    size_t ncap = m->cap ? m->cap * 2 : 64;
+    sym_map n = { calloc(ncap, sizeof(sym_map_slot)), ncap, 0 };
+    if (!n.slots)
+        return TR_E_NOMEM;
+    for (size_t i = 0; i < m->cap; i++)
+        if (m->slots[i].val) {
+            *map_slot(&n, m->slots[i].a, m->slots[i].b) = m->slots[i];
+            n.count++;
+        }
+    free(m->slots);
+    *m = n;
+    return 0;
+}
+
+int sym_map_put(sym_map *m, uint64_t a, uint64_t b, void *val)
+{
+    if ((m->count + 1) * 4 >= m->cap * 3 && map_grow(m) < 0)
+        return TR_E_NOMEM;
+    sym_map_slot *s = map_slot(m, a, b);
+    if (!s->val)
+        m->count++;
+    s->a = a;
+    s->b = b;
+    s->val = val;
+    return 0;
+}
+
+void sym_map_del(sym_map *m, uint64_t a, uint64_t b)
+{
+    if (!m->cap)
+        return;
+    sym_map_slot *s = map_slot(m, a, b);
+    if (!s->val)
+        return;
+    s->val = NULL;
+    m->count--;
+    /* re-insert the rest of the cluster (linear probing deletion) */
+    size_t mask = m->cap - 1;
+    size_t i = ((size_t)(s - m->slots) + 1) & mask;
+    while (m->slots[i].val) {
+        sym_map_slot t = m->slots[i];
+        m->slots[i].val = NULL;
+        *map_slot(m, t.a, t.b) = t;
+        i = (i + 1) & mask;
+    }
+}
+
+void sym_map_free(sym_map *m)
+{
+    free(m->slots);
+    memset(m, 0, sizeof *m);
+}
+
+static int pool_grow(sym_strpool *p)
+{
+    size_t ncap = p->cap ? p->cap * 2 : 256;
+    char **n = calloc(ncap, sizeof *n);
+    if (!n)
+        return -1;
+    for (size_t i = 0; i < p->cap; i++) {
+        char *s = p->slots[i];
+        if (!s)
+            continue;
+        size_t j = sym_hash(s, strlen(s)) & (ncap - 1);
+        while (n[j])
+            j = (j + 1) & (ncap - 1);
+        n[j] = s;
+    }
+    free(p->slots);
+    p->slots = n;
+    p->cap = ncap;
+    return 0;
+}
+
+const char *sym_intern(sym_strpool *p, const char *s, size_t len)
+{
+    if ((p->count + 1) * 2 >= p->cap && pool_grow(p) < 0)
+        return NULL;
+    size_t mask = p->cap - 1;
+    size_t i = sym_hash(s, len) & mask;
+    while (p->slots[i]) {
+        const char *t = p->slots[i];
+        if (strncmp(t, s, len) == 0 && t[len] == '\0')
+            return t;
+        i = (i + 1) & mask;
+    }
+    char *c = malloc(len + 1);
+    if (!c)
+        return NULL;
+    memcpy(c, s, len);
+    c[len] = '\0';
+    p->slots[i] = c;
+    p->count++;
+    return c;
+}
+
+void sym_strpool_free(sym_strpool *p)
+{
+    for (size_t i = 0; i < p->cap; i++)
+        free(p->slots[i]);
+    free(p->slots);
+    memset(p, 0, sizeof *p);
+}

@@ -1,0 +1,447 @@
+/*
+ * rewrite.c - copy a trace record by record, replacing every stack by a
+ * stack of symbolized frames, and add MODULE_STATUS (and SYMBOL) records
+ * at the end of each stream.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "rewrite.h"
+#include "../symbolize/sym_int.h"
+
+struct rw {
+    const struct rewrite_options *o;
+    sym_session *sym;
+    tr_reader *r;
+    tr_writer *w;
+    int out_fd;
+    sym_map strids;   /* interned string pointer -> output string id + 1 */
+    sym_map stacks;   /* (pid, input stack id) -> struct stack_memo, for samples without
+                         stack copies; forgotten when mappings or symbol tables change */
+    uint32_t *fids;
+    size_t fcap;
+    int status;
+    uint64_t samples, frames_in, stacks_new, stacks_memo;
+};
+
+static void warn_cb(void *ctx, const char *msg)
+{
+    (void)ctx;
+    cli_warn("%s", msg);
+}
+
+/* Write error: fatal, with the output's name. */
+static int werr(struct rw *c, int rc)
+{
+    if (rc >= 0)
+        return 0;
+    if (rc == TR_E_EPIPE)
+        exit(CLI_EXIT_FAIL);
+    cli_die(CLI_EXIT_FAIL, "%s: %s", c->o->out_name, tr_strerror(rc));
+}
+
+static uint32_t out_string(struct rw *c, const char *s)
+{
+    if (!s)
+        return 0;
+    uintptr_t v = (uintptr_t)sym_map_get(&c->strids, (uintptr_t)s, 0);
+    if (v)
+        return (uint32_t)(v - 1);
+    uint32_t id;
+    werr(c, tr_writer_string(c->w, s, strlen(s), &id));
+    if (sym_map_put(&c->strids, (uintptr_t)s, 0, (void *)(uintptr_t)(id + 1ull)) < 0)
+        cli_die(CLI_EXIT_FAIL, "out of memory");
+    return id;
+}
+
+/* A string id of the input, re-interned in the output. */
+static uint32_t copy_string(struct rw *c, uint32_t id)
+{
+    if (!id)
+        return 0;
+    size_t len;
+    const char *s = tr_reader_string(c->r, id, &len);
+    if (!s)
+        return 0;
+    uint32_t out;
+    werr(c, tr_writer_string(c->w, s, len, &out));
+    return out;
+}
+
+static uint32_t resolve_and_write(struct rw *c, const tr_record *rec);
+
+static uint32_t out_stack(struct rw *c, const sym_frame *f, size_t n)
+{
+    if (n == 0)
+        return 0;
+    if (n > c->fcap) {
+        size_t ncap = n * 2;
+        uint32_t *p = realloc(c->fids, ncap * sizeof *p);
+        if (!p)
+            cli_die(CLI_EXIT_FAIL, "out of memory");
+        c->fids = p;
+        c->fcap = ncap;
+    }
+    for (size_t i = 0; i < n; i++) {
+        tr_frame fr = {
+            .addr = f[i].addr,
+            .flags = f[i].flags & 0xffffu,
+            .func = out_string(c, f[i].func),
+            .module = out_string(c, f[i].module),
+            .file = out_string(c, f[i].file),
+            .offset = f[i].offset,
+            .line = f[i].line,
+        };
+        werr(c, tr_writer_frame(c->w, &fr, &c->fids[i]));
+    }
+    uint32_t id;
+    werr(c, tr_writer_stack(c->w, c->fids, n, &id));
+    return id;
+}
+
+struct stack_memo {
+    uint32_t out, depth, first;
+};
+
+static void forget_stacks(struct rw *c)
+{
+    for (size_t i = 0; i < c->stacks.cap; i++)
+        free(c->stacks.slots[i].val);
+    sym_map_free(&c->stacks);
+}
+
+static uint32_t resolved_stack(struct rw *c, const tr_record *rec)
+{
+    uint32_t in = rec->type == TR_REC_SAMPLE ? rec->u.sample.stack
+                : rec->type == TR_REC_SYSCALL ? rec->u.syscall.stack : rec->u.libcall.stack;
+    int memo = in && !(rec->type == TR_REC_SAMPLE && rec->u.sample.nregs &&
+                       rec->u.sample.stack_copy_len && c->o->sym.unwind);
+    const uint32_t *ids = NULL;
+    int depth = memo ? tr_reader_stack(c->r, in, &ids) : -1;
+    if (depth <= 0)
+        memo = 0;
+    if (memo) {
+        struct stack_memo *m = sym_map_get(&c->stacks, (uint32_t)rec->pid, in);
+        if (m && m->depth == (uint32_t)depth && m->first == ids[0]) {
+            c->stacks_memo++;
+            return m->out;
+        }
+    }
+    uint32_t out = resolve_and_write(c, rec);
+    if (memo) {
+        struct stack_memo *m = malloc(sizeof *m);
+        if (!m || sym_map_put(&c->stacks, (uint32_t)rec->pid, in, m) < 0)
+            cli_die(CLI_EXIT_FAIL, "out of memory");
+        *m = (struct stack_memo){ out, (uint32_t)depth, ids[0] };
+    }
+    return out;
+}
+
+static uint32_t resolve_and_write(struct rw *c, const tr_record *rec)
+{
+    const sym_frame *f;
+    size_t n;
+    int rc = sym_resolve_stack(c->sym, c->r, rec, &f, &n);
+    if (rc < 0)
+        cli_die(CLI_EXIT_FAIL, "%s: %s", c->o->in_name, tr_strerror(rc));
+    c->frames_in += n;
+    c->stacks_new++;
+    return out_stack(c, f, n);
+}
+
+static void copy_captures(struct rw *c, tr_capture *caps, uint32_t n)
+{
+    for (uint32_t i = 0; i < n && i < TR_MAX_CAPTURES; i++)
+        caps[i].struct_name = copy_string(c, caps[i].struct_name);
+}
+
+static void end_stream(struct rw *c, uint64_t lost)
+{
+    if (!c->w)
+        return;
+    sym_module_info mi;
+    while (sym_modules_take_new(c->sym, &mi)) {
+        tr_record m;
+        memset(&m, 0, sizeof m);
+        m.type = TR_REC_MODULE_STATUS;
+        m.pid = m.tid = m.cpu = -1;
+        m.u.module_status.module = out_string(c, mi.module);
+        m.u.module_status.status = mi.status;
+        m.u.module_status.build_id = mi.build_id;
+        m.u.module_status.build_id_len = mi.build_id_len;
+        m.u.module_status.detail = out_string(c, mi.detail);
+        werr(c, tr_writer_add(c->w, &m));
+    }
+    sym_symbol_info si;
+    while (sym_symbols_take_new(c->sym, &si)) {
+        if (!c->o->symbols)
+            continue;
+        tr_record m;
+        memset(&m, 0, sizeof m);
+        m.type = TR_REC_SYMBOL;
+        m.pid = m.tid = m.cpu = -1;
+        m.u.symbol.module = out_string(c, si.module);
+        m.u.symbol.name = out_string(c, si.name);
+        m.u.symbol.start = si.start;
+        m.u.symbol.size = si.size;
+        m.u.symbol.flags = si.flags;
+        werr(c, tr_writer_add(c->w, &m));
+    }
+    werr(c, tr_writer_finish(c->w, lost));
+    tr_writer_free(c->w);
+    c->w = NULL;
+    sym_map_free(&c->strids);
+    forget_stacks(c);
+}
+
+static void start_stream(struct rw *c)
+{
+    end_stream(c, 0);
+    werr(c, tr_writer_open(&c->w, c->out_fd, NULL));
+}
+
+static char *dupn(const char *s, size_t n)
+{
+    char *d = strndup(s ? s : "", s ? n : 0);
+    if (!d)
+        cli_die(CLI_EXIT_FAIL, "out of memory");
+    return d;
+}
+
+static void copy_syscall_table(struct rw *c, const tr_record *rec)
+{
+    size_t pos = 0, n = 0, cap = rec->u.syscall_table.count + 1;
+    uint32_t *nrs = calloc(cap, sizeof *nrs);
+    char **names = calloc(cap, sizeof *names);
+    if (!nrs || !names)
+        cli_die(CLI_EXIT_FAIL, "out of memory");
+    uint32_t nr;
+    const char *name;
+    size_t len;
+    int rc;
+    while (n < cap && (rc = tr_syscall_table_iter(rec, &pos, &nr, &name, &len)) == 1) {
+        nrs[n] = nr;
+        names[n++] = dupn(name, len);
+    }
+    char *arch = dupn(rec->u.syscall_table.arch, rec->u.syscall_table.arch_len);
+    werr(c, tr_writer_syscall_table(c->w, arch, nrs, (const char *const *)names, n));
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    free(nrs);
+    free(arch);
+}
+
+static void copy_record(struct rw *c, const tr_record *in)
+{
+    tr_record rec = *in;
+    switch (rec.type) {
+    case TR_REC_STRING:
+    case TR_REC_FRAME:
+    case TR_REC_STACK:
+        return; /* definitions are written as they are used */
+    case TR_REC_EVENT_DEF: {
+        uint32_t id;
+        werr(c, tr_writer_event(c->w, &rec.u.event_def, &id));
+        return;
+    }
+    case TR_REC_META: {
+        char *k = dupn(rec.u.meta.key, rec.u.meta.key_len);
+        char *v = dupn(rec.u.meta.value, rec.u.meta.value_len);
+        werr(c, tr_writer_meta(c->w, k, v));
+        free(k);
+        free(v);
+        return;
+    }
+    case TR_REC_SYSCALL_TABLE:
+        copy_syscall_table(c, &rec);
+        return;
+    case TR_REC_BLOB: {
+        char *n = dupn(rec.u.blob.name, rec.u.blob.name_len);
+        werr(c, tr_writer_blob(c->w, n, rec.u.blob.data, rec.u.blob.len, 0));
+        free(n);
+        return;
+    }
+    case TR_REC_SAMPLE:
+        c->samples++;
+        rec.u.sample.stack = resolved_stack(c, &rec);
+        if (!c->o->keep_stack_copy) {
+            rec.u.sample.abi = 0;
+            rec.u.sample.regs_mask = 0;
+            rec.u.sample.nregs = 0;
+            rec.u.sample.stack_copy = NULL;
+            rec.u.sample.stack_copy_len = 0;
+        }
+        break;
+    case TR_REC_SYSCALL:
+        rec.u.syscall.stack = resolved_stack(c, &rec);
+        copy_captures(c, rec.u.syscall.captures, rec.u.syscall.ncaptures);
+        break;
+    case TR_REC_LIBCALL:
+        rec.u.libcall.stack = resolved_stack(c, &rec);
+        rec.u.libcall.func = copy_string(c, rec.u.libcall.func);
+        copy_captures(c, rec.u.libcall.captures, rec.u.libcall.ncaptures);
+        break;
+    case TR_REC_SYMBOL:
+        rec.u.symbol.module = copy_string(c, rec.u.symbol.module);
+        rec.u.symbol.name = copy_string(c, rec.u.symbol.name);
+        break;
+    case TR_REC_MODULE_STATUS:
+        rec.u.module_status.module = copy_string(c, rec.u.module_status.module);
+        rec.u.module_status.detail = copy_string(c, rec.u.module_status.detail);
+        break;
+    default:
+        break;
+    }
+    werr(c, tr_writer_add(c->w, &rec));
+}
+
+/* The whole input in memory (mapped when it is a regular file). */
+static void *slurp(int fd, size_t *len, int *mapped)
+{
+    struct stat st;
+    *mapped = 0;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+        void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (p != MAP_FAILED) {
+            *mapped = 1;
+            *len = (size_t)st.st_size;
+            return p;
+        }
+    }
+    size_t cap = 1 << 20, n = 0;
+    char *buf = malloc(cap);
+    if (!buf)
+        return NULL;
+    for (;;) {
+        if (n == cap) {
+            char *b = realloc(buf, cap *= 2);
+            if (!b) {
+                free(buf);
+                return NULL;
+            }
+            buf = b;
+        }
+        ssize_t got = read(fd, buf + n, cap - n);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            free(buf);
+            return NULL;
+        }
+        if (got == 0)
+            break;
+        n += (size_t)got;
+    }
+    *len = n;
+    return buf;
+}
+
+static void print_stats(struct rw *c)
+{
+    sym_stats st;
+    sym_get_stats(c->sym, &st);
+    cli_warn("%llu samples, %llu stacks symbolized (%llu frames) and %llu repeated, "
+             "%llu addresses looked up (%llu cache hits, %llu distinct), "
+             "%llu modules, %llu processes, %llu samples unwound (%llu failed)",
+             (unsigned long long)c->samples, (unsigned long long)c->stacks_new,
+             (unsigned long long)c->frames_in, (unsigned long long)c->stacks_memo,
+             (unsigned long long)st.frames, (unsigned long long)st.cache_hits,
+             (unsigned long long)st.addr_cache_entries, (unsigned long long)st.modules,
+             (unsigned long long)st.processes, (unsigned long long)st.unwound_samples,
+             (unsigned long long)st.unwind_failures);
+}
+
+int rewrite_trace(const struct rewrite_options *o, int in_fd, int out_fd)
+{
+    struct rw c;
+    memset(&c, 0, sizeof c);
+    c.o = o;
+    c.out_fd = out_fd;
+    sym_options so = o->sym;
+    so.warn = warn_cb;
+    c.sym = sym_new(&so);
+    if (!c.sym)
+        cli_die(CLI_EXIT_FAIL, "out of memory");
+
+    void *buf = NULL;
+    size_t len = 0;
+    int mapped = 0, rc;
+    tr_reader_options ro = { .keep_definitions = 1 };
+    struct stat st;
+    if (!o->stream && fstat(in_fd, &st) == 0 && S_ISREG(st.st_mode) &&
+        lseek(in_fd, 0, SEEK_CUR) == 0) {
+        /* a file: look ahead, then read it again from the start */
+        if (sym_prescan_fd(c.sym, in_fd) < 0)
+            cli_die(CLI_EXIT_FAIL, "out of memory");
+        if (lseek(in_fd, 0, SEEK_SET) != 0)
+            cli_die(CLI_EXIT_FAIL, "%s: %s", o->in_name, strerror(errno));
+        rc = tr_reader_open(&c.r, in_fd, &ro);
+    } else if (!o->stream) {
+        /* a pipe: hold it in memory to look ahead */
+        buf = slurp(in_fd, &len, &mapped);
+        if (!buf)
+            cli_die(CLI_EXIT_FAIL, "%s: %s", o->in_name, strerror(errno ? errno : ENOMEM));
+        if (sym_prescan(c.sym, buf, len) < 0)
+            cli_die(CLI_EXIT_FAIL, "out of memory");
+        rc = tr_reader_open_mem(&c.r, buf, len, &ro);
+    } else {
+        rc = tr_reader_open(&c.r, in_fd, &ro);
+    }
+    if (rc < 0)
+        cli_die(CLI_EXIT_FAIL, "%s: %s", o->in_name, tr_strerror(rc));
+
+    tr_record rec;
+    int any = 0;
+    while ((rc = tr_reader_next(c.r, &rec)) != 0) {
+        if (rc < 0) {
+            const tr_reader_diag *d = tr_reader_last_diag(c.r);
+            if (!any && !tr_error_recoverable(rc)) /* nothing of a trace was read */
+                cli_die(CLI_EXIT_FAIL, "%s: %s%s%s", o->in_name, tr_strerror(rc),
+                        d->detail[0] ? ": " : "", d->detail);
+            cli_warn("%s: %s at byte %llu%s%s", o->in_name, tr_strerror(rc),
+                     (unsigned long long)d->offset, d->detail[0] ? ": " : "", d->detail);
+            c.status = CLI_EXIT_TRUNCATED;
+            if (tr_error_recoverable(rc))
+                continue;
+            break;
+        }
+        any = 1;
+        if (sym_observe(c.sym, c.r, &rec) < 0)
+            cli_die(CLI_EXIT_FAIL, "out of memory");
+        if (rec.type == TR_REC_MMAP || rec.type == TR_REC_FORK || rec.type == TR_REC_BLOB ||
+            (rec.type == TR_REC_COMM && rec.u.comm.exec))
+            forget_stacks(&c); /* what an address means may have changed */
+        if (rec.type == TR_REC_STREAM_START) {
+            start_stream(&c);
+            continue;
+        }
+        if (rec.type == TR_REC_STREAM_END) {
+            end_stream(&c, rec.u.stream_end.lost);
+            continue;
+        }
+        if (c.w)
+            copy_record(&c, &rec);
+    }
+    end_stream(&c, 0);
+    if (o->stats)
+        print_stats(&c);
+    tr_reader_free(c.r);
+    if (buf) {
+        if (mapped)
+            munmap(buf, len);
+        else
+            free(buf);
+    }
+    sym_free(c.sym);
+    free(c.fids);
+    sym_map_free(&c.strids);
+    forget_stacks(&c);
+    return c.status;
+}

@@ -1,0 +1,42 @@
+# Shared by the symbolize command-line cases: build the workload, record it.
+set -eu
+unset DEBUGINFOD_URLS
+SRC="$CASE/../../prog.c"
+need_recorder() {
+    command -v tr-rec-perf >/dev/null || { echo "SKIP: tr-rec-perf is not built"; exit 77; }
+}
+# build OUT [CFLAGS...]
+build() {
+    local out=$1; shift
+    cc -O2 -g "$@" -o "$out" "$SRC"
+}
+# record TRACE [tr-rec-perf options...] -- COMMAND...
+record() {
+    local t=$1; shift
+    if ! tr-rec-perf -q -o "$t" "$@" 2>rec.err; then
+        if grep -qi 'perf_event_open\|permission\|not supported' rec.err; then
+            echo "SKIP: perf_event_open refused: $(head -1 rec.err)"; exit 77
+        fi
+        cat rec.err >&2; exit 1
+    fi
+}
+build_id() {
+    readelf -n "$1" | awk '/Build ID/ {print $3}'
+}
+# Functions seen in the samples' frames of module MOD (basename), one per line.
+funcs_of() {
+    sym-dump -m "$1" | tr ';' '\n' | grep -F "[$2]" | sed 's/\[[^]]*\]$//; s/(inline)//' | sort -u
+}
+# "module BASENAME status=N" for module MOD (basename), and the detail's first word
+status_of() {
+    sym-dump -s "$1" | awk -v m="$2" '$1 == "module" { n = split($2, p, "/"); if (p[n] == m) print "module " m " " $3 }'
+}
+# check_funcs TRACE MOD F...: "F" or "F missing" for each F in the frames of
+# module MOD, then "unknown: N" frames of MOD that did not resolve (robust
+# against samples that land in other small functions)
+check_funcs() {
+    local t=$1 m=$2 f; shift 2
+    funcs_of "$t" "$m" > .funcs
+    for f in "$@"; do grep -qxF -- "$f" .funcs && echo "$f" || echo "$f missing"; done
+    echo "unknown: $(grep -cxF '[unknown]' .funcs || true)"
+}

@@ -1,0 +1,23 @@
+// prog.rs - a Rust workload for demangling: a function in a module (legacy
+// mangling by default) called through the standard library (v0 names).
+use std::hint::black_box;
+mod work {
+    #[inline(never)]
+    pub fn spin(n: u64) -> u64 {
+        let mut x = 1u64;
+        for i in 0..n { x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(i)); }
+        x
+    }
+}
+struct Runner<T> { v: T }
+impl<T: Copy + Into<u64>> Runner<T> {
+    #[inline(never)]
+    fn run(&self) -> u64 { work::spin(self.v.into()) }
+}
+fn main() {
+    let n: u64 = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(100);
+    let r = Runner { v: 200000u32 };
+    let mut s = 0u64;
+    for _ in 0..n { s = s.wrapping_add(black_box(r.run())); }
+    println!("{}", s);
+}
