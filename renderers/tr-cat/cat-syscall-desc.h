@@ -24,6 +24,17 @@
  *   Y directory entries (exit: count)   H wait4 options
  *   F socket family   K socket type and flags   z struct sockaddr (entry, length next)
  *   g getrandom flags j clock id        y clock_nanosleep flags (TIMER_ABSTIME)
+ *   3 struct timespec at exit, only when interrupted (EINTR: the remaining time)
+ *   7 struct statfs (exit)  6 struct sysinfo (exit)  5 cpu set (exit, ret bytes)
+ *   4 gid_t array (exit, ret entries)  8 struct pollfd array (entry, revents at exit)
+ *   9 iovec array with data (entry)  0 iovec array with data (exit, ret bytes in all)
+ *   $ MSG_* flags  % struct sockaddr (exit, length from the next argument's socklen)
+ *   & socklen_t in and out ("[IN => OUT]")
+ *   ! epoll_ctl op   ^ struct epoll_event (entry, not for EPOLL_CTL_DEL)
+ *   ~ struct epoll_event array (exit, ret entries)   @ CLOEXEC and NONBLOCK flags named by the call
+ *   # socket protocol (by the family in argument 0)
+ *   1 O_* flags without access mode (pipe2, dup3)
+ *   b statx mask      B struct statx (exit)  D fadvise advice
  * A descriptor whose args is "*" is decoded by a special case in both programs
  * (clone, clone3, futex, fcntl, ioctl, arch_prctl); nargs gives its arity.
  * ret: 'd' decimal, 'x' hex, 'o' octal, 'f' fd, '?' never returns.

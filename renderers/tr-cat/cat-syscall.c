@@ -1,7 +1,719 @@
-/* cat-syscall.c - placeholder until the family's renderer lands: generic output. */
+/*
+ * cat-syscall.c - syscalls, signals and exits as strace prints them, and
+ * --summary as strace -c.
+ *
+ * A tr-rec-strace trace holds one record per completed syscall (entry time
+ * and duration), written when it returned.  strace prints a line when a
+ * syscall enters and finishes it when it returns, splitting it into
+ * "<unfinished ...>" and "<... resumed>" halves when another thread's line
+ * comes in between.  To print the same, records are buffered, turned into
+ * entry and exit events, sorted by time and replayed through the same state
+ * machine strace uses.  The buffer is flushed at the end of each stream (and
+ * in halves when it grows large).
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "cat-syscall-decode.h"
+#include "cat-syscall-desc.h"
+#include "cat-syscall-format.h"
 #include "cat.h"
 
-int cat_syscall_record(struct cat_ctx *c, const tr_record *rec) { (void)c; (void)rec; return 0; }
-int cat_syscall_account(struct cat_ctx *c, const tr_record *rec) { (void)c; (void)rec; return 0; }
-int cat_syscall_summary(struct cat_ctx *c) { (void)c; return 0; }
-void cat_syscall_reset(struct cat_ctx *c) { (void)c; }
+#define WINDOW_MAX 50000 /* buffered records before a partial flush */
+#define LIVE_LAG_NS 2000000000ull /* events this much older than the newest record are printed */
+
+struct event {
+    uint64_t time;
+    uint64_t seq;
+    size_t item;
+    int exit;             /* 0: entry (or a one-line event), 1: syscall exit */
+};
+
+struct stat_row {
+    char *name;
+    uint64_t calls, errors, ns;
+};
+
+static struct {
+    int strace_stream;    /* producer is tr-rec-strace */
+    int follow_meta;
+    int64_t real_minus_mono;
+    int have_real;
+    struct sc_item *items;
+    size_t n, cap;
+    uint64_t seq;
+    int32_t open_tid;     /* tid whose line is open, 0 none */
+    size_t open_item;
+    int32_t tids[2];
+    int ntids;
+    int prefix;           /* print pid prefixes */
+    uint64_t last_line_time;
+    uint64_t oldest;      /* entry time of the oldest buffered record */
+    int32_t rs_tid[64];   /* threads whose call returned ERESTART_RESTARTBLOCK ... */
+    uint32_t rs_nr[64];   /* ... and that call, for restart_syscall's comment */
+    unsigned rs_next;
+    int have_last_line;
+    struct sb line;
+    /* summary */
+    struct stat_row *rows;
+    size_t nrows;
+    struct stat_row *by_nr[1024];
+} S;
+
+/* ---- output lines -------------------------------------------------------------- */
+
+static void line_prefix(struct cat_ctx *c, int32_t tid, uint64_t t, struct sb *b)
+{
+    if (S.prefix)
+        sb_printf(b, "%-5d ", tid);
+    const struct cat_opts *o = c->o;
+    if (o->timestamps) {
+        uint64_t real = S.have_real ? (uint64_t)((int64_t)t + S.real_minus_mono) : t;
+        time_t sec = (time_t)(real / 1000000000u);
+        unsigned us = (unsigned)(real % 1000000000u / 1000u);
+        if (o->timestamps >= 3) {
+            sb_printf(b, "%lld.%06u ", (long long)sec, us);
+        } else {
+            struct tm tm;
+            char hms[16];
+            localtime_r(&sec, &tm);
+            strftime(hms, sizeof hms, "%H:%M:%S", &tm);
+            if (o->timestamps == 2)
+                sb_printf(b, "%s.%06u ", hms, us);
+            else
+                sb_printf(b, "%s ", hms);
+        }
+    }
+    if (o->relative) {
+        uint64_t d = S.have_last_line && t >= S.last_line_time ? t - S.last_line_time : 0;
+        sb_printf(b, "%6" PRIu64 ".%06" PRIu64 " ", d / 1000000000u, d % 1000000000u / 1000u);
+        S.last_line_time = t;
+        S.have_last_line = 1;
+    }
+}
+
+static void out_line(struct cat_ctx *c)
+{
+    sb_putc(&S.line, '\n');
+    fwrite(S.line.p, 1, S.line.len, c->out);
+    sb_reset(&S.line);
+}
+
+/* close an open line of another thread */
+static void cut_open_line(struct cat_ctx *c)
+{
+    if (!S.open_tid)
+        return;
+    sb_puts(&S.line, " <unfinished ...>");
+    out_line(c);
+    S.items[S.open_item].interrupted = 1;
+    S.open_tid = 0;
+}
+
+static void emit_entry(struct cat_ctx *c, size_t idx)
+{
+    struct sc_item *it = &S.items[idx];
+    cut_open_line(c);
+    line_prefix(c, it->tid, it->time, &S.line);
+    sc_format_entry(c, it, &S.line);
+    if (!c->o->raw && !strcmp(sc_sys_name(c, it->nr), "restart_syscall"))
+        for (unsigned k = 0; k < 64; k++)
+            if (S.rs_tid[k] == it->tid) {
+                sb_printf(&S.line, "<... resuming interrupted %s ...>", sc_sys_name(c, S.rs_nr[k]));
+                S.rs_tid[k] = 0;
+                break;
+            }
+    S.open_tid = it->tid;
+    S.open_item = idx;
+    it->interrupted = 0;
+}
+
+static void emit_exit(struct cat_ctx *c, size_t idx)
+{
+    struct sc_item *it = &S.items[idx];
+    if ((it->flags & TR_SYSF_HAS_RET) && it->ret == -516) {
+        S.rs_tid[S.rs_next % 64] = it->tid;
+        S.rs_nr[S.rs_next % 64] = it->nr;
+        S.rs_next++;
+    }
+    if (it->detached && !c->o->raw) {
+        /* strace: "read(0,  <detached ...>" */
+        if (!(S.open_tid == it->tid && S.open_item == idx && !it->interrupted)) {
+            cut_open_line(c);
+            line_prefix(c, it->tid, it->time + it->dur, &S.line);
+            sb_printf(&S.line, "<... %s resumed>", sc_sys_name(c, it->nr));
+        }
+        sb_puts(&S.line, " <detached ...>");
+        out_line(c);
+        S.open_tid = 0;
+        return;
+    }
+    if (S.open_tid == it->tid && S.open_item == idx && !it->interrupted) {
+        size_t start = 0;
+        sc_format_exit(c, it, &S.line, start);
+        out_line(c);
+        S.open_tid = 0;
+        return;
+    }
+    cut_open_line(c);
+    int32_t who = it->tid;
+    const char *name = sc_sys_name(c, it->nr);
+    if (it->tid != it->pid && (it->flags & TR_SYSF_HAS_RET) && it->ret == 0 &&
+        (!strcmp(name, "execve") || !strcmp(name, "execveat"))) {
+        /* a thread exec'd: it continues as the thread group leader */
+        line_prefix(c, it->pid, it->time + it->dur, &S.line);
+        sb_printf(&S.line, "+++ superseded by execve in pid %d +++", it->tid);
+        out_line(c);
+        who = it->pid;
+    }
+    line_prefix(c, who, it->time + it->dur, &S.line);
+    sb_printf(&S.line, "<... %s resumed>", name);
+    sc_format_exit(c, it, &S.line, 0);
+    out_line(c);
+}
+
+static void emit_signal(struct cat_ctx *c, struct sc_item *it)
+{
+    cut_open_line(c);
+    line_prefix(c, it->tid, it->time, &S.line);
+    if (it->flags & TR_SIGF_STOP) {
+        sb_puts(&S.line, "--- stopped by ");
+        print_signal(&S.line, (int)it->nr);
+        sb_puts(&S.line, " ---");
+    } else {
+        sb_puts(&S.line, "--- ");
+        print_signal(&S.line, (int)it->nr);
+        sb_putc(&S.line, ' ');
+        if (it->data_len)
+            print_siginfo(&S.line, it->data, it->data_len);
+        else
+            sb_puts(&S.line, "{}");
+        sb_puts(&S.line, " ---");
+    }
+    out_line(c);
+}
+
+static void emit_exit_record(struct cat_ctx *c, struct sc_item *it)
+{
+    cut_open_line(c);
+    line_prefix(c, it->tid, it->time, &S.line);
+    int st = (int)it->ret;
+    if ((st & 0x7f) == 0) {
+        sb_printf(&S.line, "+++ exited with %d +++", (st >> 8) & 0xff);
+    } else {
+        sb_puts(&S.line, "+++ killed by ");
+        print_signal(&S.line, st & 0x7f);
+        sb_puts(&S.line, (st & 0x80) ? " (core dumped) +++" : " +++");
+    }
+    out_line(c);
+}
+
+static int cmp_event(const void *a, const void *b)
+{
+    const struct event *x = a, *y = b;
+    if (x->time != y->time)
+        return x->time < y->time ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static void free_item(struct sc_item *it)
+{
+    free(it->data);
+    it->data = NULL;
+}
+
+/* At the end of a stream: an unfinished call after which its thread shows nothing more
+ * (no exit, no later call) was cut by a detach. */
+static void mark_detached(void)
+{
+    for (size_t i = 0; i < S.n; i++) {
+        struct sc_item *it = &S.items[i];
+        if (it->type != TR_REC_SYSCALL || (it->flags & TR_SYSF_HAS_RET))
+            continue;
+        uint64_t end = it->time + it->dur;
+        int later = 0;
+        for (size_t j = 0; j < S.n && !later; j++)
+            if (j != i && (S.items[j].tid == it->tid || S.items[j].pid == it->tid) &&
+                S.items[j].time + S.items[j].dur >= end)
+                later = 1;
+        it->detached = !later;
+    }
+}
+
+/* Replay the buffered records' events up to time cutoff (all: every event); what is
+ * not finished stays buffered.  A syscall whose entry was printed keeps entry_done. */
+static void flush_items(struct cat_ctx *c, int all, uint64_t cutoff)
+{
+    if (!S.n)
+        return;
+    if (!S.prefix && (c->o->follow || S.follow_meta || S.ntids > 1 || c->multi_process))
+        S.prefix = 1;
+    if (all)
+        mark_detached();
+    struct event *ev = malloc(2 * S.n * sizeof *ev);
+    if (!ev)
+        return;
+    size_t ne = 0;
+    for (size_t i = 0; i < S.n; i++) {
+        struct sc_item *it = &S.items[i];
+        if (!it->entry_done)
+            ev[ne++] = (struct event){ it->time, 2 * (uint64_t)i, i, 0 };
+        if (it->type == TR_REC_SYSCALL)
+            ev[ne++] = (struct event){ it->time + it->dur, 2 * (uint64_t)i + 1, i, 1 };
+    }
+    qsort(ev, ne, sizeof *ev, cmp_event);
+    for (size_t k = 0; k < ne; k++) {
+        if (!all && ev[k].time > cutoff)
+            break;
+        struct sc_item *it = &S.items[ev[k].item];
+        if (it->type == TR_REC_SIGNAL) {
+            emit_signal(c, it);
+            it->done = 1;
+        } else if (it->type == TR_REC_EXIT) {
+            emit_exit_record(c, it);
+            it->done = 1;
+        } else if (!ev[k].exit) {
+            emit_entry(c, ev[k].item);
+            it->entry_done = 1;
+        } else {
+            emit_exit(c, ev[k].item);
+            it->done = 1;
+        }
+    }
+    free(ev);
+    size_t j = 0;
+    for (size_t i = 0; i < S.n; i++) {
+        if (S.items[i].done) {
+            free_item(&S.items[i]);
+            continue;
+        }
+        if (S.open_tid && S.open_item == i)
+            S.open_item = j;
+        S.items[j++] = S.items[i];
+    }
+    S.n = j;
+    if (all && S.open_tid) {
+        out_line(c); /* cannot happen: every syscall has its exit event */
+        S.open_tid = 0;
+    }
+    fflush(c->out);
+}
+
+/* Reading a pipe (tr-rec-strace ... | tr-cat): print as the trace comes, a little late.
+ * Files are replayed exactly (a call blocked longer than the lag would print late). */
+static int is_live(struct cat_ctx *c)
+{
+    static int live = -1;
+    if (live < 0) {
+        struct stat st;
+        live = c->file && !strcmp(c->file, "stdin") && fstat(0, &st) == 0 && S_ISFIFO(st.st_mode);
+    }
+    return live;
+}
+
+/* Keep the buffer small and a live pipe moving: print what is old enough. */
+static void flush_some(struct cat_ctx *c, uint64_t newest)
+{
+    if (S.n >= WINDOW_MAX) {
+        /* the oldest half of the events */
+        uint64_t lo = UINT64_MAX, hi = 0;
+        for (size_t i = 0; i < S.n; i++) {
+            if (S.items[i].time < lo) lo = S.items[i].time;
+            if (S.items[i].time > hi) hi = S.items[i].time;
+        }
+        flush_items(c, 0, lo + (hi - lo) / 2);
+    } else if (is_live(c) && newest > LIVE_LAG_NS && newest - LIVE_LAG_NS > S.oldest && S.n) {
+        flush_items(c, 0, newest - LIVE_LAG_NS);
+        S.oldest = UINT64_MAX;
+        for (size_t i = 0; i < S.n; i++)
+            if (S.items[i].time < S.oldest)
+                S.oldest = S.items[i].time;
+    }
+}
+
+static struct sc_item *new_item(void)
+{
+    if (S.n == S.cap) {
+        size_t cap = S.cap ? S.cap * 2 : 1024;
+        struct sc_item *p = realloc(S.items, cap * sizeof *p);
+        if (!p)
+            return NULL;
+        S.items = p;
+        S.cap = cap;
+    }
+    struct sc_item *it = &S.items[S.n++];
+    memset(it, 0, sizeof *it);
+    return it;
+}
+
+static void note_tid(int32_t tid)
+{
+    if (S.ntids < 2 && (S.ntids == 0 || S.tids[0] != tid))
+        S.tids[S.ntids++] = tid;
+}
+
+static int copy_syscall(struct sc_item *it, const tr_record *rec)
+{
+    it->type = rec->type;
+    it->time = rec->time;
+    it->pid = rec->pid;
+    it->tid = rec->tid;
+    it->nr = rec->u.syscall.nr;
+    it->flags = rec->u.syscall.flags;
+    it->ret = rec->u.syscall.ret;
+    it->dur = rec->u.syscall.duration;
+    it->nargs = rec->u.syscall.nargs;
+    memcpy(it->args, rec->u.syscall.args, sizeof it->args);
+    size_t total = 0;
+    uint32_t n = rec->u.syscall.ncaptures < TR_MAX_CAPTURES ? rec->u.syscall.ncaptures : TR_MAX_CAPTURES;
+    for (uint32_t i = 0; i < n; i++)
+        total += rec->u.syscall.captures[i].len;
+    it->data = total ? malloc(total) : NULL;
+    if (total && !it->data)
+        return -1;
+    size_t off = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const tr_capture *cp = &rec->u.syscall.captures[i];
+        it->cap[i] = (struct sc_cap){ cp->arg, cp->kind, cp->flags, off, cp->len };
+        if (cp->len)
+            memcpy(it->data + off, cp->data, cp->len);
+        off += cp->len;
+    }
+    it->ncap = n;
+    return 0;
+}
+
+static void note_meta(const tr_record *rec)
+{
+    const char *k = rec->u.meta.key, *v = rec->u.meta.value;
+    size_t kl = rec->u.meta.key_len;
+    if (kl == 8 && !strncmp(k, "producer", 8))
+        S.strace_stream = rec->u.meta.value_len == 13 && !strncmp(v, "tr-rec-strace", 13);
+    else if (kl == 13 && !strncmp(k, "strace.follow", 13))
+        S.follow_meta = v[0] == '1';
+}
+
+static void note_clock(struct cat_ctx *c)
+{
+    if (S.have_real || !c->r)
+        return;
+    const char *m = tr_reader_meta(c->r, "time.monotonic_ns");
+    const char *r = tr_reader_meta(c->r, "time.realtime_ns");
+    if (m && r) {
+        S.real_minus_mono = (int64_t)(strtoull(r, NULL, 10) - strtoull(m, NULL, 10));
+        S.have_real = 1;
+    }
+}
+
+/* ---- JSON ------------------------------------------------------------------------ */
+
+static const char *cap_kind_name(uint32_t k)
+{
+    static const char *const n[] = { "string", "buffer", "struct", "fd_path", "strings" };
+    return k < 5 ? n[k] : "unknown";
+}
+
+static void json_hex(FILE *f, const uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        fprintf(f, "%02x", p[i]);
+}
+
+static int json_syscall(struct cat_ctx *c, const tr_record *rec)
+{
+    struct sc_item it;
+    memset(&it, 0, sizeof it);
+    if (copy_syscall(&it, rec) < 0)
+        return -1;
+    FILE *f = c->out;
+    const char *name = sc_sys_name(c, it.nr);
+    struct sb b = {0};
+    sc_format_entry(c, &it, &b);
+    sc_format_exit(c, &it, &b, 0);
+    /* the padding belongs to the text form */
+    char *eq = strstr(b.p, ") ");
+    fprintf(f, "{\"type\":\"syscall\",\"time\":%" PRIu64 ",\"pid\":%d,\"tid\":%d,\"nr\":%u,\"name\":\"",
+            it.time, it.pid, it.tid, it.nr);
+    cat_json_str(f, name, strlen(name));
+    fprintf(f, "\",\"args\":[");
+    for (unsigned i = 0; i < it.nargs && i < 6; i++)
+        fprintf(f, "%s%" PRIu64, i ? "," : "", it.args[i]);
+    fprintf(f, "]");
+    if (it.flags & TR_SYSF_HAS_RET) {
+        fprintf(f, ",\"ret\":%" PRId64, it.ret);
+        if (sc_is_err(it.ret)) {
+            const char *en = errno_name((int)-it.ret);
+            fprintf(f, ",\"errno\":\"%s\"", en ? en : "");
+        }
+    } else {
+        fprintf(f, ",\"ret\":null,\"unfinished\":true");
+    }
+    fprintf(f, ",\"duration_ns\":%" PRIu64, it.dur);
+    if (rec->u.syscall.stack) {
+        const uint32_t *fr;
+        int depth = tr_reader_stack(c->r, rec->u.syscall.stack, &fr);
+        fprintf(f, ",\"stack\":%u,\"frames\":[", rec->u.syscall.stack);
+        for (int k = 0; k < depth; k++) {
+            const tr_frame *fm = tr_reader_frame(c->r, fr[k]);
+            fprintf(f, "%s\"%#llx\"", k ? "," : "", fm ? (unsigned long long)fm->addr : 0ull);
+        }
+        fputc(']', f);
+    }
+    fprintf(f, ",\"captures\":[");
+    for (uint32_t i = 0; i < it.ncap; i++) {
+        const struct sc_cap *cp = &it.cap[i];
+        fprintf(f, "%s{\"arg\":%u,\"kind\":\"%s\",\"exit\":%s,\"truncated\":%s,\"hex\":\"", i ? "," : "",
+                cp->arg, cap_kind_name(cp->kind), (cp->flags & TR_CAPF_EXIT) ? "true" : "false",
+                (cp->flags & TR_CAPF_TRUNCATED) ? "true" : "false");
+        json_hex(f, it.data + cp->off, cp->len);
+        fprintf(f, "\"}");
+    }
+    fprintf(f, "],\"decoded\":\"");
+    if (eq) {
+        /* collapse the alignment spaces before "= " */
+        size_t head = (size_t)(eq - b.p) + 1;
+        cat_json_str(f, b.p, head);
+        const char *rest = b.p + head;
+        while (*rest == ' ')
+            rest++;
+        fputc(' ', f);
+        cat_json_str(f, rest, strlen(rest));
+    } else {
+        cat_json_str(f, b.p, b.len);
+    }
+    fprintf(f, "\"}\n");
+    sb_free(&b);
+    free_item(&it);
+    return 0;
+}
+
+static int json_signal_or_exit(struct cat_ctx *c, const tr_record *rec)
+{
+    FILE *f = c->out;
+    struct sb b = {0};
+    if (rec->type == TR_REC_SIGNAL) {
+        fprintf(f, "{\"type\":\"signal\",\"time\":%" PRIu64 ",\"pid\":%d,\"tid\":%d,\"signo\":%u,\"code\":%d,\"flags\":%u,\"name\":\"%s\"",
+                rec->time, rec->pid, rec->tid, rec->u.signal.signo, rec->u.signal.code,
+                rec->u.signal.flags, signal_name((int)rec->u.signal.signo) ? signal_name((int)rec->u.signal.signo) : "");
+        if (rec->u.signal.siginfo_len) {
+            print_siginfo(&b, rec->u.signal.siginfo, rec->u.signal.siginfo_len);
+            fprintf(f, ",\"decoded\":\"");
+            cat_json_str(f, b.p, b.len);
+            fprintf(f, "\"");
+        }
+        fprintf(f, "}\n");
+    } else {
+        int st = rec->u.exit.status;
+        fprintf(f, "{\"type\":\"exit\",\"time\":%" PRIu64 ",\"pid\":%d,\"tid\":%d,\"status\":%d", rec->time,
+                rec->pid, rec->tid, st);
+        if ((st & 0x7f) == 0)
+            fprintf(f, ",\"exit_code\":%d}\n", (st >> 8) & 0xff);
+        else
+            fprintf(f, ",\"signal\":\"%s\",\"core_dumped\":%s}\n",
+                    signal_name(st & 0x7f) ? signal_name(st & 0x7f) : "", (st & 0x80) ? "true" : "false");
+    }
+    sb_free(&b);
+    return 0;
+}
+
+/* ---- hooks ------------------------------------------------------------------------- */
+
+static void check_stream(struct cat_ctx *c)
+{
+    if (S.strace_stream || !c->r)
+        return;
+    const char *p = tr_reader_meta(c->r, "producer");
+    if (p && !strcmp(p, "tr-rec-strace")) {
+        S.strace_stream = 1;
+        const char *f = tr_reader_meta(c->r, "strace.follow");
+        S.follow_meta = f && f[0] == '1';
+    }
+}
+
+int cat_syscall_record(struct cat_ctx *c, const tr_record *rec)
+{
+    check_stream(c);
+    switch (rec->type) {
+    case TR_REC_META:
+        note_meta(rec);
+        /* strace prints no metadata */
+        return S.strace_stream && !c->o->json ? 1 : 0;
+    case TR_REC_SYSCALL_TABLE:
+    case TR_REC_BLOB:
+    case TR_REC_COMM:
+    case TR_REC_FORK:
+        return S.strace_stream && !c->o->json ? 1 : 0;
+    case TR_REC_STREAM_START:
+        return 0;
+    case TR_REC_STREAM_END:
+        if (!c->o->json)
+            flush_items(c, 1, 0);
+        return S.strace_stream && !c->o->json ? 1 : 0;
+    case TR_REC_SYSCALL:
+    case TR_REC_SIGNAL:
+    case TR_REC_EXIT:
+        break;
+    default:
+        return 0;
+    }
+    if (rec->type != TR_REC_SYSCALL && !S.strace_stream)
+        return 0; /* signals and exits of other recorders: generic output */
+    if (c->o->json)
+        return (rec->type == TR_REC_SYSCALL ? json_syscall(c, rec) : json_signal_or_exit(c, rec)) < 0 ? -1 : 1;
+    note_clock(c);
+    struct sc_item *it = new_item();
+    if (!it)
+        return -1;
+    note_tid(rec->tid);
+    if (rec->type == TR_REC_SYSCALL) {
+        if (copy_syscall(it, rec) < 0) {
+            S.n--;
+            return -1;
+        }
+    } else {
+        it->type = rec->type;
+        it->time = rec->time;
+        it->pid = rec->pid;
+        it->tid = rec->tid;
+        if (rec->type == TR_REC_SIGNAL) {
+            it->nr = rec->u.signal.signo;
+            it->flags = rec->u.signal.flags;
+            it->code = rec->u.signal.code;
+            if (rec->u.signal.siginfo_len) {
+                it->data = malloc(rec->u.signal.siginfo_len);
+                if (it->data) {
+                    memcpy(it->data, rec->u.signal.siginfo, rec->u.signal.siginfo_len);
+                    it->data_len = rec->u.signal.siginfo_len;
+                }
+            }
+        } else {
+            it->ret = rec->u.exit.status;
+            it->flags = rec->u.exit.flags;
+        }
+    }
+    if (S.n == 1 || it->time < S.oldest)
+        S.oldest = it->time;
+    flush_some(c, rec->time);
+    return 1;
+}
+
+/* ---- summary (strace -c) --------------------------------------------------------- */
+
+int cat_syscall_account(struct cat_ctx *c, const tr_record *rec)
+{
+    if (rec->type != TR_REC_SYSCALL)
+        return 0;
+    if (!(rec->u.syscall.flags & TR_SYSF_HAS_RET))
+        return 1; /* strace -c counts the calls that returned */
+    uint32_t nr = rec->u.syscall.nr;
+    struct stat_row *row = nr < 1024 ? S.by_nr[nr] : NULL;
+    if (!row) {
+        const char *name = sc_sys_name(c, nr);
+        for (size_t i = 0; i < S.nrows; i++)
+            if (!strcmp(S.rows[i].name, name))
+                row = &S.rows[i];
+        if (!row) {
+            struct stat_row *p = realloc(S.rows, (S.nrows + 1) * sizeof *p);
+            if (!p)
+                return -1;
+            S.rows = p;
+            /* pointers in by_nr moved: rebuild them below */
+            memset(S.by_nr, 0, sizeof S.by_nr);
+            row = &S.rows[S.nrows++];
+            memset(row, 0, sizeof *row);
+            row->name = strdup(name);
+            if (!row->name)
+                return -1;
+        }
+        if (nr < 1024)
+            S.by_nr[nr] = row;
+    }
+    row->calls++;
+    if ((rec->u.syscall.flags & TR_SYSF_HAS_RET) && sc_is_err(rec->u.syscall.ret))
+        row->errors++;
+    if (rec->u.syscall.flags & TR_SYSF_HAS_RET)
+        row->ns += rec->u.syscall.duration;
+    return 1;
+}
+
+static const char *sort_key;
+
+static int cmp_row(const void *a, const void *b)
+{
+    const struct stat_row *x = a, *y = b;
+    if (!strcmp(sort_key, "calls") && x->calls != y->calls)
+        return x->calls > y->calls ? -1 : 1;
+    if (!strcmp(sort_key, "errors") && x->errors != y->errors)
+        return x->errors > y->errors ? -1 : 1;
+    if (!strcmp(sort_key, "name"))
+        return strcmp(x->name, y->name);
+    if (!strcmp(sort_key, "time") && x->ns != y->ns)
+        return x->ns > y->ns ? -1 : 1;
+    return strcmp(x->name, y->name);
+}
+
+int cat_syscall_summary(struct cat_ctx *c)
+{
+    if (!S.nrows)
+        return 0;
+    FILE *f = c->out;
+    sort_key = c->o->sort_by ? c->o->sort_by : "time";
+    if (strcmp(sort_key, "nothing"))
+        qsort(S.rows, S.nrows, sizeof *S.rows, cmp_row);
+    memset(S.by_nr, 0, sizeof S.by_nr);
+    uint64_t tns = 0, tcalls = 0, terr = 0;
+    for (size_t i = 0; i < S.nrows; i++) {
+        tns += S.rows[i].ns;
+        tcalls += S.rows[i].calls;
+        terr += S.rows[i].errors;
+    }
+    if (c->o->json) {
+        for (size_t i = 0; i < S.nrows; i++) {
+            const struct stat_row *r = &S.rows[i];
+            fprintf(f, "{\"type\":\"syscall_summary\",\"name\":\"%s\",\"calls\":%" PRIu64 ",\"errors\":%" PRIu64
+                       ",\"ns\":%" PRIu64 "}\n", r->name, r->calls, r->errors, r->ns);
+        }
+        fprintf(f, "{\"type\":\"syscall_summary_total\",\"calls\":%" PRIu64 ",\"errors\":%" PRIu64 ",\"ns\":%" PRIu64 "}\n",
+                tcalls, terr, tns);
+        return ferror(f) ? -1 : 0;
+    }
+    const char *dash = "------ ----------- ----------- --------- --------- ----------------\n";
+    fprintf(f, "%% time     seconds  usecs/call     calls    errors syscall\n%s", dash);
+    for (size_t i = 0; i < S.nrows; i++) {
+        const struct stat_row *r = &S.rows[i];
+        double pct = tns ? 100.0 * (double)r->ns / (double)tns : 0.0;
+        fprintf(f, "%6.2f %11.6f %11" PRIu64 " %9" PRIu64 " ", pct, (double)r->ns / 1e9,
+                r->calls ? r->ns / 1000 / r->calls : 0, r->calls);
+        if (r->errors)
+            fprintf(f, "%9" PRIu64, r->errors);
+        else
+            fprintf(f, "%9s", "");
+        fprintf(f, " %s\n", r->name);
+    }
+    fprintf(f, "%s%6.2f %11.6f %11" PRIu64 " %9" PRIu64 " ", dash, 100.0, (double)tns / 1e9,
+            tcalls ? tns / 1000 / tcalls : 0, tcalls);
+    if (terr)
+        fprintf(f, "%9" PRIu64, terr);
+    else
+        fprintf(f, "%9s", "");
+    fprintf(f, " total\n");
+    return ferror(f) ? -1 : 0;
+}
+
+void cat_syscall_reset(struct cat_ctx *c)
+{
+    if (S.n && !c->o->json)
+        flush_items(c, 1, 0);
+    for (size_t i = 0; i < S.n; i++)
+        free_item(&S.items[i]);
+    free(S.items);
+    sc_names_reset();
+    for (size_t i = 0; i < S.nrows; i++)
+        free(S.rows[i].name);
+    free(S.rows);
+    sb_free(&S.line);
+    memset(&S, 0, sizeof S);
+}

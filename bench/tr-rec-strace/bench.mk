@@ -1,0 +1,1 @@
+BENCHES += bench/tr-rec-strace/bench.sh

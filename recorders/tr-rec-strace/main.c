@@ -1,0 +1,145 @@
+/* tr-rec-strace - record the syscalls of a command or of running processes. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "tr.h"
+#include "tracer.h"
+
+enum { OPT_NO_SECCOMP = 256, OPT_SECCOMP };
+
+static const struct cli_opt opts[] = {
+    {'o', "output", "FILE", "write the trace to FILE (default: stdout, never a terminal)", 0, "file"},
+    {'f', "follow-forks", NULL, "follow forks, vforks, clones and threads", 0, NULL},
+    {'p', "attach", "PID[,PID...]", "attach to running processes; Ctrl-C detaches", 0, "pid"},
+    {'e', "expr", "EXPR", "trace=SET (names, %class, /regex, !negation) or status=LIST", 0,
+     "trace= status= trace=%file trace=%desc trace=%network trace=%process trace=%memory "
+     "trace=%signal trace=%ipc trace=%creds trace=%clock trace=%stat trace=%lstat trace=%fstat "
+     "trace=%statfs trace=%pure status=failed status=successful"},
+    {'P', "trace-path", "PATH", "record only syscalls that access PATH (repeatable)", 0, "file"},
+    {'s', "string-limit", "SIZE", "bytes of strings and buffers to record (default 32)", 0, NULL},
+    {'y', "decode-fds", NULL, "record the path behind every fd argument", 0, NULL},
+    {'k', "stack-trace", NULL, "record a user stack (frame pointers) for every syscall", 0, NULL},
+    {'z', "successful-only", NULL, "record only syscalls that succeeded (-e status=successful)", 0, NULL},
+    {'Z', "failed-only", NULL, "record only syscalls that failed (-e status=failed)", 0, NULL},
+    {0, "no-seccomp", NULL, "never stop the tracee through a seccomp-bpf filter", OPT_NO_SECCOMP, NULL},
+    {0, "seccomp-bpf", NULL, "use a seccomp-bpf filter when one applies (the default)", OPT_SECCOMP, NULL},
+    {0, NULL, NULL, NULL, 0, NULL},
+};
+
+static const struct cli_tool tool = {
+    .name = "tr-rec-strace",
+    .synopsis = {
+        "[-fkyzZ] [-o FILE] [-s SIZE] [-e EXPR]... [-P PATH]... [--no-seccomp] [--] COMMAND [ARG...]",
+        "[-fkyzZ] [-o FILE] [-s SIZE] [-e EXPR]... [-P PATH]... -p PID[,PID...]",
+    },
+    .summary = "record the syscalls of a command or of running processes (strace)",
+    .opts = opts,
+    .stop_at_nonopt = 1,
+    .operands = "cmd",
+};
+
+static size_t parse_pids(const char *s, pid_t *pids, size_t n, size_t max)
+{
+    char *copy = strdup(s), *save = NULL;
+    if (!copy)
+        cli_die(CLI_EXIT_FAIL, "out of memory");
+    for (char *t = strtok_r(copy, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+        if (n == max)
+            cli_die(CLI_EXIT_USAGE, "too many processes to attach (at most %zu)", max);
+        pids[n++] = (pid_t)cli_parse_u64(t, 1, 0x3fffffff, "process id");
+    }
+    free(copy);
+    return n;
+}
+
+int main(int argc, char **argv)
+{
+    static pid_t pids[1024];
+    size_t npids = 0;
+    const char *out = NULL;
+    struct filter filter;
+    struct tracer_opts o = { .seccomp = 1, .cap = { .strsize = 32 }, .filter = &filter };
+    char err[160];
+    int c;
+
+    filter_init(&filter);
+    cli_init(&tool, argc, argv);
+    while ((c = cli_getopt(argc, argv)) != -1) {
+        switch (c) {
+        case 'o': out = cli_optarg; break;
+        case 'f': o.follow = 1; break;
+        case 'p': npids = parse_pids(cli_optarg, pids, npids, sizeof pids / sizeof pids[0]); break;
+        case 'e':
+            if (filter_parse_e(&filter, cli_optarg, err, sizeof err) < 0)
+                cli_die(CLI_EXIT_USAGE, "-e %s: %s", cli_optarg, err);
+            break;
+        case 'P': filter_add_path(&filter, cli_optarg); break;
+        case 's': o.cap.strsize = (uint32_t)cli_parse_u64(cli_optarg, 0, 1u << 20, "string size"); break;
+        case 'y': o.cap.decode_fds = 1; break;
+        case 'k': o.stacks = 1; break;
+        case 'z': filter.status = ST_SUCCESSFUL; break;
+        case 'Z': filter.status = ST_FAILED; break;
+        case OPT_NO_SECCOMP: o.seccomp = 0; break;
+        case OPT_SECCOMP: o.seccomp = 1; break;
+        default: cli_usage_exit();
+        }
+    }
+    char **cmd = argv + cli_optind;
+    int ncmd = argc - cli_optind;
+    if (!npids && ncmd <= 0) {
+        cli_warn("must have COMMAND or -p PID");
+        cli_usage_exit();
+    }
+    if (npids && ncmd > 0)
+        cli_die(CLI_EXIT_USAGE, "give either COMMAND or -p PID, not both");
+
+    const char *shown;
+    cli_ignore_sigpipe(); /* a closed pipe is a write error (the command gets SIGPIPE back) */
+    int fd = cli_open_trace_output(out, NULL, &shown);
+    if (fd == STDOUT_FILENO) {
+        /* the trace keeps stdout; the command's own output goes to stderr */
+        fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+        if (fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+            cli_die(CLI_EXIT_FAIL, "stdout: %s", strerror(errno));
+    }
+    tr_writer *w;
+    int rc = tr_writer_open(&w, fd, NULL);
+    if (rc < 0)
+        cli_die(CLI_EXIT_FAIL, "%s: %s", shown, tr_strerror(rc));
+    tr_writer_meta_defaults(w, "tr-rec-strace", argc, argv);
+    snprintf(err, sizeof err, "%u", o.cap.strsize);
+    tr_writer_meta(w, "strace.strsize", err);
+    tr_writer_meta(w, "strace.follow", o.follow ? "1" : "0");
+
+    struct tracer_result res;
+    int trc = npids ? tracer_attach(w, &o, pids, npids, &res)
+                    : tracer_run_command(w, &o, cmd, &res);
+    int frc = tr_writer_finish(w, 0);
+    tr_writer_stats st;
+    tr_writer_get_stats(w, &st);
+    tr_writer_free(w);
+    if (fd != STDOUT_FILENO)
+        close(fd);
+    filter_free(&filter);
+    if (frc < 0)
+        cli_warn("%s: %s", shown, tr_strerror(frc));
+    if (trc == 0 || res.syscalls)
+        fprintf(stderr, "%s: %llu syscalls, %llu processes, %llu bytes\n", cli_name(),
+                (unsigned long long)res.syscalls, (unsigned long long)res.processes,
+                (unsigned long long)st.compressed_bytes);
+
+    int status = CLI_EXIT_OK;
+    if (res.status >= 0 && WIFEXITED(res.status))
+        status = WEXITSTATUS(res.status);
+    else if (res.status >= 0 && WIFSIGNALED(res.status))
+        status = 128 + WTERMSIG(res.status);
+    if (trc < 0 || frc < 0)
+        status = CLI_EXIT_FAIL;
+    return cli_finish_stdout(status);
+}

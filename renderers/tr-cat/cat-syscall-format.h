@@ -1,0 +1,50 @@
+/*
+ * cat-syscall-format.h - one syscall record spelled as strace spells it: the entry
+ * part ("read(3, "), the exit part ("\"...\"..., 832) = 832") and the return value,
+ * from the raw arguments and the captures tr-rec-strace recorded.
+ */
+#ifndef CAT_SYSCALL_FORMAT_H
+#define CAT_SYSCALL_FORMAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cat-syscall-decode.h"
+#include "cat.h"
+
+struct sc_cap {
+    uint32_t arg, kind, flags;
+    size_t off, len;
+};
+
+struct sc_item {
+    uint32_t type;        /* TR_REC_SYSCALL / SIGNAL / EXIT */
+    uint64_t time;
+    int32_t pid, tid;
+    uint32_t nr, flags;   /* syscall; signal: signo, flags */
+    int64_t ret;          /* syscall; exit: status */
+    uint64_t dur;
+    uint64_t args[6];
+    uint32_t nargs, ncap;
+    struct sc_cap cap[TR_MAX_CAPTURES];
+    uint8_t *data;        /* captures or siginfo */
+    size_t data_len;
+    int32_t code;
+    int interrupted;      /* its entry line was cut by "<unfinished ...>" */
+    int entry_done;       /* its entry line was printed by an earlier flush */
+    int detached;         /* unfinished, and nothing of its thread follows: a detach */
+    int done;
+};
+
+/* The syscall's name from the stream's table (cached; "syscall_0x1c3" when unknown). */
+const char *sc_sys_name(struct cat_ctx *c, uint32_t nr);
+void sc_names_reset(void);
+int sc_is_err(int64_t ret);
+const struct sc_cap *sc_find_cap(const struct sc_item *it, uint32_t arg, uint32_t kind);
+const uint8_t *sc_cap_data(const struct sc_item *it, const struct sc_cap *cp);
+/* "name(" and the arguments known at entry, with ", " when more follow at exit */
+void sc_format_entry(struct cat_ctx *c, const struct sc_item *it, struct sb *b);
+/* the arguments printed at exit, ")", padding to column 40 from line_start, "= ret" and -T */
+void sc_format_exit(struct cat_ctx *c, const struct sc_item *it, struct sb *b, size_t line_start);
+
+#endif
