@@ -171,7 +171,7 @@ int cat_generic_text(struct cat_ctx *c, const tr_record *rec)
     }
     if (rec->type == TR_REC_STREAM_END) return 0;
     if (rec->time || rec->pid != -1) {
-        fprintf(f, "%16s %6d/%-6d [%03d] ", rec->type == TR_REC_COMM ? "" : cat_comm(c, rec->tid), rec->pid, rec->tid,
+        fprintf(f, "%s %6d/%-6d [%03d] ", rec->type == TR_REC_COMM ? "-" : cat_comm(c, rec->tid), rec->pid, rec->tid,
                 rec->cpu);
         cat_time(f, rec->time);
         fprintf(f, ": %s:", tn);

@@ -188,7 +188,8 @@ static int print_sample(struct cat_ctx *c, const tr_record *rec)
 {
     FILE *f = c->out;
     const tr_event_def *ev = tr_reader_event(c->r, rec->u.sample.event);
-    fprintf(f, "%16s %6d/%-6d [%03d] ", cat_comm(c, rec->tid), rec->pid, rec->tid, rec->cpu);
+    /* the comm at column 0, as perf script prints it and stackcollapse-perf.pl expects */
+    fprintf(f, "%s %6d/%-6d [%03d] ", cat_comm(c, rec->tid), rec->pid, rec->tid, rec->cpu);
     cat_time(f, rec->time);
     fprintf(f, ": %10" PRIu64 " %s:", rec->u.sample.period, ev ? ev->name : "[unknown event]");
     if (rec->u.sample.raw_len && !c->o->raw)

@@ -1,0 +1,67 @@
+# data.sh - sourced by the tr-fold, tr-flame and tr-diff benchmarks: builds the
+# shared inputs once in $W (default /tmp/tr-fold-bench; reused when present):
+#   rec.tr        a tr-rec-perf -g recording of >= 100,000 samples (bench/tr-fold/deep.c,
+#                 two processes, cpu-clock every 50 us)
+#   rec.txt       its perf script text (tr-cat), >= 100 MB
+#   perf.data     perf record -g of the same workload, and perf.txt its `perf script` text
+#                 (>= 100 MB; stackcollapse-perf.pl cannot read tr-cat's right-aligned comms)
+#   big.folded    >= 100 MB of folded stacks (synthetic: random walks over 3000 Java-like names,
+#                 depth 15..45, fixed seed); big2.folded the same with another seed
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+B=${B:-$ROOT/build/release}
+BIN=$B/bin
+W=${W:-/tmp/tr-fold-bench}
+FG=${FLAMEGRAPH_DIR:-}
+mkdir -p "$W"
+if [ -z "$FG" ] || [ ! -f "$FG/flamegraph.pl" ]; then
+    echo "FLAMEGRAPH_DIR is not set (or has no flamegraph.pl): the comparisons with the FlameGraph"
+    echo "Perl scripts are skipped; set it to a FlameGraph checkout to run them."
+    FG=""
+fi
+
+mb() { awk -v b="$(stat -c %s "$1")" 'BEGIN {printf "%.1f", b / 1048576}'; }
+# run NAME CMD...: time one command (wall seconds, peak RSS MiB) into $W/NAME.time
+run() {
+    local name=$1; shift
+    /usr/bin/time -f "%e %M" -o "$W/$name.time" "$@"
+}
+secs() { tail -1 "$W/$1.time" | awk "{print \$1}"; }
+rss() { tail -1 "$W/$1.time" | awk "{printf \"%.0f\", \$2 / 1024}"; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.1fx", ((b > 0) ? a / b : 0)}'; }
+
+make_data() {
+    if [ ! -s "$W/rec.tr" ]; then
+        cc -O1 -g -fno-omit-frame-pointer -o "$W/deep" "$ROOT/bench/tr-fold/deep.c"
+        "$BIN/tr-rec-perf" -q -g -c 50000 -o "$W/rec.tr" -- sh -c "$W/deep 13 & $W/deep 13; wait" >/dev/null
+        "$BIN/tr-cat" "$W/rec.tr" > "$W/rec.txt"
+        if command -v perf >/dev/null; then
+            perf record -q -g -c 50000 -o "$W/perf.data" -- sh -c "$W/deep 13 & $W/deep 13; wait" \
+                >/dev/null 2>&1 || rm -f "$W/perf.data"
+            [ -s "$W/perf.data" ] && perf script -i "$W/perf.data" > "$W/perf.txt" 2>/dev/null
+        fi
+    fi
+    if [ ! -s "$W/big.folded" ]; then
+        for seed in 1 2; do
+            awk -v seed=$seed 'BEGIN {
+                srand(seed);
+                for (i = 0; i < 3000; i++)
+                    name[i] = sprintf("org/example/pkg%d/Service%d:.handleRequestNumber%d_withSomeLongerSuffix", i % 37, i % 211, i);
+                size = 0;
+                while (size < 105 * 1048576) {
+                    depth = 15 + int(rand() * 31);
+                    f = int(rand() * 40); line = "java";
+                    for (d = 0; d < depth; d++) {
+                        f = (f * 7 + int(rand() * (d < 10 ? 3 : 60))) % 3000;
+                        line = line ";" name[f];
+                    }
+                    line = line " " (1 + int(rand() * 100));
+                    print line; size += length(line) + 1;
+                }
+            }' > "$W/big$([ $seed = 2 ] && echo 2).folded"
+        done
+    fi
+    samples=$("$BIN/tr-cat" -i "$W/rec.tr" | awk '$1 == "sample" {print $2}')
+    echo "data: rec.tr $samples samples ($(mb "$W/rec.tr") MiB), rec.txt $(mb "$W/rec.txt") MiB of perf script text (tr-cat),"
+    [ -s "$W/perf.txt" ] && echo "      perf.data $(grep -c "^[^ #	]" "$W/perf.txt") samples, perf.txt $(mb "$W/perf.txt") MiB (perf script)"
+    echo "      big.folded $(mb "$W/big.folded") MiB ($(wc -l < "$W/big.folded") lines); in $W"
+}

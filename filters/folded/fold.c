@@ -1,0 +1,134 @@
+/* fold.c - tr-fold's input dispatch and output. */
+#include "fold.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+void fold_opts_init(struct fold_opts *o)
+{
+    memset(o, 0, sizeof *o);
+}
+
+int fold_add_id(struct id_set *s, int64_t id)
+{
+    if (s->n == s->cap) {
+        size_t nc = s->cap ? s->cap * 2 : 8;
+        int64_t *v = realloc(s->v, nc * sizeof *v);
+        if (!v)
+            return -1;
+        s->v = v;
+        s->cap = nc;
+    }
+    s->v[s->n++] = id;
+    return 0;
+}
+
+int fold_add_comm(struct fold_opts *o, const char *comm)
+{
+    char **c = realloc(o->comms, (o->ncomms + 1) * sizeof *c);
+    if (!c)
+        return -1;
+    o->comms = c;
+    c[o->ncomms++] = (char *)comm;
+    return 0;
+}
+
+int fold_init(struct fold *f, const struct fold_opts *o)
+{
+    memset(f, 0, sizeof *f);
+    f->o = o;
+    smap_init(&f->map);
+    return 0;
+}
+
+void fold_free(struct fold *f)
+{
+    smap_free(&f->map);
+}
+
+int fold_is_trace(const void *p, size_t len)
+{
+    const unsigned char *b = p;
+    /* a tr stream starts with a zstd skippable frame, magic 0x184D2A5E */
+    return len >= 4 && b[0] == 0x5E && b[1] == 0x2A && b[2] == 0x4D && b[3] == 0x18;
+}
+
+int fold_text_lines(struct fold *f, struct lines *l, const char *shown)
+{
+    struct pscript_stats st;
+    int rc = pscript_fold(l, &f->o->ps, &f->map, &st);
+    if (rc == -1) {
+        cli_warn("%s: read error: %s", shown, strerror(l->err));
+        return CLI_EXIT_FAIL;
+    }
+    if (rc == -2) {
+        cli_warn("%s:%llu: line longer than %zu bytes", shown, (unsigned long long)l->line_no,
+                 l->max_line);
+        return CLI_EXIT_FAIL;
+    }
+    if (rc < 0) {
+        cli_warn("%s: out of memory", shown);
+        return CLI_EXIT_FAIL;
+    }
+    if (st.other_event[0] && !f->o->quiet)
+        cli_warn("%s: folded event '%s' only; skipped %llu samples of others such as '%s' "
+                 "(choose with --event)", shown, st.event, (unsigned long long)st.filtered,
+                 st.other_event);
+    if (st.unrecognized && !f->o->quiet)
+        cli_warn("%s: skipped %llu unrecognized lines (first at line %llu)", shown,
+                 (unsigned long long)st.unrecognized,
+                 (unsigned long long)st.first_unrecognized_line);
+    if (st.unterminated && !f->o->quiet)
+        cli_warn("%s: the last sample has no terminating blank line (truncated?): not counted, "
+                 "as stackcollapse-perf.pl does", shown);
+    if (st.records == 0 && st.unrecognized > 0) {
+        cli_warn("%s: no perf script samples found", shown);
+        return CLI_EXIT_FAIL;
+    }
+    return CLI_EXIT_OK;
+}
+
+int fold_input(struct fold *f, const char *path)
+{
+    const char *shown;
+    int fd = cli_open_input(path, &shown);
+    struct lines l;
+    lines_init(&l, fd, f->o->max_line);
+    const char *head;
+    size_t hl;
+    int status;
+    if (lines_peek(&l, 4, &head, &hl) < 0) {
+        cli_warn("%s: read error: %s", shown, strerror(l.err));
+        status = CLI_EXIT_FAIL;
+    } else if (!f->o->force_perf_script && fold_is_trace(head, hl)) {
+        status = fold_trace(f, &l, shown);
+    } else {
+        status = fold_text_lines(f, &l, shown);
+    }
+    lines_free(&l);
+    if (fd != 0)
+        close(fd);
+    return status;
+}
+
+void fold_print(struct fold *f, FILE *out)
+{
+    size_t *idx = smap_sorted(&f->map);
+    if (!idx) {
+        cli_warn("out of memory");
+        return;
+    }
+    for (size_t i = 0; i < f->map.n; i++) {
+        const struct smap_entry *e = &f->map.e[idx[i]];
+        uint64_t n = f->units_ns ? (e->n + 500) / 1000 : e->n;
+        if (f->units_ns && n == 0)
+            continue;
+        fwrite(smap_key(&f->map, e), 1, e->len, out);
+        fprintf(out, " %llu\n", (unsigned long long)n);
+    }
+    free(idx);
+}

@@ -1,0 +1,55 @@
+/*
+ * fold.h - tr-fold's engine, shared with tr-diff: read traces or perf
+ * script text (detected by content) and sum their stacks into one map.
+ */
+#ifndef TR_FOLD_H
+#define TR_FOLD_H
+
+#include <stdio.h>
+
+#include "folded.h"
+#include "perfscript.h"
+
+struct id_set { int64_t *v; size_t n, cap; };
+
+struct fold_opts {
+    struct pscript_opts ps;  /* --pid --tid --kernel --jit --addrs --no-inline --event ... */
+    int force_perf_script;
+    int period;              /* weigh samples by period */
+    int offcpu;              /* sched_switch off-CPU time */
+    int syscall_time;        /* syscalls weighed by duration */
+    struct id_set pids, tids;
+    char **comms;
+    size_t ncomms;
+    uint64_t from_ns, to_ns;
+    int have_from, have_to;
+    size_t max_line;
+    int quiet;               /* no notes on stderr */
+    int no_symbolize;        /* fold trace frames as recorded */
+};
+
+struct fold {
+    const struct fold_opts *o;
+    struct smap map;         /* stack -> count */
+    int units_ns;            /* counts are ns: print microseconds */
+    size_t last_entry;
+};
+
+void fold_opts_init(struct fold_opts *o);
+int fold_add_id(struct id_set *s, int64_t id);
+int fold_add_comm(struct fold_opts *o, const char *comm);
+int fold_init(struct fold *f, const struct fold_opts *o);
+void fold_free(struct fold *f);
+/* Fold one input (NULL or "-": stdin).  Returns a CLI_EXIT_* status;
+ * errors are reported on stderr. */
+int fold_input(struct fold *f, const char *path);
+/* Fold a tr trace already open on fd (foldtrace.c). */
+int fold_trace(struct fold *f, struct lines *l, const char *shown);
+/* Fold perf script text from l. */
+int fold_text_lines(struct fold *f, struct lines *l, const char *shown);
+/* Print "stack count" lines sorted bytewise. */
+void fold_print(struct fold *f, FILE *out);
+/* 1 when the bytes start a tr trace. */
+int fold_is_trace(const void *p, size_t len);
+
+#endif

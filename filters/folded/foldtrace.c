@@ -1,0 +1,610 @@
+/* foldtrace.c - fold the stacks of a tr trace.
+ *
+ * Samples of one event (the first seen, or --event), weighed by count or
+ * period; off-CPU time from sched:sched_switch samples; or syscalls, by
+ * count or time.  Raw frames are symbolized with the symbolize library;
+ * frame names then go through the same naming as perf script text, so
+ * `tr-fold T` and `tr-cat T | tr-fold` agree. */
+#include "fold.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../symbolize/symbolize.h"
+#include "cli.h"
+#include "tr.h"
+
+struct pending { uint64_t time; size_t entry; int used; };
+
+/* The line reader has read the first bytes already: give the trace reader
+ * an fd that starts at the beginning again (seek back in a file; through a
+ * pipe fed by a thread otherwise). */
+struct refeed {
+    int fd, in, out;
+    const uint8_t *pre;
+    size_t prelen;
+    pthread_t th;
+    int threaded;
+};
+
+static void *refeed_main(void *arg)
+{
+    struct refeed *r = arg;
+    char buf[65536];
+    const uint8_t *p = r->pre;
+    size_t n = r->prelen;
+    for (;;) {
+        while (n > 0) {
+            ssize_t w = write(r->out, p, n);
+            if (w < 0 && errno == EINTR)
+                continue;
+            if (w <= 0)
+                goto done;
+            p += w, n -= (size_t)w;
+        }
+        ssize_t got = read(r->fd, buf, sizeof buf);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            break;
+        p = (const uint8_t *)buf;
+        n = (size_t)got;
+    }
+done:
+    close(r->out);
+    return NULL;
+}
+
+static int refeed_start(struct refeed *r, int fd, const uint8_t *pre, size_t prelen)
+{
+    memset(r, 0, sizeof *r);
+    r->fd = fd;
+    r->in = -1;
+    if (lseek(fd, -(off_t)prelen, SEEK_CUR) >= 0)
+        return fd;
+    int p[2];
+    if (pipe2(p, O_CLOEXEC) < 0)
+        return -1;
+    r->in = p[0];
+    r->out = p[1];
+    r->pre = pre;
+    r->prelen = prelen;
+    if (pthread_create(&r->th, NULL, refeed_main, r) != 0) {
+        close(p[0]);
+        close(p[1]);
+        return -1;
+    }
+    r->threaded = 1;
+    return r->in;
+}
+
+static void refeed_stop(struct refeed *r)
+{
+    if (!r->threaded)
+        return;
+    close(r->in); /* a feeder still writing gets EPIPE */
+    pthread_join(r->th, NULL);
+    r->threaded = 0;
+}
+
+struct tstate {
+    struct fold *f;
+    const struct fold_opts *o;
+    tr_reader *r;
+    sym_session *sym;
+    struct pscript *ps, *sys_ps;
+    struct smap sysmap;        /* syscall stacks, used when there are no samples */
+    struct smap comms;         /* tid -> index into comm */
+    char (*comm)[32];
+    size_t ncomm;
+    struct smap off;           /* tid -> index into pend (off-CPU) */
+    struct pending *pend;
+    size_t npend;
+    char event[256];           /* the event folded */
+    int event_chosen;
+    char other[256];
+    uint64_t other_samples, samples, syscalls, first_time;
+    int have_first;
+    /* sched_switch payload layout */
+    int sw_next_off, sw_next_size, sw_prev_off, sw_prev_size, sw_known;
+    uint64_t unresolved;
+    /* --no-symbolize: mappings for the module of raw frames */
+    struct tmap { int32_t pid; uint64_t start, end; char *path; } *maps;
+    size_t nmaps, capmaps;
+    int no_symbolize;
+};
+
+static const char *comm_of(struct tstate *t, int32_t tid)
+{
+    struct smap_entry *e = smap_get(&t->comms, &tid, sizeof tid);
+    return e && e->n ? t->comm[e->n - 1] : "-";
+}
+
+static void set_comm(struct tstate *t, int32_t tid, const char *s, size_t len)
+{
+    struct smap_entry *e = smap_get(&t->comms, &tid, sizeof tid);
+    if (!e)
+        return;
+    if (!e->n) {
+        char(*c)[32] = realloc(t->comm, (t->ncomm + 1) * sizeof *c);
+        if (!c)
+            return;
+        t->comm = c;
+        e->n = ++t->ncomm;
+    }
+    if (len > 31)
+        len = 31;
+    memcpy(t->comm[e->n - 1], s, len);
+    t->comm[e->n - 1][len] = 0;
+}
+
+static void add_map(struct tstate *t, int32_t pid, uint64_t start, uint64_t len, const char *p,
+                    size_t pl)
+{
+    if (t->nmaps == t->capmaps) {
+        size_t nc = t->capmaps ? t->capmaps * 2 : 64;
+        struct tmap *m = realloc(t->maps, nc * sizeof *m);
+        if (!m)
+            return;
+        t->maps = m;
+        t->capmaps = nc;
+    }
+    char *s = strndup(p, pl);
+    if (s)
+        t->maps[t->nmaps++] = (struct tmap){pid, start, start + len, s};
+}
+
+static const char *module_of(struct tstate *t, int32_t pid, uint64_t addr)
+{
+    for (size_t i = t->nmaps; i > 0; i--) {
+        const struct tmap *m = &t->maps[i - 1];
+        if ((m->pid == pid || m->pid == -1) && addr >= m->start && addr < m->end)
+            return m->path;
+    }
+    return "[unknown]";
+}
+
+static void track(struct tstate *t, const tr_record *rec)
+{
+    switch (rec->type) {
+    case TR_REC_COMM:
+        set_comm(t, rec->tid, rec->u.comm.comm, rec->u.comm.len);
+        if (t->no_symbolize && rec->u.comm.exec) {
+            size_t j = 0;
+            for (size_t i = 0; i < t->nmaps; i++) {
+                if (t->maps[i].pid == rec->pid)
+                    free(t->maps[i].path);
+                else
+                    t->maps[j++] = t->maps[i];
+            }
+            t->nmaps = j;
+        }
+        break;
+    case TR_REC_FORK: {
+        struct smap_entry *e = smap_get(&t->comms, &rec->tid, sizeof rec->tid);
+        if (e && !e->n) {
+            char pc[32]; /* a copy: set_comm may move the names */
+            snprintf(pc, sizeof pc, "%s", comm_of(t, rec->u.fork.ptid));
+            if (strcmp(pc, "-"))
+                set_comm(t, rec->tid, pc, strlen(pc));
+        }
+        if (t->no_symbolize && rec->pid != rec->u.fork.ppid) {
+            size_t n = t->nmaps;
+            for (size_t i = 0; i < n; i++)
+                if (t->maps[i].pid == rec->u.fork.ppid)
+                    add_map(t, rec->pid, t->maps[i].start, t->maps[i].end - t->maps[i].start,
+                            t->maps[i].path, strlen(t->maps[i].path));
+        }
+        break;
+    }
+    case TR_REC_MMAP:
+        if (t->no_symbolize)
+            add_map(t, rec->pid, rec->u.mmap.start, rec->u.mmap.len, rec->u.mmap.path,
+                    rec->u.mmap.path_len);
+        break;
+    }
+}
+
+static int wanted(struct tstate *t, const tr_record *rec)
+{
+    const struct fold_opts *o = t->o;
+    if (o->pids.n) {
+        size_t i = 0;
+        while (i < o->pids.n && o->pids.v[i] != rec->pid)
+            i++;
+        if (i == o->pids.n)
+            return 0;
+    }
+    if (o->tids.n) {
+        size_t i = 0;
+        while (i < o->tids.n && o->tids.v[i] != rec->tid)
+            i++;
+        if (i == o->tids.n)
+            return 0;
+    }
+    if (o->ncomms) {
+        const char *c = comm_of(t, rec->tid);
+        size_t i = 0;
+        while (i < o->ncomms && strcmp(o->comms[i], c))
+            i++;
+        if (i == o->ncomms)
+            return 0;
+    }
+    if (o->have_from || o->have_to) {
+        uint64_t rel = rec->time >= t->first_time ? rec->time - t->first_time : 0;
+        if (o->have_from && rel < o->from_ns)
+            return 0;
+        if (o->have_to && rel > o->to_ns)
+            return 0;
+    }
+    return 1;
+}
+
+static int kind_of(uint32_t flags)
+{
+    if (flags & TR_FRAME_INLINE)
+        return PS_INLINE;
+    if (flags & TR_FRAME_KERNEL)
+        return PS_KERNEL;
+    if (flags & TR_FRAME_JIT)
+        return PS_JIT;
+    return PS_USER;
+}
+
+/* Add the frames of rec's stack to ps (leaf first).  Returns 0 or -1. */
+static int add_frames(struct tstate *t, struct pscript *ps, const tr_record *rec)
+{
+    if (!t->no_symbolize) {
+        const sym_frame *fr;
+        size_t n = 0;
+        int rc = sym_resolve_stack(t->sym, t->r, rec, &fr, &n);
+        if (rc < 0) {
+            t->unresolved++;
+            return 0;
+        }
+        for (size_t i = 0; i < n; i++)
+            if (pscript_frame(ps, fr[i].addr, fr[i].func ? fr[i].func : "[unknown]",
+                              fr[i].module ? fr[i].module : "[unknown]", kind_of(fr[i].flags)) < 0)
+                return -1;
+        return 0;
+    }
+    uint32_t stack = rec->type == TR_REC_SAMPLE ? rec->u.sample.stack
+                     : rec->type == TR_REC_SYSCALL ? rec->u.syscall.stack
+                                                   : 0;
+    if (!stack)
+        return 0;
+    const uint32_t *ids;
+    int n = tr_reader_stack(t->r, stack, &ids);
+    if (n < 0) {
+        t->unresolved++;
+        return 0;
+    }
+    for (int i = 0; i < n; i++) {
+        const tr_frame *fr = tr_reader_frame(t->r, ids[i]);
+        if (!fr) {
+            t->unresolved++;
+            continue;
+        }
+        const char *func = "[unknown]", *mod;
+        if (fr->flags & TR_FRAME_SYMBOLIZED) {
+            const char *s = tr_reader_string(t->r, fr->func, NULL);
+            const char *m = tr_reader_string(t->r, fr->module, NULL);
+            func = s ? s : "[unknown]";
+            mod = m ? m : "[unknown]";
+        } else {
+            mod = fr->flags & TR_FRAME_KERNEL ? "[kernel.kallsyms]" : module_of(t, rec->pid, fr->addr);
+        }
+        if (pscript_frame(ps, fr->addr, func, mod, kind_of(fr->flags)) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* ---- sched_switch payload ------------------------------------------- */
+
+/* Find "field:... NAME;\toffset:N;\tsize:M;" in a tracepoint format. */
+static int format_field(const char *fmt, size_t len, const char *name, int *off, int *size)
+{
+    char pat[64];
+    snprintf(pat, sizeof pat, " %s;", name);
+    const char *end = fmt + len;
+    for (const char *p = fmt; p < end;) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t ll = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        char line[512];
+        if (ll < sizeof line) {
+            memcpy(line, p, ll);
+            line[ll] = 0;
+            const char *o = strstr(line, "offset:"), *s = strstr(line, "size:");
+            if (strstr(line, "field:") && strstr(line, pat) && o && s) {
+                *off = atoi(o + 7);
+                *size = atoi(s + 5);
+                return 1;
+            }
+        }
+        p += ll + 1;
+    }
+    return 0;
+}
+
+static void load_switch_format(struct tstate *t)
+{
+    size_t len;
+    const uint8_t *fmt = tr_reader_blob(t->r, "ftrace/format/sched/sched_switch", &len);
+    if (!fmt)
+        fmt = tr_reader_blob(t->r, "format:sched:sched_switch", &len);
+    t->sw_known = fmt && format_field((const char *)fmt, len, "next_pid", &t->sw_next_off, &t->sw_next_size) &&
+                  format_field((const char *)fmt, len, "prev_pid", &t->sw_prev_off, &t->sw_prev_size);
+}
+
+static int64_t raw_int(const tr_record *rec, int off, int size)
+{
+    if (off < 0 || size <= 0 || (size_t)off + (size_t)size > rec->u.sample.raw_len)
+        return -1;
+    const uint8_t *p = rec->u.sample.raw + off;
+    if (size == 4) {
+        int32_t v;
+        memcpy(&v, p, 4);
+        return v;
+    }
+    if (size == 8) {
+        int64_t v;
+        memcpy(&v, p, 8);
+        return v;
+    }
+    return -1;
+}
+
+static struct pending *pending_of(struct tstate *t, int32_t tid, int create)
+{
+    struct smap_entry *e = smap_get(&t->off, &tid, sizeof tid);
+    if (!e)
+        return NULL;
+    if (!e->n) {
+        if (!create)
+            return NULL;
+        struct pending *p = realloc(t->pend, (t->npend + 1) * sizeof *p);
+        if (!p)
+            return NULL;
+        t->pend = p;
+        memset(&p[t->npend], 0, sizeof *p);
+        e->n = ++t->npend;
+    }
+    return &t->pend[e->n - 1];
+}
+
+static void close_pending(struct tstate *t, int32_t tid, uint64_t time)
+{
+    struct pending *p = pending_of(t, tid, 0);
+    if (p && p->used) {
+        t->f->map.e[p->entry].n += time > p->time ? time - p->time : 0;
+        p->used = 0;
+    }
+}
+
+/* A switch: the task switching out (the sample's thread, with its stack)
+ * waits from now until it runs again: until a recorded switch-in (next_pid,
+ * exact; every switch is recorded system-wide), else until its next sample
+ * of any event (it ran by then: an upper bound). */
+static int offcpu_sample(struct tstate *t, const tr_record *rec)
+{
+    if (!t->sw_known)
+        load_switch_format(t);
+    if (t->sw_known) {
+        int32_t next = (int32_t)raw_int(rec, t->sw_next_off, t->sw_next_size);
+        if (next > 0)
+            close_pending(t, next, rec->time);
+    }
+    close_pending(t, rec->tid, rec->time);
+    if (!wanted(t, rec))
+        return 0;
+    pscript_begin(t->ps, comm_of(t, rec->tid), rec->pid, rec->tid, 0);
+    if (add_frames(t, t->ps, rec) < 0 || pscript_end(t->ps) < 0)
+        return -1;
+    /* the entry just added (or found) for this stack: the last key built */
+    struct pending *p = pending_of(t, rec->tid, 1);
+    if (!p)
+        return -1;
+    p->time = rec->time;
+    p->entry = t->f->last_entry;
+    p->used = 1;
+    return 0;
+}
+
+static int on_sample(struct tstate *t, const tr_record *rec)
+{
+    const tr_event_def *ev = tr_reader_event(t->r, rec->u.sample.event);
+    const char *name = ev ? ev->name : "[unknown event]";
+    size_t nl = ev ? ev->name_len : strlen(name);
+    if (!t->event_chosen) {
+        snprintf(t->event, sizeof t->event, "%.*s", (int)nl, name);
+        t->event_chosen = 1;
+    }
+    if (strlen(t->event) != nl || memcmp(t->event, name, nl)) {
+        if (t->o->offcpu)
+            close_pending(t, rec->tid, rec->time); /* it is running */
+        if (!t->other[0])
+            snprintf(t->other, sizeof t->other, "%.*s", (int)nl, name);
+        t->other_samples++;
+        return 0;
+    }
+    if (t->o->offcpu)
+        return offcpu_sample(t, rec);
+    if (!wanted(t, rec))
+        return 0;
+    t->samples++;
+    pscript_begin(t->ps, comm_of(t, rec->tid), rec->pid, rec->tid,
+                  t->o->period ? rec->u.sample.period : 1);
+    if (add_frames(t, t->ps, rec) < 0)
+        return -1;
+    return pscript_end(t->ps);
+}
+
+static int on_syscall(struct tstate *t, const tr_record *rec)
+{
+    if (!wanted(t, rec))
+        return 0;
+    t->syscalls++;
+    char buf[32];
+    const char *name = tr_reader_syscall_name(t->r, NULL, rec->u.syscall.nr);
+    if (!name) {
+        snprintf(buf, sizeof buf, "syscall_%u", rec->u.syscall.nr);
+        name = buf;
+    }
+    pscript_begin(t->sys_ps, comm_of(t, rec->tid), rec->pid, rec->tid,
+                  t->o->syscall_time ? rec->u.syscall.duration : 1);
+    if (rec->u.syscall.stack && add_frames(t, t->sys_ps, rec) < 0)
+        return -1;
+    /* the syscall is the leaf, above the user frames that made it */
+    if (pscript_leaf(t->sys_ps, name) < 0)
+        return -1;
+    return pscript_end(t->sys_ps);
+}
+
+static void sym_warn(void *ctx, const char *msg)
+{
+    (void)ctx;
+    cli_warn("%s", msg);
+}
+
+int fold_trace(struct fold *f, struct lines *l, const char *shown)
+{
+    int fd = l->fd;
+    struct tstate t;
+    memset(&t, 0, sizeof t);
+    t.f = f;
+    t.o = f->o;
+    t.no_symbolize = f->o->no_symbolize;
+    smap_init(&t.sysmap);
+    smap_init(&t.comms);
+    smap_init(&t.off);
+    int status = CLI_EXIT_OK;
+    if (f->o->offcpu && !f->o->ps.event)
+        snprintf(t.event, sizeof t.event, "sched:sched_switch"), t.event_chosen = 1;
+    else if (f->o->ps.event)
+        snprintf(t.event, sizeof t.event, "%s", f->o->ps.event), t.event_chosen = 1;
+    int only_syscalls = t.event_chosen && !strcmp(t.event, "syscalls");
+    /* the lines reader may hold bytes already read: hand them over */
+    const uint8_t *pre = (const uint8_t *)l->buf + l->start;
+    size_t prelen = l->end - l->start;
+    struct refeed rf;
+    int rfd = refeed_start(&rf, fd, pre, prelen);
+    if (rfd < 0) {
+        cli_warn("%s: %m", shown);
+        return CLI_EXIT_FAIL;
+    }
+    int rc = tr_reader_open(&t.r, rfd, NULL);
+    if (rc < 0) {
+        cli_warn("%s: %s", shown, tr_strerror(rc));
+        refeed_stop(&rf);
+        return CLI_EXIT_FAIL;
+    }
+    sym_options so;
+    sym_options_init(&so);
+    so.inlines = 1;
+    so.warn = f->o->quiet ? NULL : sym_warn;
+    if (!t.no_symbolize && !(t.sym = sym_new(&so))) {
+        tr_reader_free(t.r);
+        cli_warn("out of memory");
+        return CLI_EXIT_FAIL;
+    }
+    t.ps = pscript_new(&f->o->ps, &f->map);
+    t.sys_ps = pscript_new(&f->o->ps, &t.sysmap);
+    if (!t.ps || !t.sys_ps) {
+        status = CLI_EXIT_FAIL;
+        goto out;
+    }
+    pscript_track_last(t.ps, &f->last_entry);
+    tr_record rec;
+    int warned = 0;
+    while ((rc = tr_reader_next(t.r, &rec)) != 0) {
+        if (rc < 0) {
+            const tr_reader_diag *d = tr_reader_last_diag(t.r);
+            if (tr_error_recoverable(rc)) {
+                if (!warned++)
+                    cli_warn("%s: %s at byte %llu%s%s; continuing", shown, tr_strerror(rc),
+                             (unsigned long long)d->offset, d->detail[0] ? ": " : "", d->detail);
+                status = CLI_EXIT_TRUNCATED;
+                continue;
+            }
+            cli_warn("%s: %s%s%s", shown, tr_strerror(rc), d->detail[0] ? ": " : "", d->detail);
+            status = rc == TR_E_TRUNCATED ? CLI_EXIT_TRUNCATED
+                     : t.samples + t.syscalls > 0 ? CLI_EXIT_TRUNCATED : CLI_EXIT_FAIL;
+            break;
+        }
+        if (t.sym && sym_observe(t.sym, t.r, &rec) < 0) {
+            cli_warn("out of memory");
+            status = CLI_EXIT_FAIL;
+            break;
+        }
+        if (rec.type == TR_REC_STREAM_START) {
+            t.sw_known = 0;
+            smap_free(&t.off); /* waits do not continue into another recording */
+            smap_init(&t.off);
+            t.npend = 0;
+            continue;
+        }
+        if (rec.time && !t.have_first) {
+            t.first_time = rec.time;
+            t.have_first = 1;
+        }
+        track(&t, &rec);
+        if (f->o->offcpu && rec.type == TR_REC_EXIT)
+            close_pending(&t, rec.tid, rec.time); /* it ran until its exit */
+        int r2 = 0;
+        if (rec.type == TR_REC_SAMPLE && !only_syscalls)
+            r2 = on_sample(&t, &rec);
+        else if (rec.type == TR_REC_SYSCALL && !f->o->offcpu)
+            r2 = on_syscall(&t, &rec);
+        if (r2 < 0) {
+            cli_warn("out of memory");
+            status = CLI_EXIT_FAIL;
+            break;
+        }
+    }
+    if (t.other[0] && !f->o->quiet)
+        cli_warn("%s: folded event '%s' only; skipped %llu samples of others such as '%s' "
+                 "(choose with --event)", shown, t.event, (unsigned long long)t.other_samples,
+                 t.other);
+    if (t.unresolved && !f->o->quiet)
+        cli_warn("%s: %llu stacks or frames could not be resolved (lost definitions)", shown,
+                 (unsigned long long)t.unresolved);
+    if ((only_syscalls || (t.samples == 0 && !f->o->offcpu)) && t.sysmap.n > 0) {
+        /* a syscall trace: fold the syscalls */
+        for (size_t i = 0; i < t.sysmap.n; i++) {
+            const struct smap_entry *e = &t.sysmap.e[i];
+            struct smap_entry *d = smap_get(&f->map, smap_key(&t.sysmap, e), e->len);
+            if (!d) {
+                status = CLI_EXIT_FAIL;
+                break;
+            }
+            d->n += e->n;
+        }
+        f->units_ns = f->o->syscall_time;
+    } else if (f->o->offcpu) {
+        f->units_ns = 1;
+        if (!t.sw_known && !f->o->quiet)
+            cli_warn("%s: no sched_switch payload layout in the trace: off-CPU time runs to the "
+                     "thread's next sample", shown);
+    }
+out:
+    pscript_free(t.ps);
+    pscript_free(t.sys_ps);
+    if (t.sym)
+        sym_free(t.sym);
+    tr_reader_free(t.r);
+    refeed_stop(&rf);
+    smap_free(&t.sysmap);
+    smap_free(&t.comms);
+    smap_free(&t.off);
+    free(t.comm);
+    free(t.pend);
+    for (size_t i = 0; i < t.nmaps; i++)
+        free(t.maps[i].path);
+    free(t.maps);
+    return status;
+}

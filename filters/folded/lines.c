@@ -1,0 +1,117 @@
+/* lines.c - a line reader with a bound on the line length. */
+#include "folded.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void lines_init(struct lines *l, int fd, size_t max_line)
+{
+    memset(l, 0, sizeof *l);
+    l->fd = fd;
+    l->max_line = max_line ? max_line : LINES_DEFAULT_MAX;
+}
+
+void lines_free(struct lines *l)
+{
+    free(l->buf);
+    l->buf = NULL;
+}
+
+/* Read more bytes; 1 read, 0 eof, -1 error. */
+static int fill(struct lines *l)
+{
+    if (l->eof)
+        return 0;
+    if (l->start > 0 && (l->start == l->end || l->start > l->cap / 2)) {
+        memmove(l->buf, l->buf + l->start, l->end - l->start);
+        l->end -= l->start;
+        l->start = 0;
+    }
+    if (l->cap - l->end < 65536) {
+        size_t nc = l->cap ? l->cap * 2 : 1 << 20;
+        char *nb = realloc(l->buf, nc + 1);
+        if (!nb) {
+            l->err = ENOMEM;
+            return -1;
+        }
+        l->buf = nb;
+        l->cap = nc;
+    }
+    for (;;) {
+        ssize_t n = read(l->fd, l->buf + l->end, l->cap - l->end);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            l->err = errno;
+            return -1;
+        }
+        if (n == 0) {
+            l->eof = 1;
+            return 0;
+        }
+        l->end += (size_t)n;
+        return 1;
+    }
+}
+
+int lines_peek(struct lines *l, size_t n, const char **p, size_t *len)
+{
+    while (l->end - l->start < n) {
+        int rc = fill(l);
+        if (rc < 0)
+            return -1;
+        if (rc == 0)
+            break;
+    }
+    *p = l->buf ? l->buf + l->start : "";
+    if (!l->buf) {
+        *len = 0;
+        return 0;
+    }
+    *len = l->end - l->start;
+    return 0;
+}
+
+int lines_next(struct lines *l, char **line, size_t *len)
+{
+    size_t scanned = 0;
+    if (!l->buf) {
+        int rc = fill(l);
+        if (rc < 0)
+            return -1;
+        if (!l->buf || l->end == l->start)
+            return 0;
+    }
+    for (;;) {
+        char *s = l->buf + l->start;
+        size_t avail = l->end - l->start;
+        char *nl = avail > scanned ? memchr(s + scanned, '\n', avail - scanned) : NULL;
+        if (nl || (l->eof && avail > 0)) {
+            size_t n = nl ? (size_t)(nl - s) : avail;
+            if (n > l->max_line) {
+                l->line_no++;
+                return -2;
+            }
+            l->start += nl ? n + 1 : n;
+            if (n > 0 && s[n - 1] == '\r')
+                n--;
+            s[n] = 0; /* the buffer has one spare byte past cap */
+            l->line_no++;
+            *line = s;
+            *len = n;
+            return 1;
+        }
+        if (avail > l->max_line) {
+            l->line_no++;
+            return -2;
+        }
+        scanned = avail;
+        int rc = fill(l);
+        if (rc < 0)
+            return -1;
+        if (rc == 0 && l->end == l->start)
+            return 0;
+    }
+}

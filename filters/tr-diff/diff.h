@@ -1,0 +1,33 @@
+/* diff.h - tr-diff: two profiles to the two-count folded form, or a report. */
+#ifndef TR_DIFF_H
+#define TR_DIFF_H
+
+#include <stdio.h>
+
+#include "fold.h"
+
+struct diff_opts {
+    int normalize;     /* -n: scale BEFORE to AFTER's total */
+    int strip_hex;     /* -s: 0x1234 -> 0x... */
+    int report;        /* --report */
+    size_t top;        /* rows of the report */
+    int lenient;
+    struct fold_opts fold;  /* for trace and perf script inputs */
+};
+
+struct diff {
+    const struct diff_opts *o;
+    struct smap map;   /* stack -> v[0] before, v[1] after */
+    double total[2];
+};
+
+void diff_init(struct diff *d, const struct diff_opts *o);
+void diff_free(struct diff *d);
+/* Load input which (0 before, 1 after); returns a CLI_EXIT_* status. */
+int diff_load(struct diff *d, int which, const char *path);
+/* Write the folded differential; returns 1 when the profiles differ, else 0. */
+int diff_write_folded(struct diff *d, FILE *out);
+/* Write the report; returns 1 when the profiles differ, else 0 (-1: no memory). */
+int diff_write_report(struct diff *d, FILE *out);
+
+#endif

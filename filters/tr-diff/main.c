@@ -1,0 +1,73 @@
+/* tr-diff - compare two profiles: differential folded stacks or a report. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "diff.h"
+
+enum { OPT_REPORT = 256, OPT_TOP, OPT_LENIENT, OPT_PERIOD };
+
+static const struct cli_opt opts[] = {
+    {'n', "normalize", NULL, "scale BEFORE's counts to AFTER's total", 0, NULL},
+    {'s', "strip-hex", NULL, "replace hex numbers (addresses) by 0x...", 0, NULL},
+    {0, "report", NULL, "print the functions whose share changed most instead", OPT_REPORT, NULL},
+    {0, "top", "N", "rows of the report (default 30)", OPT_TOP, NULL},
+    {'e', "event", "NAME", "event to fold in trace or perf script inputs", 0, NULL},
+    {0, "period", NULL, "weigh trace samples by period", OPT_PERIOD, NULL},
+    {0, "lenient", NULL, "skip malformed folded lines with a warning", OPT_LENIENT, NULL},
+    {0, NULL, NULL, NULL, 0, NULL},
+};
+
+static const struct cli_tool tool = {
+    .name = "tr-diff",
+    .synopsis = {"[-ns] [--report] BEFORE AFTER"},
+    .summary = "compare two profiles (traces or folded stacks)",
+    .opts = opts,
+    .operands = "file",
+};
+
+int main(int argc, char **argv)
+{
+    struct diff_opts o;
+    memset(&o, 0, sizeof o);
+    fold_opts_init(&o.fold);
+    o.fold.quiet = 0;
+    o.top = 30;
+    cli_init(&tool, argc, argv);
+    int c;
+    while ((c = cli_getopt(argc, argv)) != -1) {
+        switch (c) {
+        case 'n': o.normalize = 1; break;
+        case 's': o.strip_hex = 1; break;
+        case OPT_REPORT: o.report = 1; break;
+        case OPT_TOP: o.top = (size_t)cli_parse_u64(cli_optarg, 1, 1000000, "--top"); break;
+        case 'e': o.fold.ps.event = cli_optarg; break;
+        case OPT_PERIOD: o.fold.period = 1; break;
+        case OPT_LENIENT: o.lenient = 1; break;
+        default: cli_usage_exit();
+        }
+    }
+    if (argc - cli_optind != 2) {
+        cli_warn("expected two inputs: BEFORE AFTER");
+        cli_usage_exit();
+    }
+    if (!strcmp(argv[cli_optind], "-") && !strcmp(argv[cli_optind + 1], "-"))
+        cli_die(CLI_EXIT_USAGE, "BEFORE and AFTER cannot both be stdin");
+    cli_ignore_sigpipe();
+    static char obuf[1 << 20];
+    setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
+    struct diff d;
+    diff_init(&d, &o);
+    int status = diff_load(&d, 0, argv[cli_optind]);
+    if (status == CLI_EXIT_OK)
+        status = diff_load(&d, 1, argv[cli_optind + 1]);
+    if (status == CLI_EXIT_OK) {
+        int differ = o.report ? diff_write_report(&d, stdout) : diff_write_folded(&d, stdout);
+        status = differ < 0 ? CLI_EXIT_USAGE : differ;
+        if (differ < 0)
+            cli_warn("out of memory");
+    }
+    diff_free(&d);
+    status = cli_finish_stdout(status);
+    return status == CLI_EXIT_FAIL && ferror(stdout) ? CLI_EXIT_USAGE : status;
+}

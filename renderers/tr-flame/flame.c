@@ -1,0 +1,299 @@
+/* flame.c - folded text into a tree of frames. */
+#include "flame.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+void flame_opts_init(struct flame_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->fonttype = "Verdana";
+    o->width = 1200;
+    o->frameheight = 16;
+    o->fontsize = 12;
+    o->fontwidth = 0.59;
+    o->minwidth = 0.1;
+    o->nametype = "Function:";
+    o->countname = "samples";
+    o->title = "";
+    o->subtitle = "";
+    o->bgcolors = "";
+    o->cp_file = "palette.map";
+    o->factor = 1;
+}
+
+static uint32_t new_node(struct flame *f, uint32_t name)
+{
+    if (f->nn == f->cap) {
+        size_t nc = f->cap ? f->cap * 2 : 4096;
+        struct fnode *n = realloc(f->n, nc * sizeof *n);
+        if (!n || nc > UINT32_MAX) {
+            f->oom = 1;
+            return 0;
+        }
+        f->n = n;
+        f->cap = nc;
+    }
+    struct fnode *x = &f->n[f->nn];
+    memset(x, 0, sizeof *x);
+    x->name = name;
+    return (uint32_t)f->nn++;
+}
+
+int flame_init(struct flame *f, const struct flame_opts *o)
+{
+    memset(f, 0, sizeof *f);
+    f->o = o;
+    smap_init(&f->names);
+    struct smap_entry *e = smap_get(&f->names, "", 0);
+    if (!e)
+        return -1;
+    new_node(f, 0); /* node 0: the root, "all" */
+    return f->oom ? -1 : 0;
+}
+
+void flame_free(struct flame *f)
+{
+    smap_free(&f->names);
+    free(f->n);
+    free(f->ckey);
+    free(f->cval);
+    free(f->prev);
+    free(f->pspan);
+    free(f->ppath);
+    free(f->span);
+}
+
+static int grow_children(struct flame *f)
+{
+    size_t ns = f->nslot ? f->nslot * 2 : 8192;
+    uint64_t *k = calloc(ns, sizeof *k);
+    uint32_t *v = malloc(ns * sizeof *v);
+    if (!k || !v) {
+        free(k);
+        free(v);
+        return -1;
+    }
+    for (size_t i = 0; i < f->nslot; i++) {
+        if (!f->ckey[i])
+            continue;
+        size_t j = (size_t)(smap_hash(&f->ckey[i], 8) & (ns - 1));
+        while (k[j])
+            j = (j + 1) & (ns - 1);
+        k[j] = f->ckey[i];
+        v[j] = f->cval[i];
+    }
+    free(f->ckey);
+    free(f->cval);
+    f->ckey = k;
+    f->cval = v;
+    f->nslot = ns;
+    return 0;
+}
+
+static void append_child(struct flame *f, uint32_t parent, uint32_t c)
+{
+    struct fnode *p = &f->n[parent];
+    if (p->last)
+        f->n[p->last].sib = c;
+    else
+        p->child = c;
+    p->last = c;
+}
+
+/* The child of parent named name (created when missing). */
+static uint32_t child(struct flame *f, uint32_t parent, uint32_t name)
+{
+    if (f->o->flamechart) { /* merge only with the previous stack */
+        uint32_t l = f->n[parent].last;
+        if (l && f->n[l].name == name)
+            return l;
+        uint32_t c = new_node(f, name);
+        if (c)
+            append_child(f, parent, c);
+        return c;
+    }
+    if ((f->nn + 1) * 2 > f->nslot && grow_children(f) < 0) {
+        f->oom = 1;
+        return 0;
+    }
+    uint64_t key = ((uint64_t)parent << 32 | name) + 1;
+    size_t j = (size_t)(smap_hash(&key, 8) & (f->nslot - 1));
+    while (f->ckey[j]) {
+        if (f->ckey[j] == key)
+            return f->cval[j];
+        j = (j + 1) & (f->nslot - 1);
+    }
+    uint32_t c = new_node(f, name);
+    if (!c)
+        return 0;
+    append_child(f, parent, c);
+    f->ckey[j] = key;
+    f->cval[j] = c;
+    return c;
+}
+
+static int reserve(size_t **a, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return 0;
+    size_t nc = *cap ? *cap : 64;
+    while (nc < need)
+        nc *= 2;
+    void *p = realloc(*a, nc * elem);
+    if (!p)
+        return -1;
+    *a = p;
+    *cap = nc;
+    return 0;
+}
+
+/* Add one stack: frames split at ';' (trailing empty frames dropped, as
+ * Perl's split does), reversed with --reverse. */
+static void add_stack(struct flame *f, const char *s, size_t len, double c1, double c2)
+{
+    size_t nf = 0;
+    for (size_t st = 0;;) {
+        const char *semi = memchr(s + st, ';', len - st);
+        size_t e = semi ? (size_t)(semi - s) : len;
+        if (reserve(&f->span, &f->scap, 2 * nf + 2, sizeof *f->span) < 0) {
+            f->oom = 1;
+            return;
+        }
+        f->span[2 * nf] = st;
+        f->span[2 * nf + 1] = e - st;
+        nf++;
+        if (!semi)
+            break;
+        st = e + 1;
+    }
+    while (nf > 0 && f->span[2 * nf - 1] == 0)
+        nf--;
+    if (f->o->reverse) {
+        for (size_t i = 0; i < nf / 2; i++) {
+            size_t j = nf - 1 - i, a = f->span[2 * i], b = f->span[2 * i + 1];
+            f->span[2 * i] = f->span[2 * j];
+            f->span[2 * i + 1] = f->span[2 * j + 1];
+            f->span[2 * j] = a;
+            f->span[2 * j + 1] = b;
+        }
+    }
+    double w = f->ncounts == 2 ? c2 : c1;
+    f->n[0].w += w;
+    f->n[0].w1 += c1;
+    /* frames shared with the previous stack keep their nodes */
+    size_t same = 0;
+    if (!f->o->flamechart) {
+        while (same < nf && same < f->pn && f->span[2 * same + 1] == f->pspan[2 * same + 1] &&
+               !memcmp(s + f->span[2 * same], f->prev + f->pspan[2 * same], f->span[2 * same + 1]))
+            same++;
+    }
+    if (reserve(&f->ppath, &f->ppcap, nf + 1, sizeof *f->ppath) < 0 ||
+        reserve(&f->pspan, &f->pcap, 2 * nf + 2, sizeof *f->pspan) < 0) {
+        f->oom = 1;
+        return;
+    }
+    uint32_t cur = 0;
+    for (size_t i = 0; i < nf; i++) {
+        if (i < same) {
+            cur = f->ppath[i];
+        } else {
+            struct smap_entry *e = smap_get(&f->names, s + f->span[2 * i], f->span[2 * i + 1]);
+            if (!e) {
+                f->oom = 1;
+                return;
+            }
+            cur = child(f, cur, (uint32_t)(e - f->names.e));
+            if (!cur)
+                return;
+            f->ppath[i] = cur;
+        }
+        f->n[cur].w += w;
+        f->n[cur].w1 += c1;
+    }
+    if (f->ncounts == 2)
+        f->n[cur].d += c2 - c1;
+    /* remember this stack */
+    if (f->prev_cap < len + 1) {
+        char *p = realloc(f->prev, len + 1);
+        if (!p) {
+            f->oom = 1;
+            return;
+        }
+        f->prev = p;
+        f->prev_cap = len + 1;
+    }
+    memcpy(f->prev, s, len);
+    memcpy(f->pspan, f->span, 2 * nf * sizeof *f->span);
+    f->pn = nf;
+}
+
+static int bad_line(struct flame *f, struct lines *l, const char *shown, const char *why)
+{
+    if (!f->o->lenient) {
+        cli_warn("%s:%llu: %s", shown, (unsigned long long)l->line_no, why);
+        return CLI_EXIT_FAIL;
+    }
+    if (!f->skipped++)
+        f->first_skipped = l->line_no;
+    return 0;
+}
+
+int flame_read(struct flame *f, int fd, const char *shown)
+{
+    struct lines l;
+    lines_init(&l, fd, f->o->max_line);
+    char *s;
+    size_t len;
+    int rc, status = CLI_EXIT_OK;
+    char why[160];
+    const char *head;
+    size_t hl;
+    if (lines_peek(&l, 4, &head, &hl) == 0 && hl >= 4 && !memcmp(head, "\x5e\x2a\x4d\x18", 4)) {
+        cli_warn("%s: a tr trace, not folded stacks: fold it first (tr-fold %s | tr-flame)", shown,
+                 shown);
+        lines_free(&l);
+        return CLI_EXIT_FAIL;
+    }
+    while ((rc = lines_next(&l, &s, &len)) > 0) {
+        struct folded_line fl;
+        int pr = folded_parse(s, len, f->ncounts == 1 ? 0 : f->ncounts, &fl);
+        if (pr == FOLDED_BLANK)
+            continue;
+        if (pr < 0) {
+            if ((status = bad_line(f, &l, shown, folded_strerror(pr))))
+                break;
+            continue;
+        }
+        if (!f->ncounts) {
+            f->ncounts = fl.ncounts;
+            f->ncounts_line = l.line_no;
+        } else if (fl.ncounts != f->ncounts) {
+            snprintf(why, sizeof why, "%d count%s, but line %llu has %d (mixed one- and two-count lines)",
+                     fl.ncounts, fl.ncounts > 1 ? "s" : "", (unsigned long long)f->ncounts_line,
+                     f->ncounts);
+            if ((status = bad_line(f, &l, shown, why)))
+                break;
+            continue;
+        }
+        f->lines++;
+        add_stack(f, fl.stack, fl.len, fl.count[0], fl.count[1]);
+        if (f->oom) {
+            cli_warn("%s: out of memory", shown);
+            status = CLI_EXIT_FAIL;
+            break;
+        }
+    }
+    if (rc == -1) {
+        cli_warn("%s: read error: %s", shown, strerror(l.err));
+        status = CLI_EXIT_FAIL;
+    } else if (rc == -2) {
+        cli_warn("%s:%llu: line longer than %zu bytes", shown, (unsigned long long)l.line_no,
+                 l.max_line);
+        status = CLI_EXIT_FAIL;
+    }
+    lines_free(&l);
+    return status;
+}

@@ -1,0 +1,139 @@
+// browser.js SVG URL-QUERY... : open a tr-flame SVG in headless Chromium over the DevTools
+// protocol (--remote-debugging-pipe, no npm module needed), click and search in it, and
+// print what the page shows.  Used by tests/flame/cases/browser.
+"use strict";
+const { spawn } = require("child_process");
+const fs = require("fs");
+const path = require("path");
+
+const chromium = process.env.CHROMIUM || "/usr/bin/chromium";
+const svg = path.resolve(process.argv[2]);
+// a fresh profile in the current (temporary) directory of the test case
+const profile = fs.mkdtempSync(path.resolve("chromium-profile-"));
+const child = spawn(chromium, [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--no-first-run", "--disable-component-update", "--disable-sync",
+    "--user-data-dir=" + profile, "--remote-debugging-pipe", "about:blank",
+], { stdio: ["ignore", "ignore", "ignore", "pipe", "pipe"] });
+const toBrowser = child.stdio[3], fromBrowser = child.stdio[4];
+
+let nextId = 1, buffered = "";
+const waiting = new Map(), listeners = [];
+fromBrowser.on("data", (chunk) => {
+    buffered += chunk.toString("utf8");
+    let nul;
+    while ((nul = buffered.indexOf("\0")) >= 0) {
+        const msg = JSON.parse(buffered.slice(0, nul));
+        buffered = buffered.slice(nul + 1);
+        if (msg.id && waiting.has(msg.id)) {
+            const { resolve, reject } = waiting.get(msg.id);
+            waiting.delete(msg.id);
+            if (msg.error) reject(new Error(JSON.stringify(msg.error))); else resolve(msg.result);
+        } else if (msg.method) {
+            for (const l of listeners.slice()) l(msg);
+        }
+    }
+});
+function send(method, params = {}, sessionId) {
+    const id = nextId++;
+    const msg = { id, method, params };
+    if (sessionId) msg.sessionId = sessionId;
+    toBrowser.write(JSON.stringify(msg) + "\0");
+    return new Promise((resolve, reject) => waiting.set(id, { resolve, reject }));
+}
+function once(method, sessionId) {
+    return new Promise((resolve) => {
+        const l = (msg) => {
+            if (msg.method === method && (!sessionId || msg.sessionId === sessionId)) {
+                listeners.splice(listeners.indexOf(l), 1);
+                resolve(msg.params);
+            }
+        };
+        listeners.push(l);
+    });
+}
+
+const errors = [];
+async function main() {
+    const timer = setTimeout(() => { console.log("FAIL: timeout"); finish(1); }, 60000);
+    const { targetId } = await send("Target.createTarget", { url: "about:blank" });
+    const { sessionId } = await send("Target.attachToTarget", { targetId, flatten: true });
+    const s = (m, p) => send(m, p, sessionId);
+    listeners.push((msg) => {
+        if (msg.sessionId !== sessionId) return;
+        if (msg.method === "Runtime.exceptionThrown")
+            errors.push(msg.params.exceptionDetails.exception ?
+                msg.params.exceptionDetails.exception.description : msg.params.exceptionDetails.text);
+        if (msg.method === "Runtime.consoleAPICalled" && msg.params.type === "error")
+            errors.push(msg.params.args.map((a) => a.value).join(" "));
+    });
+    await s("Runtime.enable");
+    await s("Page.enable");
+    await s("Emulation.setDeviceMetricsOverride", { width: 1300, height: 900, deviceScaleFactor: 1, mobile: false });
+    const evaluate = async (expr) => {
+        const r = await s("Runtime.evaluate", { expression: expr, returnByValue: true });
+        if (r.exceptionDetails) throw new Error(expr + ": " + JSON.stringify(r.exceptionDetails));
+        return r.result.value;
+    };
+    const load = async (query) => {
+        const loaded = once("Page.loadEventFired", sessionId);
+        await s("Page.navigate", { url: "file://" + svg + (query || "") });
+        await loaded;
+    };
+    const frameIndex = (name) => evaluate(`F.findIndex(function (f) { return f.name === ${JSON.stringify(name)}; })`);
+    const click = async (x, y) => {
+        for (const type of ["mouseMoved", "mousePressed", "mouseReleased"])
+            await s("Input.dispatchMouseEvent", { type, x, y, button: "left", clickCount: 1 });
+    };
+    const matched = () => evaluate(`document.getElementById("matched").textContent`);
+
+    await load("");
+    console.log("loaded: " + (await evaluate("F.length")) + " frames, " +
+        (errors.length ? "script errors: " + errors.join("; ") : "no script errors"));
+
+    // hover shows the title
+    const mid = await frameIndex("mid");
+    const box = await evaluate(`(function () { var b = F[${mid}].r.getBoundingClientRect();
+        return [b.left + b.width / 2, b.top + b.height / 2]; })()`);
+    await s("Input.dispatchMouseEvent", { type: "mouseMoved", x: box[0], y: box[1] });
+    console.log("hover: " + (await evaluate(`document.getElementById("details").textContent`)));
+
+    // a real click on "mid" zooms: it fills the width, its children are scaled exactly
+    await click(box[0], box[1]);
+    console.log("click mid: width " + (await evaluate(`F[${mid}].r.getAttribute("width")`)) +
+        ", leaf_a width " + (await evaluate(`F[${await frameIndex("leaf_a")}].r.getAttribute("width")`)) +
+        ", other hidden " + (await evaluate(`F[${await frameIndex("other")}].g.classList.contains("hide")`)) +
+        ", main faded " + (await evaluate(`F[${await frameIndex("main")}].g.classList.contains("parent")`)) +
+        ", url " + (await evaluate("location.search")));
+
+    // search counts visible samples only, each once
+    console.log("search leaf_b zoomed: " + (await evaluate(`search("leaf_b"), document.getElementById("matched").textContent`)));
+    await evaluate("unzoom()");
+    console.log("search leaf_b: " + (await evaluate(`search("leaf_b"), document.getElementById("matched").textContent`)));
+    console.log("search ^(mid|leaf): " + (await evaluate(`search("^(mid|leaf)"), document.getElementById("matched").textContent`)));
+    console.log("search LEAF_A: " + (await evaluate(`search("LEAF_A"), document.getElementById("matched").textContent`)));
+    await evaluate(`setIgnorecase(true)`);
+    console.log("ignore case LEAF_A: " + (await matched()) + ", url " + (await evaluate("location.search")));
+    console.log("bad regex: " + (await evaluate(`search("("), document.getElementById("matched").textContent`)));
+
+    // the state in the URL is restored on load
+    await load(`?z=${mid}&s=leaf_a`);
+    console.log("reload ?z&s: " + (await matched()) + ", mid width " + (await evaluate(`F[${mid}].r.getAttribute("width")`)));
+    // a click on the root unzooms
+    const root = await evaluate(`(function () { var b = F[0].r.getBoundingClientRect();
+        return [b.left + 5, b.top + b.height / 2]; })()`);
+    await click(root[0], root[1]);
+    console.log("click all: mid width " + (await evaluate(`F[${mid}].r.getAttribute("width")`)) +
+        ", reset zoom hidden " + (await evaluate(`document.getElementById("unzoom").classList.contains("hide")`)));
+    console.log(errors.length ? "script errors: " + errors.join("; ") : "no script errors at the end");
+    clearTimeout(timer);
+    finish(0);
+}
+function finish(code) {
+    // close the browser the polite way (its helper processes go with it), then insist
+    child.on("exit", () => process.exit(code));
+    send("Browser.close").catch(() => {});
+    setTimeout(() => { try { child.kill("SIGKILL"); } catch (e) { /* gone */ } }, 3000);
+    setTimeout(() => process.exit(code), 5000);
+}
+main().catch((e) => { console.log("FAIL: " + e.message); finish(1); });
