@@ -10,7 +10,7 @@ cd "$(mktemp -d)"
 [ -n "${FLAMEGRAPH_DIR:-}" ] && [ -f "$FLAMEGRAPH_DIR/flamegraph.pl" ] ||
     { echo "FLAMEGRAPH_DIR is not set (a FlameGraph checkout): nothing to compare"; exit 0; }
 . "$R/tests/fold/ref.sh"
-frames() { perl "$TR_ROOT/tests/flame/frames.pl" $2 < "$1" | LC_ALL=C sort; }
+frames() { perl "$TR_ROOT/tests/flame/frames.pl" ${2:-} < "$1" | LC_ALL=C sort; }
 fails=0
 for name in perf-cycles-instructions-01 perf-java-stacks-01 perf-numa-stacks-01 perf-vertx-stacks-01; do
     f="$REF/expected/$name.folded"
