@@ -98,6 +98,9 @@ struct tstate {
     sym_session *sym;
     struct pscript *ps, *sys_ps;
     struct smap sysmap;        /* syscall stacks, used when there are no samples */
+    struct pscript *ev_ps;     /* tracepoint events (tr-rec-ftrace) by task and event */
+    struct smap evmap;
+    uint64_t events;
     struct smap comms;         /* tid -> index into comm */
     char (*comm)[32];
     size_t ncomm;
@@ -111,6 +114,7 @@ struct tstate {
     int have_first;
     /* sched_switch payload layout */
     int sw_next_off, sw_next_size, sw_prev_off, sw_prev_size, sw_known;
+    int sw_state_off, sw_state_size;
     uint64_t unresolved;
     /* --no-symbolize: mappings for the module of raw frames */
     struct tmap { int32_t pid; uint64_t start, end; char *path; } *maps;
@@ -339,13 +343,15 @@ static void load_switch_format(struct tstate *t)
         fmt = tr_reader_blob(t->r, "format:sched:sched_switch", &len);
     t->sw_known = fmt && format_field((const char *)fmt, len, "next_pid", &t->sw_next_off, &t->sw_next_size) &&
                   format_field((const char *)fmt, len, "prev_pid", &t->sw_prev_off, &t->sw_prev_size);
+    if (!fmt || !format_field((const char *)fmt, len, "prev_state", &t->sw_state_off, &t->sw_state_size))
+        t->sw_state_off = -1;
 }
 
-static int64_t raw_int(const tr_record *rec, int off, int size)
+static int64_t payload_int(const uint8_t *data, size_t len, int off, int size)
 {
-    if (off < 0 || size <= 0 || (size_t)off + (size_t)size > rec->u.sample.raw_len)
+    if (off < 0 || size <= 0 || (size_t)off + (size_t)size > len)
         return -1;
-    const uint8_t *p = rec->u.sample.raw + off;
+    const uint8_t *p = data + off;
     if (size == 4) {
         int32_t v;
         memcpy(&v, p, 4);
@@ -357,6 +363,11 @@ static int64_t raw_int(const tr_record *rec, int off, int size)
         return v;
     }
     return -1;
+}
+
+static int64_t raw_int(const tr_record *rec, int off, int size)
+{
+    return payload_int(rec->u.sample.raw, rec->u.sample.raw_len, off, size);
 }
 
 static struct pending *pending_of(struct tstate *t, int32_t tid, int create)
@@ -465,6 +476,88 @@ static int on_syscall(struct tstate *t, const tr_record *rec)
     return pscript_end(t->sys_ps);
 }
 
+/* The state a task left the CPU in, from sched_switch's prev_state, as the
+ * leaf of its off-CPU stack: "R" preempted, "S" sleeping, "D" disk ... */
+static const char *switch_state(int64_t state)
+{
+    static const char *const names[] = {"[off-cpu S]", "[off-cpu D]", "[off-cpu T]", "[off-cpu t]",
+                                        "[off-cpu X]", "[off-cpu Z]", "[off-cpu P]", "[off-cpu I]"};
+    if (state < 0) return "[off-cpu]";
+    if ((state & 0xff) == 0) return "[off-cpu R]";
+    for (int i = 0; i < 8; i++)
+        if (state & (1 << i)) return names[i];
+    return "[off-cpu]";
+}
+
+/* Tracepoint events of tr-rec-ftrace.  Folded by task and event (the event
+ * the leaf, under the task); with --offcpu, sched:sched_switch events give
+ * each task's time off the CPU: from its switch-out to its next switch-in,
+ * exactly when every switch was recorded (system-wide); a recording of a
+ * command (pid-filtered by the kernel) misses switch-ins from the idle task,
+ * and the wait then ends at the task's next event: an upper bound. */
+static int on_trace_event(struct tstate *t, const tr_record *rec)
+{
+    const tr_event_def *ev = tr_reader_event(t->r, rec->u.trace_event.event);
+    char name[256];
+    snprintf(name, sizeof name, "%.*s", ev ? (int)ev->name_len : 15, ev ? ev->name : "[unknown event]");
+    if (t->o->offcpu) {
+        /* any event of a task shows it running: a wait whose switch-in was
+         * not recorded (a pid-filtered recording) ends here at the latest */
+        if (rec->tid > 0)
+            close_pending(t, rec->tid, rec->time);
+        if (strcmp(name, "sched:sched_switch"))
+            return 0;
+        if (!t->sw_known)
+            load_switch_format(t);
+        if (!t->sw_known)
+            return 0;
+        const uint8_t *d = rec->u.trace_event.data;
+        size_t n = rec->u.trace_event.len;
+        int32_t prev = (int32_t)payload_int(d, n, t->sw_prev_off, t->sw_prev_size);
+        int32_t next = (int32_t)payload_int(d, n, t->sw_next_off, t->sw_next_size);
+        if (next > 0)
+            close_pending(t, next, rec->time);
+        int64_t state = payload_int(d, n, t->sw_state_off, t->sw_state_size);
+        /* the idle task waits for nothing; a dying task (X, Z) runs no more */
+        if (prev <= 0 || (state > 0 && (state & 0x30)) || !wanted(t, rec))
+            return 0;
+        t->events++;
+        pscript_begin(t->ps, comm_of(t, prev), rec->pid, prev, 0);
+        if (pscript_leaf(t->ps, switch_state(state)) < 0 ||
+            pscript_end(t->ps) < 0)
+            return -1;
+        struct pending *p = pending_of(t, prev, 1);
+        if (!p)
+            return -1;
+        p->time = rec->time;
+        p->entry = t->f->last_entry;
+        p->used = 1;
+        return 0;
+    }
+    if (t->o->ps.event && strcmp(t->o->ps.event, name))
+        return 0;
+    if (!wanted(t, rec))
+        return 0;
+    t->events++;
+    pscript_begin(t->ev_ps, comm_of(t, rec->tid), rec->pid, rec->tid, 1);
+    if (pscript_leaf(t->ev_ps, name) < 0)
+        return -1;
+    return pscript_end(t->ev_ps);
+}
+
+/* Add every entry of src to dst. */
+static int merge_map(struct smap *dst, const struct smap *src)
+{
+    for (size_t i = 0; i < src->n; i++) {
+        const struct smap_entry *e = &src->e[i];
+        struct smap_entry *d = smap_get(dst, smap_key(src, e), e->len);
+        if (!d)
+            return -1;
+        d->n += e->n;
+    }
+    return 0;
+}
+
 static void sym_warn(void *ctx, const char *msg)
 {
     (void)ctx;
@@ -480,6 +573,7 @@ int fold_trace(struct fold *f, struct lines *l, const char *shown)
     t.o = f->o;
     t.no_symbolize = f->o->no_symbolize;
     smap_init(&t.sysmap);
+    smap_init(&t.evmap);
     smap_init(&t.comms);
     smap_init(&t.off);
     int status = CLI_EXIT_OK;
@@ -514,7 +608,8 @@ int fold_trace(struct fold *f, struct lines *l, const char *shown)
     }
     t.ps = pscript_new(&f->o->ps, &f->map);
     t.sys_ps = pscript_new(&f->o->ps, &t.sysmap);
-    if (!t.ps || !t.sys_ps) {
+    t.ev_ps = pscript_new(&f->o->ps, &t.evmap);
+    if (!t.ps || !t.sys_ps || !t.ev_ps) {
         status = CLI_EXIT_FAIL;
         goto out;
     }
@@ -560,6 +655,8 @@ int fold_trace(struct fold *f, struct lines *l, const char *shown)
             r2 = on_sample(&t, &rec);
         else if (rec.type == TR_REC_SYSCALL && !f->o->offcpu)
             r2 = on_syscall(&t, &rec);
+        else if (rec.type == TR_REC_TRACE_EVENT && !only_syscalls)
+            r2 = on_trace_event(&t, &rec);
         if (r2 < 0) {
             cli_warn("out of memory");
             status = CLI_EXIT_FAIL;
@@ -575,16 +672,13 @@ int fold_trace(struct fold *f, struct lines *l, const char *shown)
                  (unsigned long long)t.unresolved);
     if ((only_syscalls || (t.samples == 0 && !f->o->offcpu)) && t.sysmap.n > 0) {
         /* a syscall trace: fold the syscalls */
-        for (size_t i = 0; i < t.sysmap.n; i++) {
-            const struct smap_entry *e = &t.sysmap.e[i];
-            struct smap_entry *d = smap_get(&f->map, smap_key(&t.sysmap, e), e->len);
-            if (!d) {
-                status = CLI_EXIT_FAIL;
-                break;
-            }
-            d->n += e->n;
-        }
+        if (merge_map(&f->map, &t.sysmap) < 0)
+            status = CLI_EXIT_FAIL;
         f->units_ns = f->o->syscall_time;
+    } else if (t.samples == 0 && !f->o->offcpu && t.evmap.n > 0) {
+        /* a tracepoint trace: events by task and event */
+        if (merge_map(&f->map, &t.evmap) < 0)
+            status = CLI_EXIT_FAIL;
     } else if (f->o->offcpu) {
         f->units_ns = 1;
         if (!t.sw_known && !f->o->quiet)
@@ -594,11 +688,13 @@ int fold_trace(struct fold *f, struct lines *l, const char *shown)
 out:
     pscript_free(t.ps);
     pscript_free(t.sys_ps);
+    pscript_free(t.ev_ps);
     if (t.sym)
         sym_free(t.sym);
     tr_reader_free(t.r);
     refeed_stop(&rf);
     smap_free(&t.sysmap);
+    smap_free(&t.evmap);
     smap_free(&t.comms);
     smap_free(&t.off);
     free(t.comm);
