@@ -279,4 +279,48 @@ int cli_finish_stdout(int status)
     return status;
 }
 
+char *cli_read_file(const char *path, size_t *len)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    size_t cap = 8192, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        if (n + 1 >= cap) {
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+                errno = ENOMEM;
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        ssize_t r = read(fd, buf + n, cap - n - 1);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            int e = errno;
+            free(buf);
+            buf = NULL;
+            errno = e;
+            break;
+        }
+        if (r == 0)
+            break;
+        n += (size_t)r;
+    }
+    int e = errno;
+    close(fd);
+    if (buf) {
+        buf[n] = 0;
+        if (len)
+            *len = n;
+    }
+    errno = e;
+    return buf;
+}
+
 void cli_ignore_sigpipe(void) { signal(SIGPIPE, SIG_IGN); }

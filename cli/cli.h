@@ -12,6 +12,7 @@
 #ifndef TR_CLI_H
 #define TR_CLI_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdarg.h>
@@ -79,6 +80,11 @@ uint64_t cli_parse_seconds(const char *s, uint64_t max_ns, const char *what);
 int cli_open_trace_output(const char *path, const char *default_path, const char **shown);
 /* Input: "-" or NULL is stdin.  Returns fd or exits 1 with the error. */
 int cli_open_input(const char *path, const char **shown);
+
+/* The whole content of a file (a /proc or tracefs file, whose size is not
+ * known in advance), NUL-terminated; *len (may be NULL) gets its length.
+ * NULL with errno set when it cannot be opened or read. */
+char *cli_read_file(const char *path, size_t *len);
 
 /* Flush stdout; on failure print "tool: write error: stdout: ..." and
  * return 1, else return status unchanged. */

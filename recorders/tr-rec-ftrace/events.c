@@ -9,6 +9,7 @@
 #include <tracefs.h>
 
 #include "ftrace.h"
+#include "cli.h"
 
 int ft_split_spec(const char *spec, char *sys, size_t syslen, char *ev, size_t evlen)
 {
@@ -35,7 +36,7 @@ static int read_id(const char *dir, const char *sys, const char *ev)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/events/%s/%s/id", dir, sys, ev);
-    char *s = ft_read_file(path, NULL);
+    char *s = cli_read_file(path, NULL);
     if (!s)
         return -1;
     int id = atoi(s);
@@ -204,7 +205,7 @@ char *ft_event_format(const char *dir, const char *sys, const char *ev, size_t *
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/events/%s/%s/format", dir, sys, ev);
-    return ft_read_file(path, len);
+    return cli_read_file(path, len);
 }
 
 int ft_print_formats(FILE *out, const char *dir, const char *spec)

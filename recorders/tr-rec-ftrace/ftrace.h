@@ -39,7 +39,6 @@ const char *ft_instance_path(char *buf, size_t len, const char *file);
 /* Write str to a file of our instance; 0 or -errno. */
 int ft_instance_write(const char *file, const char *str);
 /* Read a whole file into a malloc'd NUL-terminated buffer; NULL with errno. */
-char *ft_read_file(const char *path, size_t *len);
 /* Register an fd in the instance that must be closed before its removal. */
 void ft_instance_track_fd(int fd);
 void ft_instance_untrack_fd(int fd);

@@ -11,6 +11,7 @@
 #include <tracefs.h>
 
 #include "ftrace.h"
+#include "cli.h"
 
 #define MAX_TRACKED 1024
 
@@ -206,54 +207,11 @@ int ft_instance_write(const char *file, const char *str)
     return 0;
 }
 
-char *ft_read_file(const char *path, size_t *len)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return NULL;
-    size_t cap = 8192, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        if (n + 1 >= cap) {
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        ssize_t r = read(fd, buf + n, cap - n - 1);
-        if (r < 0) {
-            if (errno == EINTR)
-                continue;
-            int e = errno;
-            free(buf);
-            buf = NULL;
-            errno = e;
-            break;
-        }
-        if (r == 0)
-            break;
-        n += (size_t)r;
-    }
-    int e = errno;
-    close(fd);
-    if (buf) {
-        buf[n] = 0;
-        if (len)
-            *len = n;
-    }
-    errno = e;
-    return buf;
-}
-
 char *ft_instance_error_log(void)
 {
     char path[1024];
     ft_instance_path(path, sizeof path, "error_log");
-    char *log = ft_read_file(path, NULL);
+    char *log = cli_read_file(path, NULL);
     if (!log || !*log) {
         free(log);
         return NULL;

@@ -134,7 +134,7 @@ static void note_werr(struct session *s, int rc)
 static int write_blob_file(struct session *s, const char *name, const char *path)
 {
     size_t len;
-    char *data = ft_read_file(path, &len);
+    char *data = cli_read_file(path, &len);
     if (!data)
         return -1;
     note_werr(s, tr_writer_blob(s->w, name, data, len, 1));
@@ -209,14 +209,14 @@ static void write_task_maps(struct session *s)
     char path[1024];
     size_t len;
     snprintf(path, sizeof path, "%s/saved_cmdlines", s->dir);
-    char *k = ft_read_file(path, NULL);
+    char *k = cli_read_file(path, NULL);
     char *m = ft_tasks_cmdlines(s->tasks, k, &len);
     if (m)
         note_werr(s, tr_writer_blob(s->w, "ftrace/saved_cmdlines", m, len, 1));
     free(k);
     free(m);
     snprintf(path, sizeof path, "%s/saved_tgids", s->dir);
-    k = ft_read_file(path, NULL);
+    k = cli_read_file(path, NULL);
     m = ft_tasks_tgids(s->tasks, k, &len);
     if (m)
         note_werr(s, tr_writer_blob(s->w, "ftrace/saved_tgids", m, len, 1));
@@ -247,7 +247,7 @@ static void kernel_comm(struct session *s, struct ft_task *t)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/saved_cmdlines", s->dir);
-    char *text = ft_read_file(path, NULL);
+    char *text = cli_read_file(path, NULL);
     for (char *line = text; line && *line;) {
         char *nl = strchr(line, '\n');
         if (nl)
@@ -345,7 +345,7 @@ static uint64_t cpu_lost(int cpu)
 {
     char file[64], path[1024];
     snprintf(file, sizeof file, "per_cpu/cpu%d/stats", cpu);
-    char *st = ft_read_file(ft_instance_path(path, sizeof path, file), NULL);
+    char *st = cli_read_file(ft_instance_path(path, sizeof path, file), NULL);
     uint64_t lost = stat_value(st, "\noverrun:") + stat_value(st, "dropped events:");
     free(st);
     return lost;
@@ -432,7 +432,7 @@ static int host_long_size(const char *dir, size_t *subbuf)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/events/header_page", dir);
-    char *hp = ft_read_file(path, NULL);
+    char *hp = cli_read_file(path, NULL);
     int ls = ft_header_long_size(hp);
     *subbuf = 0;
     const char *d = hp ? strstr(hp, " data;") : NULL;
@@ -510,7 +510,7 @@ static void grow_pipe(int fd)
     struct stat st;
     if (fstat(fd, &st) < 0 || !S_ISFIFO(st.st_mode))
         return;
-    char *max = ft_read_file("/proc/sys/fs/pipe-max-size", NULL);
+    char *max = cli_read_file("/proc/sys/fs/pipe-max-size", NULL);
     int size = max ? atoi(max) : 0;
     free(max);
     if (size > 0)

@@ -55,7 +55,7 @@ static char *filter_error(const struct ft_event *e)
 {
     char path[1024], file[600];
     snprintf(file, sizeof file, "events/%s/%s/filter", e->system, e->name);
-    char *text = ft_read_file(ft_instance_path(path, sizeof path, file), NULL);
+    char *text = cli_read_file(ft_instance_path(path, sizeof path, file), NULL);
     char *msg = NULL;
     const char *p = text ? strstr(text, "parse_error: ") : NULL;
     if (p) {
@@ -138,7 +138,7 @@ void ft_setup_function(struct ft_events *ev, const char *dir, const struct ft_op
 {
     const char *tracer = o->function == 2 ? "function_graph" : "function";
     char path[1024];
-    char *avail = ft_read_file(ft_instance_path(path, sizeof path, "available_tracers"), NULL);
+    char *avail = cli_read_file(ft_instance_path(path, sizeof path, "available_tracers"), NULL);
     int have = 0;
     for (char *tok = avail ? strtok(avail, " \n") : NULL; tok; tok = strtok(NULL, " \n"))
         if (!strcmp(tok, tracer))

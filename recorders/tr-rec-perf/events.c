@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "tr.h"
+#include "cli.h"
 
 struct named { const char *name; uint64_t config; };
 
@@ -102,42 +103,6 @@ void perf_tracefs_release(void)
         mounted_tracefs = 0;
 }
 
-static char *read_small_file(const char *path, size_t *len)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return NULL;
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap + 1);
-    for (;;) {
-        if (!buf)
-            break;
-        ssize_t r = read(fd, buf + n, cap - n);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            break;
-        n += (size_t)r;
-        if (n == cap) {
-            char *nb = realloc(buf, cap * 2 + 1);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-    }
-    close(fd);
-    if (buf) {
-        buf[n] = 0;
-        if (len)
-            *len = n;
-    }
-    return buf;
-}
-
 char *perf_tracepoint_format(const char *sysname, size_t *len)
 {
     const char *fs = perf_tracefs();
@@ -147,7 +112,7 @@ char *perf_tracepoint_format(const char *sysname, size_t *len)
     char path[512];
     snprintf(path, sizeof path, "%s/events/%.*s/%s/format", fs, (int)(colon - sysname), sysname,
              colon + 1);
-    return read_small_file(path, len);
+    return cli_read_file(path, len);
 }
 
 static int tracepoint_id(const char *sys, size_t sys_len, const char *name, uint64_t *id,
@@ -160,7 +125,7 @@ static int tracepoint_id(const char *sys, size_t sys_len, const char *name, uint
     }
     char path[512];
     snprintf(path, sizeof path, "%s/events/%.*s/%s/id", fs, (int)sys_len, sys, name);
-    char *s = read_small_file(path, NULL);
+    char *s = cli_read_file(path, NULL);
     if (!s) {
         snprintf(why, why_len, "unknown tracepoint (no %s)", path);
         return -1;

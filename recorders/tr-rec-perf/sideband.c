@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "buildid.h"
 #include "perf.h"
 
@@ -177,43 +178,10 @@ int sb_vdso(struct sideband *sb, tr_writer *w, uint8_t *id)
     return sb->vdso_len;
 }
 
-static char *read_all(const char *path, size_t *len)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap + 1);
-    while (buf) {
-        ssize_t r = read(fd, buf + n, cap - n);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            break;
-        n += (size_t)r;
-        if (n == cap) {
-            char *nb = realloc(buf, cap * 2 + 1);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-    }
-    close(fd);
-    if (buf) {
-        buf[n] = 0;
-        *len = n;
-    }
-    return buf;
-}
-
 int sb_kernel_build_id(uint8_t *id)
 {
     size_t len;
-    char *notes = read_all("/sys/kernel/notes", &len);
+    char *notes = cli_read_file("/sys/kernel/notes", &len);
     if (!notes)
         return 0;
     int n = build_id_from_notes(notes, len, id);
@@ -244,7 +212,7 @@ static int u64_cmp(const void *a, const void *b)
 static int write_kallsyms(struct sideband *sb, tr_writer *w, uint64_t *text, uint64_t *etext)
 {
     size_t len;
-    char *all = read_all("/proc/kallsyms", &len);
+    char *all = cli_read_file("/proc/kallsyms", &len);
     if (!all)
         return 0;
     size_t nsyms = 0, cap = 1 << 16;
@@ -352,7 +320,7 @@ int sb_finish(struct sideband *sb, tr_writer *w)
         char path[64], name[48];
         snprintf(path, sizeof path, "/tmp/perf-%d.map", (int)sb->pids[i]);
         size_t len;
-        char *map = read_all(path, &len);
+        char *map = cli_read_file(path, &len);
         if (!map)
             continue;
         snprintf(name, sizeof name, "perf-map:%d", (int)sb->pids[i]);

@@ -590,7 +590,7 @@ static void test_system_wide(void **state)
 {
     (void)state;
     char args[1200];
-    snprintf(args, sizeof args, "-a -g -F 499 -o all.tr '%s/forker-fp' 100", wl);
+    snprintf(args, sizeof args, "-a -g -F 499 -o all.tr '%s/forker-fp' 300", wl); /* ~0.2 s: ~200 samples */
     assert_int_equal(record(args), 0);
     struct tf t;
     load(&t, "all.tr");
