@@ -214,10 +214,10 @@ uint64_t cli_parse_seconds(const char *s, uint64_t max_ns, const char *what)
     int digits = 0;
     if (!s || !*s)
         bad_number("", what, "empty");
-    for (; *p >= '0' && *p <= '9'; p++, digits++) {
-        if (ns > max_ns / 1000000000ull + 1)
-            bad_number(s, what, "too large");
+    for (; *p >= '0' && *p <= '9'; p++, digits++) { /* whole seconds, bounded before scaling */
         ns = ns * 10 + (uint64_t)(*p - '0');
+        if (ns > max_ns / 1000000000ull)
+            bad_number(s, what, "too large");
     }
     ns *= 1000000000ull;
     if (*p == '.') {
