@@ -86,7 +86,6 @@ struct tr_reader {
     uint64_t stream_off;
     uint64_t expect_seq;
     int pending;         /* error to return before reading on */
-    int pending_end;     /* deliver a synthesised STREAM_END first */
 
     /* tables of the current stream */
     block *arena;
@@ -402,6 +401,9 @@ static int absorb(tr_reader *r, const tr_record *rec)
 
 /* ---- frames ---- */
 
+/* What next_frame did, besides an error (< 0) or the end of input (0). */
+enum { NF_RECORD = 1, NF_CHUNK = 2, NF_SKIPPED = 3 };
+
 static int start_stream(tr_reader *r, tr_record *rec, uint32_t major, uint32_t minor, uint32_t flags,
                         uint64_t off)
 {
@@ -421,7 +423,7 @@ static int start_stream(tr_reader *r, tr_record *rec, uint32_t major, uint32_t m
     rec->u.stream_start.minor = minor;
     rec->u.stream_start.flags = flags;
     rec->u.stream_start.offset = off;
-    return 1;
+    return NF_RECORD;
 }
 
 static void end_record(tr_reader *r, tr_record *rec, int complete)
@@ -434,8 +436,8 @@ static void end_record(tr_reader *r, tr_record *rec, int complete)
     r->state = S_OUTSIDE;
 }
 
-/* Read the next frame.  Returns 1 with a stream record in *rec, 2 when a
- * chunk was loaded, 0 at the end of input, or an error. */
+/* Read the next frame: a stream record in *rec (NF_RECORD), a chunk loaded
+ * (NF_CHUNK), a frame skipped (NF_SKIPPED), 0 at the end of input, or an error. */
 static int next_frame(tr_reader *r, tr_record *rec)
 {
     uint64_t off = offset(r);
@@ -448,7 +450,7 @@ static int next_frame(tr_reader *r, tr_record *rec)
             r->pending = set_diag(r, TR_E_TRUNCATED, off, "input ends after %llu complete chunks, without the end frame",
                                   (unsigned long long)r->expect_seq);
             r->state = S_DONE;
-            return 1;
+            return NF_RECORD;
         }
         if (!r->any_stream) return set_diag(r, TR_E_EMPTY, 0, "no data");
         return 0;
@@ -459,7 +461,7 @@ static int next_frame(tr_reader *r, tr_record *rec)
         uint64_t size = get_le32(p + 4); /* a foreign skippable frame: ignore */
         consume(r, 8);
         if (skip_bytes(r, size) < size) goto truncated;
-        return 2 + 1; /* nothing delivered; go on */
+        return NF_SKIPPED;
     }
     if (magic != TR_SKIP_MAGIC || have < 8) {
         if (!r->any_stream && off == 0)
@@ -503,14 +505,12 @@ static int next_frame(tr_reader *r, tr_record *rec)
                             TR_VERSION_MAJOR);
         if (incompat)
             return set_diag(r, TR_E_INCOMPAT, off, "incompatible feature flags 0x%x", incompat);
-        int cut = r->state == S_IN_STREAM;
-        uint32_t cut_stream = r->stream;
-        if (cut) {
+        if (r->state == S_IN_STREAM) {
             /* deliver the end of the cut stream first, then come back here */
             end_record(r, rec, 0);
             r->pending = set_diag(r, TR_E_STREAM_CUT, off, "stream %u has no end frame; stream %u follows",
-                                  cut_stream, cut_stream + 1);
-            return 1;
+                                  r->stream, r->stream + 1);
+            return NF_RECORD;
         }
         consume(r, 8 + size);
         return start_stream(r, rec, major, minor, compat, off);
@@ -527,7 +527,7 @@ static int next_frame(tr_reader *r, tr_record *rec)
         rec->u.stream_end.raw_bytes = get_le64(c + 20);
         rec->u.stream_end.compressed_bytes = get_le64(c + 28);
         rec->u.stream_end.lost = get_le64(c + 36);
-        return 1;
+        return NF_RECORD;
     }
     if (kind == TR_KIND_CHUNK) {
         if (size < TR_CHUNK_SIZE) goto bad_frame;
@@ -538,7 +538,7 @@ static int next_frame(tr_reader *r, tr_record *rec)
         if (r->state != S_IN_STREAM) {
             /* the stream's start frame was lost: go on with a stream of our own */
             start_stream(r, rec, TR_VERSION_MAJOR, 0, 0, off);
-            return 1;
+            return NF_RECORD;
         }
         size_t max = r->opt.max_chunk ? r->opt.max_chunk : TR_RAW_MAX;
         if (rsize > max || csize > ZSTD_compressBound(max)) {
@@ -595,17 +595,16 @@ static int next_frame(tr_reader *r, tr_record *rec)
         r->st.raw_bytes += rsize;
         if (lost) {
             r->st.lost_chunks += nlost;
-            r->pending = 0;
             int e = set_diag(r, TR_E_LOST_CHUNKS, off, "chunks %llu to %llu are missing",
                              (unsigned long long)(seq - nlost), (unsigned long long)(seq - 1));
             r->diag.lost_chunks = nlost;
             return e; /* the chunk stays loaded: its records follow */
         }
-        return 2;
+        return NF_CHUNK;
     }
     /* a tr frame of a kind this reader does not know: skip it */
     consume(r, 8 + size);
-    return 3;
+    return NF_SKIPPED;
 
 bad_frame:
     consume(r, 8 + size);
@@ -621,7 +620,7 @@ truncated: {
             r->diag.lost_bytes = left;
             r->diag.lost_chunks = 1;
             r->state = S_DONE;
-            return 1;
+            return NF_RECORD;
         }
         r->state = S_DONE;
         return set_diag(r, TR_E_TRUNCATED, off, "input ends inside a frame (%zu bytes)", left);
@@ -700,7 +699,7 @@ int tr_reader_next(tr_reader *r, tr_record *rec)
         }
         if (r->state == S_DONE) return 0;
         int e = next_frame(r, rec);
-        if (e == 2 || e == 3) continue;
+        if (e == NF_CHUNK || e == NF_SKIPPED) continue;
         if (e == TR_E_TOO_LARGE || e == TR_E_CORRUPT_CHUNK) r->st.lost_chunks += r->diag.lost_chunks;
         if (e < 0 && !tr_error_recoverable(e)) r->state = S_DONE;
         return e;
