@@ -1,8 +1,11 @@
 /*
  * perfdata2tr - a perf.data file (perf record, fp or dwarf call graphs) as
  * a tr trace: the same samples (callchains, user registers, stack copies),
- * mappings with the build-ids perf stored, comm/fork/exit.  So that
- * tr-symbolize and `perf script` work on the very same recording.
+ * mappings with the build-ids perf stored, comm/fork/exit, and (as
+ * tr-rec-perf does) a "kallsyms" blob holding the kernel symbols the
+ * samples hit, taken from this machine's /proc/kallsyms at conversion
+ * time (perf record likewise keeps a copy of kallsyms in ~/.debug).  So
+ * that tr-symbolize and `perf script` work on the very same recording.
  *   perfdata2tr perf.data > trace.tr
  * Supports the sample fields perf record sets for one event; refuses
  * others (READ, BRANCH_STACK) and compressed data (perf record -z).
@@ -109,6 +112,20 @@ static uint64_t last_time;
 static uint64_t addrs[1024];
 static uint32_t flags[1024];
 
+/* kernel addresses seen in callchains, for the kallsyms blob */
+static uint64_t *kaddrs;
+static size_t nkaddrs, capkaddrs;
+
+static void note_kernel_addr(uint64_t a)
+{
+    if (nkaddrs == capkaddrs) {
+        capkaddrs = capkaddrs ? capkaddrs * 2 : 4096;
+        if (!(kaddrs = realloc(kaddrs, capkaddrs * sizeof *kaddrs)))
+            die("out of memory");
+    }
+    kaddrs[nkaddrs++] = a;
+}
+
 static void werr(int rc)
 {
     if (rc < 0)
@@ -149,6 +166,8 @@ static void sample(const uint8_t *p, const uint8_t *end)
                 addrs[n] = a;
                 flags[n++] = kernel ? TR_FRAME_KERNEL : 0;
                 user_seen |= !kernel;
+                if (kernel)
+                    note_kernel_addr(a);
             }
         }
     }
@@ -265,6 +284,90 @@ struct ev {
     uint64_t at, seq, time;
 };
 
+static int u64_cmp(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+struct ksym {
+    uint64_t addr;
+    const char *line;
+    size_t len;
+};
+
+static int ksym_cmp(const void *a, const void *b)
+{
+    const struct ksym *x = a, *y = b;
+    return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* The "kallsyms" blob: the text symbol covering each sampled kernel
+ * address and the one after it (which bounds its size), /proc/kallsyms
+ * lines as they are. */
+static void write_kallsyms(void)
+{
+    if (!nkaddrs)
+        return;
+    FILE *f = fopen("/proc/kallsyms", "r");
+    if (!f)
+        return;
+    size_t cap = 1 << 22, len = 0;
+    char *all = malloc(cap);
+    size_t got;
+    while (all && (got = fread(all + len, 1, cap - len - 1, f)) > 0)
+        if ((len += got) + 1 == cap && !(all = realloc(all, cap *= 2)))
+            die("out of memory");
+    fclose(f);
+    if (!all)
+        die("out of memory");
+    all[len] = '\0';
+    size_t ns = 0, scap = 1 << 16;
+    struct ksym *syms = malloc(scap * sizeof *syms);
+    for (char *p = all; syms && *p;) {
+        char *nl = strchr(p, '\n');
+        size_t l = nl ? (size_t)(nl - p) : strlen(p);
+        char *end;
+        uint64_t a = strtoull(p, &end, 16);
+        char type = end[0] == ' ' ? end[1] : 0;
+        if (a && (type == 't' || type == 'T' || type == 'w' || type == 'W')) {
+            if (ns == scap && !(syms = realloc(syms, (scap *= 2) * sizeof *syms)))
+                die("out of memory");
+            syms[ns++] = (struct ksym){ a, p, l };
+        }
+        p += l + (nl ? 1 : 0);
+    }
+    if (!syms)
+        die("out of memory");
+    qsort(syms, ns, sizeof *syms, ksym_cmp);
+    qsort(kaddrs, nkaddrs, sizeof *kaddrs, u64_cmp);
+    char *keep = calloc(ns + 1, 1);
+    if (!keep)
+        die("out of memory");
+    for (size_t i = 0, j = 0; i < nkaddrs && ns; i++) {
+        while (j + 1 < ns && syms[j + 1].addr <= kaddrs[i])
+            j++;
+        if (syms[j].addr <= kaddrs[i])
+            keep[j] = keep[j + 1] = 1;
+    }
+    char *out = malloc(len + 1);
+    size_t o = 0;
+    if (!out)
+        die("out of memory");
+    for (size_t i = 0; i < ns; i++)
+        if (keep[i]) {
+            memcpy(out + o, syms[i].line, syms[i].len);
+            o += syms[i].len;
+            out[o++] = '\n';
+        }
+    if (o)
+        werr(tr_writer_blob(w, "kallsyms", out, o, 0));
+    free(out);
+    free(keep);
+    free(syms);
+    free(all);
+}
+
 static int cmp_ev(const void *a, const void *b)
 {
     const struct ev *x = a, *y = b;
@@ -375,6 +478,7 @@ int main(int argc, char **argv)
         werr(tr_writer_poll(w));
     }
     free(evs);
+    write_kallsyms();
     werr(tr_writer_finish(w, 0));
     tr_writer_free(w);
     return 0;

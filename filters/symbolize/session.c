@@ -22,6 +22,7 @@ void sym_options_init(sym_options *o)
     o->unwind = 1;
     o->debuginfod = 1;
     o->running_kernel = 1;
+    o->fast_unwind = 1;
 }
 
 static char *build_debuginfo_path(const sym_options *o)
@@ -42,6 +43,78 @@ static char *build_debuginfo_path(const sym_options *o)
     return p;
 }
 
+/* Does a separate debug file named name (or FILE's base name + ".debug")
+ * exist where libdw's path search looks: beside file_name, in its .debug
+ * directory, or under each absolute directory of the path + its directory? */
+static int debuglink_candidate_exists(const char *path, const char *file_name, const char *name)
+{
+    char buf[4096];
+    if (!file_name || access(file_name, F_OK) != 0)
+        return 0; /* not a file (an image in memory): nothing is beside it */
+    const char *slash = strrchr(file_name, '/');
+    if (!slash) {
+        snprintf(buf, sizeof buf, "./%s", file_name);
+        return debuglink_candidate_exists(path, buf, name);
+    }
+    int dlen = (int)(slash - file_name);
+    if (!name) {
+        snprintf(buf, sizeof buf, "%s.debug", slash + 1);
+        return debuglink_candidate_exists(path, file_name, buf);
+    }
+    if (name[0] == '/')
+        return access(name, F_OK) == 0;
+    char nm[1024];
+    snprintf(nm, sizeof nm, "%s", name);
+    const char *p = path && (path[0] == '+' || path[0] == '-') ? path + 1 : path;
+    for (;;) {
+        const char *end = p ? strchr(p, ':') : NULL;
+        int len = p ? (end ? (int)(end - p) : (int)strlen(p)) : 0;
+        if (len == 0)
+            snprintf(buf, sizeof buf, "%.*s/%s", dlen, file_name, nm);
+        else if (p[0] == '/')
+            snprintf(buf, sizeof buf, "%.*s%.*s/%s", len, p, dlen, file_name, nm);
+        else
+            snprintf(buf, sizeof buf, "%.*s/%.*s/%s", dlen, file_name, len, p, nm);
+        if (access(buf, F_OK) == 0)
+            return 1;
+        if (!end)
+            return 0;
+        p = end + 1;
+    }
+}
+
+/* libdw's standard search for separate debug info (build-id trees, then
+ * .gnu_debuglink names in the path), except that when DEBUGINFOD_URLS is
+ * not set a search that can only fail is not started: libdw would load its
+ * debuginfod client (libcurl, gnutls...: milliseconds per run) just to find
+ * it has no server to ask. */
+int sym_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+                       const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
+                       char **debuginfo_file_name)
+{
+    const char *urls = getenv("DEBUGINFOD_URLS");
+    if (urls && *urls)
+        return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
+                                            debuglink_crc, debuginfo_file_name);
+    int fd = dwfl_build_id_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
+                                          debuglink_crc, debuginfo_file_name);
+    if (fd >= 0)
+        return fd;
+    /* the module's user data is its session (symfile.c) */
+    const sym_session *s = userdata ? *userdata : NULL;
+    if (s && !debuglink_candidate_exists(s->debuginfo_path, file_name, debuglink_file)) {
+        /* libdw also looks beside the target of a symbolic link */
+        char *real = file_name ? realpath(file_name, NULL) : NULL;
+        int found = real && strcmp(real, file_name) != 0 &&
+                    debuglink_candidate_exists(s->debuginfo_path, real, debuglink_file);
+        free(real);
+        if (!found)
+            return -1;
+    }
+    return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
+                                        debuglink_crc, debuginfo_file_name);
+}
+
 sym_session *sym_new(const sym_options *opt)
 {
     sym_session *s = calloc(1, sizeof *s);
@@ -54,7 +127,7 @@ sym_session *sym_new(const sym_options *opt)
     elf_version(EV_CURRENT);
     s->debuginfo_path = build_debuginfo_path(&s->opt);
     s->dwfl_callbacks.find_elf = dwfl_build_id_find_elf;
-    s->dwfl_callbacks.find_debuginfo = dwfl_standard_find_debuginfo;
+    s->dwfl_callbacks.find_debuginfo = sym_find_debuginfo;
     s->dwfl_callbacks.section_address = dwfl_offline_section_address;
     s->dwfl_callbacks.debuginfo_path = &s->debuginfo_path;
     s->s_unknown = sym_intern(&s->strings, "[unknown]", 9);
@@ -69,6 +142,7 @@ sym_session *sym_new(const sym_options *opt)
 }
 
 static void free_prescan(sym_session *s);
+static int install_prescan(sym_session *s, uint32_t stream);
 
 static void proc_free(sym_proc *p)
 {
@@ -76,6 +150,8 @@ static void proc_free(sym_proc *p)
         return;
     sym_unwind_free(p);
     sym_tab_free(p->jit);
+    free(p->rules);
+    free(p->addrs);
     free(p->maps);
     free(p);
 }
@@ -93,6 +169,7 @@ void sym_free(sym_session *s)
     if (!s)
         return;
     forget_processes(s);
+    sym_unwind_cache_free(s);
     for (size_t i = 0; i < s->cache.cap; i++)
         free(s->cache.slots[i].val);
     sym_map_free(&s->cache);
@@ -253,6 +330,13 @@ static int insert_map(sym_proc *p, const sym_mapping *m)
     return 0;
 }
 
+static int is_anon(const char *path)
+{
+    return !path[0] || strcmp(path, "//anon") == 0 || strncmp(path, "[anon", 5) == 0 ||
+           strcmp(path, "[heap]") == 0 || strcmp(path, "[stack]") == 0 ||
+           strncmp(path, "/memfd:", 7) == 0 || strncmp(path, "/tmp/perf-", 10) == 0;
+}
+
 static int observe_mmap(sym_session *s, const tr_record *rec)
 {
     const char *path = rec->u.mmap.path;
@@ -281,6 +365,8 @@ static int observe_mmap(sym_session *s, const tr_record *rec)
     else
         bl = 0;
     m.build_id_len = (uint8_t)bl;
+    m.anon = (uint8_t)is_anon(m.path);
+    m.nofile = m.path[0] != '/' && strcmp(m.path, "[vdso]") != 0;
     return insert_map(p, &m);
 }
 
@@ -432,6 +518,36 @@ int sym_prescan_fd(sym_session *s, int fd)
     return prescan_reader(s, r);
 }
 
+/* Keep blob rec if the session needs it: 0 or TR_E_NOMEM. */
+static int prescan_blob(sym_session *s, const tr_record *rec)
+{
+    const char *name = rec->u.blob.name;
+    size_t nl = rec->u.blob.name_len;
+    pre_blob b = { rec->stream, -1, 0, NULL, rec->u.blob.len };
+    if (nl == 8 && memcmp(name, "kallsyms", 8) == 0)
+        b.kind = 0;
+    else if (nl == 4 && memcmp(name, "vdso", 4) == 0)
+        b.kind = 1;
+    else if ((b.pid = jit_blob_pid(name, nl)) != 0)
+        b.kind = 2;
+    if (b.kind < 0)
+        return 0;
+    if (s->npre == s->precap) {
+        size_t ncap = s->precap ? s->precap * 2 : 16;
+        pre_blob *n = realloc(s->pre, ncap * sizeof *n);
+        if (!n)
+            return TR_E_NOMEM;
+        s->pre = n;
+        s->precap = ncap;
+    }
+    b.data = malloc(b.len ? b.len : 1);
+    if (!b.data)
+        return TR_E_NOMEM;
+    memcpy(b.data, rec->u.blob.data, b.len);
+    ((pre_blob *)s->pre)[s->npre++] = b;
+    return 0;
+}
+
 static int prescan_reader(sym_session *s, tr_reader *r)
 {
     tr_record rec;
@@ -442,38 +558,176 @@ static int prescan_reader(sym_session *s, tr_reader *r)
                 continue;
             break;
         }
-        if (rec.type != TR_REC_BLOB)
-            continue;
-        const char *name = rec.u.blob.name;
-        size_t nl = rec.u.blob.name_len;
-        pre_blob b = { rec.stream, -1, 0, NULL, rec.u.blob.len };
-        if (nl == 8 && memcmp(name, "kallsyms", 8) == 0)
-            b.kind = 0;
-        else if (nl == 4 && memcmp(name, "vdso", 4) == 0)
-            b.kind = 1;
-        else if ((b.pid = jit_blob_pid(name, nl)) != 0)
-            b.kind = 2;
-        if (b.kind < 0)
-            continue;
-        if (s->npre == s->precap) {
-            size_t ncap = s->precap ? s->precap * 2 : 16;
-            pre_blob *n = realloc(s->pre, ncap * sizeof *n);
-            if (!n)
-                goto nomem;
-            s->pre = n;
-            s->precap = ncap;
+        if (rec.type == TR_REC_BLOB && prescan_blob(s, &rec) < 0) {
+            tr_reader_free(r);
+            return TR_E_NOMEM;
         }
-        b.data = malloc(b.len ? b.len : 1);
-        if (!b.data)
-            goto nomem;
-        memcpy(b.data, rec.u.blob.data, b.len);
-        ((pre_blob *)s->pre)[s->npre++] = b;
     }
     tr_reader_free(r);
     return 0;
-nomem:
+}
+
+/* ---- the lazy prescan: each stream's last chunks now, the rest if needed ---- */
+
+static uint32_t rd32(const uint8_t *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
+#define TAIL_CHUNKS 8
+#define FRAME_MAGIC 0x184D2A5Eu
+
+typedef struct tail_stream {
+    size_t start, start_len;            /* its start frame */
+    size_t ch[TAIL_CHUNKS], chlen[TAIL_CHUNKS]; /* its last chunks (ring) */
+    size_t nch;
+} tail_stream;
+
+/* Read one chunk of a stream (behind a copy of the stream's start frame):
+ * *stacks = 1 when it holds records with stacks; blobs are kept as the
+ * prescan's, for stream index stream, when keep. */
+static int tail_chunk(sym_session *s, const uint8_t *buf, const tail_stream *t, size_t k,
+                      uint32_t stream, int keep, int *stacks)
+{
+    size_t len = t->start_len + t->chlen[k];
+    uint8_t *tmp = malloc(len);
+    if (!tmp)
+        return TR_E_NOMEM;
+    memcpy(tmp, buf + t->start, t->start_len);
+    memcpy(tmp + t->start_len, buf + t->ch[k], t->chlen[k]);
+    tr_reader *r;
+    tr_reader_options ro = { .keep_definitions = 1 };
+    int rc = tr_reader_open_mem(&r, tmp, len, &ro);
+    if (rc < 0) {
+        free(tmp);
+        return rc;
+    }
+    tr_record rec;
+    *stacks = 0;
+    while ((rc = tr_reader_next(r, &rec)) != 0) {
+        if (rc < 0) {
+            if (tr_error_recoverable(rc))
+                continue; /* the chunks before it are not there */
+            break;
+        }
+        if (rec.type == TR_REC_SAMPLE || rec.type == TR_REC_SYSCALL || rec.type == TR_REC_LIBCALL)
+            *stacks = 1;
+        if (keep && rec.type == TR_REC_BLOB) {
+            rec.stream = stream;
+            if ((rc = prescan_blob(s, &rec)) < 0)
+                break;
+        }
+    }
     tr_reader_free(r);
-    return TR_E_NOMEM;
+    free(tmp);
+    return rc < 0 && rc == TR_E_NOMEM ? rc : 0;
+}
+
+/* Walk the frames of the trace without decompressing them: -1 when it is
+ * not a well-formed sequence of tr streams (then the whole trace is read). */
+static int tail_walk(const uint8_t *b, size_t len, tail_stream **out, size_t *nout)
+{
+    tail_stream *st = NULL;
+    size_t n = 0, cap = 0, off = 0;
+    while (off < len) {
+        if (len - off < 12)
+            goto bad;
+        uint32_t magic = rd32(b + off), size = rd32(b + off + 4);
+        if ((magic & 0xFFFFFFF0u) != 0x184D2A50u || size > len - off - 8)
+            goto bad;
+        size_t next = off + 8 + size;
+        if (magic == FRAME_MAGIC && size >= 8) {
+            const uint8_t *kind = b + off + 8;
+            if (memcmp(kind, "TRST", 4) == 0) {
+                if (n == cap) {
+                    cap = cap ? cap * 2 : 4;
+                    tail_stream *ns = realloc(st, cap * sizeof *ns);
+                    if (!ns)
+                        goto bad;
+                    st = ns;
+                }
+                st[n++] = (tail_stream){ .start = off, .start_len = 8 + size };
+            } else if (memcmp(kind, "TRCH", 4) == 0) {
+                if (!n || size < 24)
+                    goto bad;
+                uint32_t csize = rd32(b + off + 8 + 16);
+                if (csize > len - next)
+                    goto bad;
+                next += csize;
+                tail_stream *t = &st[n - 1];
+                t->ch[t->nch % TAIL_CHUNKS] = off;
+                t->chlen[t->nch % TAIL_CHUNKS] = next - off;
+                t->nch++;
+            }
+        }
+        off = next;
+    }
+    *out = st;
+    *nout = n;
+    return 0;
+bad:
+    free(st);
+    return -1;
+}
+
+int sym_prescan_lazy(sym_session *s, const void *buf, size_t len)
+{
+    const uint8_t *b = buf;
+    tail_stream *st;
+    size_t n;
+    s->lazy_buf = b;
+    s->lazy_len = len;
+    s->lazy_full_done = 0;
+    if (tail_walk(b, len, &st, &n) < 0) {
+        s->lazy_full_done = 1;
+        return sym_prescan(s, buf, len);
+    }
+    int rc = 0;
+    for (size_t i = 0; i < n && rc >= 0; i++) {
+        tail_stream *t = &st[i];
+        size_t have = t->nch < TAIL_CHUNKS ? t->nch : TAIL_CHUNKS, stacks = 0;
+        if (!have)
+            continue;
+        /* from the last chunk back to the last one with stacks in it,
+         * keeping the blobs of each; then put the chunks' blobs back in
+         * the order they were written */
+        size_t from[TAIL_CHUNKS + 1], nread = 0, base = s->npre;
+        for (size_t j = 0; j < have && !stacks && rc >= 0; j++) {
+            size_t k = (t->nch - 1 - j) % TAIL_CHUNKS;
+            int has = 0;
+            from[nread++] = s->npre;
+            rc = tail_chunk(s, b, t, k, (uint32_t)i, 1, &has);
+            stacks = (size_t)has;
+        }
+        from[nread] = s->npre;
+        if (rc >= 0 && nread > 1 && s->npre > base) {
+            pre_blob *pb = s->pre, *tmp = malloc((s->npre - base) * sizeof *tmp);
+            if (!tmp) {
+                rc = TR_E_NOMEM;
+                break;
+            }
+            size_t w = 0;
+            for (size_t j = nread; j-- > 0;)
+                for (size_t x = from[j]; x < from[j + 1]; x++)
+                    tmp[w++] = pb[x];
+            memcpy(pb + base, tmp, w * sizeof *tmp);
+            free(tmp);
+        }
+    }
+    free(st);
+    return rc < 0 ? rc : 0;
+}
+
+void sym_need_prescan(sym_session *s)
+{
+    if (!s->lazy_buf || s->lazy_full_done)
+        return;
+    s->lazy_full_done = 1;
+    free_prescan(s);
+    if (sym_prescan(s, s->lazy_buf, s->lazy_len) == 0)
+        install_prescan(s, s->cur_stream);
 }
 
 static int install_prescan(sym_session *s, uint32_t stream)
@@ -511,8 +765,10 @@ static int sync_reader(sym_session *s, tr_reader *r)
     const char *v;
     if (!s->kernel_release[0] && (v = tr_reader_meta(r, "kernel.release")))
         snprintf(s->kernel_release, sizeof s->kernel_release, "%s", v);
-    if (!s->arch[0] && (v = tr_reader_meta(r, "arch")))
+    if (!s->arch[0] && (v = tr_reader_meta(r, "arch"))) {
         snprintf(s->arch, sizeof s->arch, "%s", v);
+        s->arch_gen++;
+    }
     size_t len;
     const uint8_t *b = tr_reader_blob(r, "kallsyms", &len);
     if (b && (b != s->kblob || len != s->kblob_len)) {
@@ -561,6 +817,7 @@ int sym_observe(sym_session *s, tr_reader *r, const tr_record *rec)
     switch (rec->type) {
     case TR_REC_STREAM_START:
         s->stream_no++;
+        s->cur_stream = rec->stream;
         s->kblob = NULL;
         s->kblob_len = 0;
         forget_processes(s);
@@ -569,6 +826,7 @@ int sym_observe(sym_session *s, tr_reader *r, const tr_record *rec)
         s->kernel_tried = 0;
         s->kernel_used = s->kernel_reported = 0;
         s->kernel_release[0] = s->arch[0] = '\0';
+        s->arch_gen++;
         free(s->vdso);
         s->vdso = NULL;
         s->vdso_len = 0;
@@ -576,8 +834,10 @@ int sym_observe(sym_session *s, tr_reader *r, const tr_record *rec)
     case TR_REC_META:
         if (rec->u.meta.key_len == 14 && memcmp(rec->u.meta.key, "kernel.release", 14) == 0)
             copy_meta(s->kernel_release, sizeof s->kernel_release, rec);
-        else if (rec->u.meta.key_len == 4 && memcmp(rec->u.meta.key, "arch", 4) == 0)
+        else if (rec->u.meta.key_len == 4 && memcmp(rec->u.meta.key, "arch", 4) == 0) {
             copy_meta(s->arch, sizeof s->arch, rec);
+            s->arch_gen++;
+        }
         return 0;
     case TR_REC_MMAP:
         return observe_mmap(s, rec);
@@ -709,6 +969,8 @@ static void load_running_kernel(sym_session *s)
 static const sym_entry *resolve_kernel(sym_session *s, uint64_t addr)
 {
     if (!s->kernel_tried)
+        sym_need_prescan(s); /* may find the trace's kallsyms */
+    if (!s->kernel_tried)
         load_running_kernel(s);
     if (!s->kernel_used) {
         s->kernel_used = 1;
@@ -736,16 +998,13 @@ static const sym_entry *resolve_kernel(sym_session *s, uint64_t addr)
     return e;
 }
 
-static int is_anon(const char *path)
-{
-    return !path[0] || strcmp(path, "//anon") == 0 || strncmp(path, "[anon", 5) == 0 ||
-           strcmp(path, "[heap]") == 0 || strcmp(path, "[stack]") == 0 ||
-           strncmp(path, "/memfd:", 7) == 0 || strncmp(path, "/tmp/perf-", 10) == 0;
-}
-
 static const sym_entry *resolve_jit(sym_session *s, sym_proc *p, uint64_t addr, const char *module)
 {
     sync_jit(s, p);
+    if (p && !p->jit && module) { /* in an anonymous mapping: JIT code? */
+        sym_need_prescan(s);
+        sync_jit(s, p);
+    }
     if (!p || !p->jit)
         return NULL;
     uint64_t owner = p->jit->id;
@@ -757,7 +1016,6 @@ static const sym_entry *resolve_jit(sym_session *s, sym_proc *p, uint64_t addr, 
     const sym_tab_entry *t = sym_tab_find(p->jit, addr);
     if (!t)
         return NULL;
-    (void)module;
     e = single(s, t->name, s->s_jit, addr - t->start, TR_FRAME_JIT);
     sym_push_symbol(s, owner, s->s_jit, t->name, t->start, t->size, TR_FRAME_JIT);
     if (!e || cache_put(s, owner, addr, e) < 0)
@@ -765,7 +1023,40 @@ static const sym_entry *resolve_jit(sym_session *s, sym_proc *p, uint64_t addr, 
     return e;
 }
 
+/* Per process, the entries of the file-backed addresses met last: one
+ * probe instead of a mapping search and a hash look-up (valid while the
+ * process's mappings stay as they were). */
+#define ADDR_SLOTS 1024
+struct sym_addr_slot {
+    uint64_t addr, gen; /* gen: maps_gen + 1 when filled */
+    const sym_entry *e;
+    sym_symfile *f;
+};
+
+static const sym_entry *resolve_user_slow(sym_session *s, sym_proc *p, uint64_t addr,
+                                          sym_symfile **file);
+
 static const sym_entry *resolve_user(sym_session *s, sym_proc *p, uint64_t addr)
+{
+    size_t h = (size_t)((addr * 0x9e3779b97f4a7c15ull) >> 54); /* 10 bits: ADDR_SLOTS */
+    struct sym_addr_slot *slot = p && p->addrs ? &p->addrs[h] : NULL;
+    if (slot && slot->gen == p->maps_gen + 1 && slot->addr == addr) {
+        slot->f->used_stream = s->stream_no;
+        s->stats.cache_hits++;
+        return slot->e;
+    }
+    sym_symfile *f = NULL;
+    const sym_entry *e = resolve_user_slow(s, p, addr, &f);
+    if (e && f && p && !p->addrs)
+        p->addrs = calloc(ADDR_SLOTS, sizeof *p->addrs);
+    if (e && f && p && p->addrs)
+        p->addrs[h] = (struct sym_addr_slot){ addr, p->maps_gen + 1, e, f };
+    return e;
+}
+
+/* *file: the module it resolved in, when it is a file's. */
+static const sym_entry *resolve_user_slow(sym_session *s, sym_proc *p, uint64_t addr,
+                                          sym_symfile **file)
 {
     sym_mapping *m = p ? sym_proc_find_map(p, addr) : NULL;
     if (!m && p && !p->warned_nomap && !(p->jit && sym_tab_find(p->jit, addr))) {
@@ -773,7 +1064,7 @@ static const sym_entry *resolve_user(sym_session *s, sym_proc *p, uint64_t addr)
         sym_warnf(s, "pid %d: address 0x%llx is in no recorded mapping%s", (int)p->pid,
                   (unsigned long long)addr, p->nmaps ? "" : " (the trace has no mappings for it)");
     }
-    if (!m || is_anon(m->path)) {
+    if (!m || m->anon) {
         const sym_entry *j = resolve_jit(s, p, addr, m ? m->path : NULL);
         if (j)
             return j;
@@ -795,6 +1086,7 @@ static const sym_entry *resolve_user(sym_session *s, sym_proc *p, uint64_t addr)
     }
     sym_symfile *f = m->file;
     f->used_stream = s->stream_no;
+    *file = f;
     uint64_t vaddr = sym_symfile_vaddr(f, addr - m->start + m->pgoff);
     sym_entry *e = sym_map_get(&s->cache, f->id, vaddr);
     if (e) {
@@ -997,4 +1289,5 @@ int sym_modules_take_new(sym_session *s, sym_module_info *info)
 void sym_get_stats(const sym_session *s, sym_stats *st)
 {
     *st = s->stats;
+    st->unwound_fast = s->fast_unwinds;
 }

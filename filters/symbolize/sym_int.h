@@ -84,6 +84,8 @@ typedef struct sym_mapping {
     uint8_t build_id[64];
     uint8_t build_id_len;
     uint8_t looked_up;
+    uint8_t anon;    /* no file to resolve in (anonymous, heap, JIT, memfd...) */
+    uint8_t nofile;  /* no file to unwind through: not a path, not [vdso] */
 } sym_mapping;
 
 struct sym_proc {
@@ -97,6 +99,8 @@ struct sym_proc {
     uint64_t unwind_used;   /* session clock of its last unwinding */
     sym_session *session;
     const uint8_t *jit_blob; size_t jit_blob_len; /* the reader's blob jit came from */
+    struct sym_rule_slot *rules; /* unwind.c: address -> its CFI rule, while maps_gen holds */
+    struct sym_addr_slot *addrs; /* session.c: address -> its entry, while maps_gen holds */
 };
 
 struct sym_session {
@@ -109,12 +113,17 @@ struct sym_session {
     sym_symfile **filelist; size_t nfiles, filecap;
     sym_tab *kernel;     /* kallsyms of the current stream */
     void *pre; size_t npre, precap; /* sym_prescan's blobs */
+    const uint8_t *lazy_buf; size_t lazy_len; /* sym_prescan_lazy's trace */
+    int lazy_full_done;  /* the whole trace was scanned */
+    uint32_t cur_stream; /* index of the stream being read */
     uint8_t *vdso; size_t vdso_len; /* the trace's vDSO image */
     tr_reader *cur_reader;
     const uint8_t *kblob; size_t kblob_len; /* the reader's kallsyms blob last parsed */
     int kernel_tried;
     uint32_t kernel_status; const char *kernel_detail; int kernel_reported, kernel_used;
     char kernel_release[128], arch[32];
+    uint64_t arch_gen;   /* +1 whenever arch changes (unwind.c caches what it means) */
+    uint64_t arch_kind_gen; int arch_kind;
     uint64_t next_owner_id;
     uint64_t stream_no;  /* counts STREAM_START records (1 = the first stream) */
     size_t live_unwind;  /* processes with an unwinding session open */
@@ -131,9 +140,20 @@ struct sym_session {
     /* unwinding scratch: the sample being unwound */
     const tr_record *cur_sample; sym_proc *cur_proc;
     uint64_t cur_sp; int cur_arch_ok;
+    sym_map cfi;         /* (symfile id, vaddr) -> sym_cfi_rule (fast unwinder) */
+    uint64_t fast_unwinds, slow_unwinds;
     sym_stats stats;
     const char *s_unknown, *s_unknown_mod, *s_kernel, *s_jit;
 };
+
+/* libdw's standard search for separate debug info (see session.c). */
+int sym_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+                       const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
+                       char **debuginfo_file_name);
+
+/* A frame needs a table (kallsyms, JIT map, vDSO image) the session lacks:
+ * scan the whole trace once if sym_prescan_lazy left it for later. */
+void sym_need_prescan(sym_session *s);
 
 void sym_warnf(sym_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 sym_mapping *sym_proc_find_map(sym_proc *p, uint64_t addr);
@@ -158,6 +178,10 @@ struct sym_symfile {
     uint64_t used_stream;      /* the session's stream number it last resolved in */
     uint64_t reported;         /* the stream number it was last reported in */
     int has_dwarf, dwarf_tried;
+    struct sym_dwpart *part;   /* its separate debug file's DWARF, inflated as needed */
+    Dwarf_CFI *eh_cfi;         /* .eh_frame of the module, for the fast unwinder */
+    Dwarf_Addr eh_bias;
+    int eh_tried;
 };
 /* The symfile of (path, build_id), found and opened on first use (never NULL
  * unless out of memory; check ->status). */
@@ -171,10 +195,20 @@ void sym_symfile_free(sym_symfile *f);
 /* Read 8 bytes at file offset off of f's found file: 0 or -1. */
 int sym_symfile_read(sym_symfile *f, uint64_t off, uint64_t *val);
 
+/* ---- dwpart.c: compressed separate debug info, inflated only as needed ---- */
+typedef struct sym_dwpart sym_dwpart;
+/* NULL when path does not suit (libdw then loads it whole). */
+sym_dwpart *sym_dwpart_open(const char *path, const sym_symfile *f);
+/* The unit DIE holding vaddr (a file vaddr of f): 0, or -1 when none. */
+int sym_dwpart_addrdie(sym_dwpart *p, uint64_t vaddr, Dwarf_Die *cu);
+void sym_dwpart_free(sym_dwpart *p);
+
 /* ---- unwind.c ---- */
 /* Unwind the user stack of sample rec of process p into s->addrs.
  * Returns the number of addresses (0: could not). */
 size_t sym_unwind(sym_session *s, sym_proc *p, const tr_record *rec);
 void sym_unwind_free(sym_proc *p);
+/* Free the session's cache of unwinding rules. */
+void sym_unwind_cache_free(sym_session *s);
 
 #endif

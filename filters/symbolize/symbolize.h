@@ -74,13 +74,17 @@ typedef struct sym_options {
                           regardless: unset it to keep libdw off the net */
     int running_kernel;/* 1 (default): use /proc/kallsyms when the trace has no
                           kallsyms blob and its kernel.release is this kernel's */
+    int fast_unwind;   /* 1 (default): x86-64 samples are unwound with the CFI
+                          rules of each address reduced once and cached, and
+                          libdwfl only where they are not of the simple forms;
+                          0: libdwfl for every sample (the same frames, slower) */
     /* Warnings: called with one line (no tool name, no newline).  NULL:
      * queue them for sym_next_warning(). */
     void (*warn)(void *ctx, const char *msg);
     void *warn_ctx;
 } sym_options;
 
-/* Defaults: demangle, inlines, unwind, debuginfod, running_kernel on. */
+/* Defaults: demangle, inlines, unwind, debuginfod, running_kernel, fast_unwind on. */
 void sym_options_init(sym_options *opt);
 
 /* A new session, or NULL when out of memory.  opt may be NULL (defaults).
@@ -105,6 +109,13 @@ int sym_prescan(sym_session *s, const void *buf, size_t len);
 /* The same, reading fd from its current offset to its end (the caller
  * rewinds it, e.g. lseek(fd, 0, SEEK_SET), before reading it again). */
 int sym_prescan_fd(sym_session *s, int fd);
+/* The same, cheaper, for a whole trace in memory that stays there (mapped
+ * or read) until sym_free(): only each stream's last chunks are read now
+ * (recorders write those blobs last); the whole trace is scanned later,
+ * once, only if a frame needs a table those chunks lack (a kernel address
+ * without kallsyms, a JIT address without its map, a vDSO without its
+ * image).  What resolves is the same as with sym_prescan(). */
+int sym_prescan_lazy(sym_session *s, const void *buf, size_t len);
 
 /* Flags of sym_frame: the TR_FRAME_* bits (TR_FRAME_KERNEL, TR_FRAME_JIT,
  * TR_FRAME_INLINE, TR_FRAME_SYMBOLIZED) plus SYM_UNKNOWN. */
@@ -172,6 +183,7 @@ int sym_symbols_take_new(sym_session *s, sym_symbol_info *sym);
 typedef struct sym_stats {
     uint64_t frames, cache_hits, unwound_samples, unwind_failures;
     uint64_t addr_cache_entries, modules, processes;
+    uint64_t unwound_fast; /* of unwound_samples: by the cached x86-64 rules, not libdwfl */
 } sym_stats;
 void sym_get_stats(const sym_session *s, sym_stats *st);
 

@@ -220,6 +220,15 @@ static int find_binary(sym_session *s, sym_symfile *f, cand *c, char *why, size_
     if (strcmp(clean, "[vdso]") == 0) {
         size_t size = 0;
         const void *img;
+        /* this machine's vDSO when its build-id is the recorded one (the
+         * same image), else the trace's, which may come later in it */
+        if (!s->vdso && f->build_id_len && (img = own_vdso(&size)) &&
+            try_image(f, img, size, c) == 1) {
+            snprintf(buf, sizeof buf, "vDSO of this machine");
+            goto ok;
+        }
+        if (!s->vdso)
+            sym_need_prescan(s);
         if ((r = try_image(f, s->vdso, s->vdso_len, c)) == 1) {
             snprintf(buf, sizeof buf, "vDSO image in the trace");
             goto ok;
@@ -326,6 +335,9 @@ static int open_symfile(sym_session *s, sym_symfile *f)
     if (!f->mod && fd >= 0)
         close(fd);
     dwfl_report_end(f->dwfl, NULL, NULL);
+    void **userdata = NULL;
+    if (f->mod && dwfl_module_info(f->mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL) && userdata)
+        *userdata = s; /* for sym_find_debuginfo */
     cand_close(&c);
     char d[900];
     if (!f->mod) {
@@ -336,14 +348,23 @@ static int open_symfile(sym_session *s, sym_symfile *f)
         return 0;
     }
     int nsym = dwfl_module_getsymtab(f->mod);
-    /* DWARF is loaded when first needed (inlines, lines, or no symbol
-     * table): for big libraries with compressed debug info that is the
-     * most expensive step of all */
+    /* DWARF is loaded when needed (inlines, lines, or no symbol table):
+     * for big libraries with compressed debug info that is the most
+     * expensive step of all, so for inline frames alone a compressed
+     * separate debug file is inflated only as far as the addresses met
+     * need (dwpart.c) */
     Dwarf *dw = NULL;
-    if (nsym <= 0 || s->opt.inlines || s->opt.lines)
-        dw = module_dwarf(f);
     const char *debugfile = NULL;
     dwfl_module_info(f->mod, NULL, NULL, NULL, NULL, NULL, NULL, &debugfile);
+    if (nsym > 0 && s->opt.inlines && !s->opt.lines && debugfile && strcmp(debugfile, found) != 0 &&
+        (f->part = sym_dwpart_open(debugfile, f)) != NULL) {
+        f->dwarf_tried = 1;
+        f->has_dwarf = 1;
+    }
+    if (!f->part && (nsym <= 0 || s->opt.inlines || s->opt.lines)) {
+        dw = module_dwarf(f);
+        dwfl_module_info(f->mod, NULL, NULL, NULL, NULL, NULL, NULL, &debugfile);
+    }
     if (nsym <= 0 && !dw) {
         f->status = TR_MOD_NO_SYMBOLS;
         snprintf(d, sizeof d, "%s has no symbols and no debug info", found);
@@ -353,7 +374,7 @@ static int open_symfile(sym_session *s, sym_symfile *f)
         if (debugfile && strcmp(debugfile, found) != 0)
             snprintf(d, sizeof d, "%s, debug info %s", found, debugfile);
         else
-            snprintf(d, sizeof d, "%s%s", found, dw ? "" : ", no debug info");
+            snprintf(d, sizeof d, "%s%s", found, dw || f->part ? "" : ", no debug info");
     }
     f->detail = sym_intern(&s->strings, d, strlen(d));
     return f->detail ? 0 : TR_E_NOMEM;
@@ -410,6 +431,7 @@ void sym_symfile_free(sym_symfile *f)
 {
     if (!f)
         return;
+    sym_dwpart_free(f->part);
     if (f->dwfl)
         dwfl_end(f->dwfl);
     if (f->fd >= 0)
@@ -511,7 +533,11 @@ sym_entry *sym_symfile_resolve(sym_session *s, sym_symfile *f, uint64_t vaddr)
             sym_push_symbol(s, f->id, f->path, outer_name, vaddr - off, sym.st_size, 0);
         }
         if ((s->opt.inlines || s->opt.lines || !outer_name) && f->has_dwarf) {
-            Dwarf_Die *d = dwfl_module_addrdie(f->mod, vaddr, &bias);
+            Dwarf_Die *d = NULL;
+            if (f->part)
+                d = sym_dwpart_addrdie(f->part, vaddr, &cudie) == 0 ? &cudie : NULL;
+            else
+                d = dwfl_module_addrdie(f->mod, vaddr, &bias);
             if (d) {
                 cudie = *d;
                 cu = &cudie;

@@ -4,4 +4,4 @@
 #     NAME_LIBS += $(SYM_LIBS)
 # and includes "../symbolize/symbolize.h".
 SYM_SRCS := $(wildcard filters/symbolize/*.c)
-SYM_LIBS := $(or $(call pc,--libs,libdw libelf),-ldw -lelf) -ldl
+SYM_LIBS := $(or $(call pc,--libs,libdw libelf zlib),-ldw -lelf -lz) -ldl

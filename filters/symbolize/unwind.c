@@ -6,11 +6,23 @@
  *
  * One Dwfl per process, rebuilt only when the process's mappings change:
  * building one per sample is what makes naive unwinders slow.
+ *
+ * Before libdwfl, a fast path for x86-64: the CFI rules of each address
+ * (from the module's .eh_frame, through libdw) are reduced once to a small
+ * record -- CFA = rsp or rbp + offset, return address and rbp saved at
+ * CFA-relative offsets -- and cached per (module, address), so that each
+ * frame of each sample costs a hash look-up and a few loads from the stack
+ * copy.  A sample meeting anything else (rules beyond those forms, signal
+ * frames, an address without .eh_frame) is unwound by libdwfl instead, as
+ * before; where a register cannot be read, the chain ends as libdwfl
+ * ends it.  The frames are the same (a unit test compares the two).
  */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
+
+#include <dwarf.h>
 
 #include "sym_int.h"
 
@@ -18,17 +30,22 @@
 
 enum { ARCH_NONE, ARCH_X86_64, ARCH_AARCH64 };
 
-static int session_arch(const sym_session *s)
+static int session_arch(sym_session *s)
 {
+    if (s->arch_kind_gen == s->arch_gen + 1)
+        return s->arch_kind; /* cached: arch did not change */
     const char *a = s->arch;
     struct utsname u;
     if (!a[0] && uname(&u) == 0)
         a = u.machine;
+    int k = ARCH_NONE;
     if (strcmp(a, "x86_64") == 0)
-        return ARCH_X86_64;
-    if (strcmp(a, "aarch64") == 0 || strcmp(a, "arm64") == 0)
-        return ARCH_AARCH64;
-    return ARCH_NONE;
+        k = ARCH_X86_64;
+    else if (strcmp(a, "aarch64") == 0 || strcmp(a, "arm64") == 0)
+        k = ARCH_AARCH64;
+    s->arch_kind = k;
+    s->arch_kind_gen = s->arch_gen + 1;
+    return k;
 }
 
 /* Value of perf register idx of the sample: regs[] holds the registers of
@@ -275,14 +292,209 @@ static void limit_sessions(sym_session *s, sym_proc *keep)
         sym_unwind_free(lru);
 }
 
+/* ---- the fast path: x86-64 CFI rules reduced and cached per address ---- */
+
+enum { RULE_SAME, RULE_UNDEF, RULE_AT }; /* a register: unchanged, lost, saved at CFA + off */
+enum { DW_X86_RBP = 6, DW_X86_RSP = 7, DW_X86_RA = 16 };
+
+typedef struct sym_cfi_rule {
+    uint8_t usable;  /* 0: not of the simple forms (libdwfl unwinds the sample) */
+    uint8_t cfa_reg; /* the CFA is this DWARF register (rbp or rsp) + cfa_off */
+    uint8_t rbp, ra; /* RULE_* of the caller's rbp and of the return address */
+    int64_t cfa_off, rbp_off, ra_off;
+} sym_cfi_rule;
+
+void sym_unwind_cache_free(sym_session *s)
+{
+    for (size_t i = 0; i < s->cfi.cap; i++)
+        free(s->cfi.slots[i].val);
+    sym_map_free(&s->cfi);
+}
+
+static Dwarf_CFI *symfile_eh_cfi(sym_symfile *f, Dwarf_Addr *bias)
+{
+    if (!f->eh_tried) {
+        f->eh_tried = 1;
+        f->eh_cfi = f->mod ? dwfl_module_eh_cfi(f->mod, &f->eh_bias) : NULL;
+    }
+    *bias = f->eh_bias;
+    return f->eh_cfi;
+}
+
+/* The rule of register regno in fr when it is one of the simple forms:
+ * 0, or -1 when it is not. */
+static int simple_reg_rule(Dwarf_Frame *fr, int regno, uint8_t *rule, int64_t *off)
+{
+    Dwarf_Op mem[3], *ops;
+    size_t n;
+    *off = 0;
+    if (dwarf_frame_register(fr, regno, mem, &ops, &n) != 0)
+        return -1;
+    if (n == 0) { /* ops set: undefined; NULL: same value */
+        *rule = ops ? RULE_UNDEF : RULE_SAME;
+        return 0;
+    }
+    if (ops[0].atom != DW_OP_call_frame_cfa)
+        return -1;
+    *rule = RULE_AT;
+    if (n == 1)
+        return 0;
+    if (n == 2 && ops[1].atom == DW_OP_plus_uconst) {
+        *off = (int64_t)ops[1].number; /* negative offsets wrap around */
+        return 0;
+    }
+    return -1;
+}
+
+/* Is the caller's rsp the CFA (the x86-64 ABI rule: val_offset(0))? */
+static int rsp_is_cfa(Dwarf_Frame *fr)
+{
+    Dwarf_Op mem[3], *ops;
+    size_t n;
+    return dwarf_frame_register(fr, DW_X86_RSP, mem, &ops, &n) == 0 && n == 2 &&
+           ops[0].atom == DW_OP_call_frame_cfa && ops[1].atom == DW_OP_stack_value;
+}
+
+static void compute_rule(sym_symfile *f, uint64_t vaddr, sym_cfi_rule *r)
+{
+    memset(r, 0, sizeof *r);
+    Dwarf_Addr bias, start, end;
+    Dwarf_CFI *cfi = symfile_eh_cfi(f, &bias);
+    Dwarf_Frame *fr = NULL;
+    if (!cfi || dwarf_cfi_addrframe(cfi, vaddr - bias, &fr) != 0 || !fr)
+        return;
+    bool signal = false;
+    Dwarf_Op *ops;
+    size_t n;
+    int ra = dwarf_frame_info(fr, &start, &end, &signal);
+    uint64_t cfa_reg = 99;
+    int64_t cfa_off = 0;
+    if (dwarf_frame_cfa(fr, &ops, &n) == 0 && n == 1) { /* CFA = register + offset */
+        if (ops[0].atom == DW_OP_bregx) {
+            cfa_reg = ops[0].number;
+            cfa_off = (int64_t)ops[0].number2;
+        } else if (ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31) {
+            cfa_reg = ops[0].atom - DW_OP_breg0;
+            cfa_off = (int64_t)ops[0].number;
+        }
+    }
+    if (ra == DW_X86_RA && !signal && (cfa_reg == DW_X86_RBP || cfa_reg == DW_X86_RSP) &&
+        rsp_is_cfa(fr) && simple_reg_rule(fr, DW_X86_RBP, &r->rbp, &r->rbp_off) == 0 &&
+        simple_reg_rule(fr, DW_X86_RA, &r->ra, &r->ra_off) == 0 && r->ra != RULE_SAME) {
+        r->cfa_reg = (uint8_t)cfa_reg;
+        r->cfa_off = cfa_off;
+        r->usable = 1;
+    }
+    free(fr);
+}
+
+/* Per process, the rules of the addresses met last, by address: one probe
+ * instead of a mapping search and a hash look-up (valid while the
+ * process's mappings stay as they were). */
+#define RULE_SLOTS 512
+struct sym_rule_slot {
+    uint64_t addr, gen; /* gen: maps_gen + 1 when filled */
+    const sym_cfi_rule *rule;
+};
+
+static const sym_cfi_rule *rule_lookup(sym_session *s, sym_proc *p, uint64_t addr);
+
+/* The cached rule at addr of p, NULL when there is no module or no memory. */
+static const sym_cfi_rule *rule_at(sym_session *s, sym_proc *p, uint64_t addr)
+{
+    size_t h = (size_t)((addr * 0x9e3779b97f4a7c15ull) >> 55); /* 9 bits: RULE_SLOTS */
+    struct sym_rule_slot *slot = p->rules ? &p->rules[h] : NULL;
+    if (slot && slot->gen == p->maps_gen + 1 && slot->addr == addr)
+        return slot->rule;
+    const sym_cfi_rule *r = rule_lookup(s, p, addr);
+    if (r && !p->rules)
+        p->rules = calloc(RULE_SLOTS, sizeof *p->rules);
+    if (r && p->rules)
+        p->rules[h] = (struct sym_rule_slot){ addr, p->maps_gen + 1, r };
+    return r;
+}
+
+static const sym_cfi_rule *rule_lookup(sym_session *s, sym_proc *p, uint64_t addr)
+{
+    sym_mapping *m = sym_proc_find_map(p, addr);
+    if (!m || m->nofile)
+        return NULL;
+    if (!m->looked_up) {
+        m->looked_up = 1;
+        m->file = sym_symfile_get(s, m->path, m->build_id, m->build_id_len);
+    }
+    sym_symfile *f = m->file;
+    if (!f || f->fd < 0 || !f->mod)
+        return NULL;
+    uint64_t vaddr = sym_symfile_vaddr(f, addr - m->start + m->pgoff);
+    sym_cfi_rule *r = sym_map_get(&s->cfi, f->id, vaddr);
+    if (r)
+        return r;
+    r = malloc(sizeof *r);
+    if (!r)
+        return NULL;
+    compute_rule(f, vaddr, r);
+    if (sym_map_put(&s->cfi, f->id, vaddr, r) < 0) {
+        free(r);
+        return NULL;
+    }
+    return r;
+}
+
+/* Unwind with cached rules: 1 when done (s->addrs holds the frames), 0
+ * when a frame needs libdwfl (the caller unwinds the sample again). */
+static int fast_unwind(sym_session *s, sym_proc *p, const tr_record *rec, uint64_t sp, uint64_t ip)
+{
+    uint64_t rbp = 0, pc = ip;
+    int rbp_ok = sample_reg(rec, X86_BP, &rbp) == 0;
+    for (int first = 1; pc != 0; first = 0) {
+        if (push_addr(s, pc, !first) < 0 || s->naddrs >= MAX_UNWIND)
+            return 1;
+        const sym_cfi_rule *r = rule_at(s, p, first ? pc : pc - 1);
+        if (!r || !r->usable)
+            return 0;
+        /* where libdwfl cannot compute the return address (the CFA from an
+         * unknown rbp, a return address beyond the stack copy) it ends the
+         * chain there, as it does for an undefined one (_start) */
+        if (r->ra == RULE_UNDEF || (r->cfa_reg == DW_X86_RBP && !rbp_ok))
+            return 1;
+        uint64_t cfa = (r->cfa_reg == DW_X86_RSP ? sp : rbp) + (uint64_t)r->cfa_off;
+        Dwarf_Word ra, v = 0;
+        if (!cb_memory_read(NULL, cfa + (uint64_t)r->ra_off, &ra, s))
+            return 1;
+        if (r->rbp == RULE_AT) { /* a saved rbp that cannot be read is unknown */
+            rbp_ok = cb_memory_read(NULL, cfa + (uint64_t)r->rbp_off, &v, s);
+            rbp = v;
+        } else if (r->rbp == RULE_UNDEF) {
+            rbp_ok = 0;
+        }
+        sp = cfa;
+        pc = ra;
+    }
+    return 1;
+}
+
 size_t sym_unwind(sym_session *s, sym_proc *p, const tr_record *rec)
 {
     s->naddrs = 0;
     int arch = session_arch(s);
-    uint64_t sp, ip;
+    uint64_t sp = 0, ip = 0;
     if (!p || arch == ARCH_NONE || rec->u.sample.abi != 2 /* PERF_SAMPLE_REGS_ABI_64 */ ||
         sample_sp_ip(arch, rec, &sp, &ip) < 0)
         return 0;
+    if (arch == ARCH_X86_64 && s->opt.fast_unwind) {
+        s->cur_sample = rec;
+        s->cur_proc = p;
+        s->cur_sp = sp;
+        int done = fast_unwind(s, p, rec, sp, ip);
+        s->cur_sample = NULL;
+        if (done) {
+            s->fast_unwinds++;
+            return s->naddrs;
+        }
+        s->naddrs = 0;
+    }
+    s->slow_unwinds++;
     if (p->unwind && p->unwind_gen != p->maps_gen)
         sym_unwind_free(p);
     if (!p->unwind) {

@@ -24,6 +24,7 @@ struct rw {
     sym_map strids;   /* interned string pointer -> output string id + 1 */
     sym_map stacks;   /* (pid, input stack id) -> struct stack_memo, for samples without
                          stack copies; forgotten when mappings or symbol tables change */
+    sym_map framesets;/* 128-bit hash of resolved frames -> output stack id + 1 (per stream) */
     uint32_t *fids;
     size_t fcap;
     int status;
@@ -143,6 +144,25 @@ static uint32_t resolved_stack(struct rw *c, const tr_record *rec)
     return out;
 }
 
+/* Two independent 64-bit hashes of the frames (strings are interned:
+ * their pointers stand for them): a multiply-rotate chain, and a sum of
+ * the words times odd constants that depend on their position. */
+static void frames_hash(const sym_frame *f, size_t n, uint64_t *a, uint64_t *b)
+{
+    uint64_t x = 0x243f6a8885a308d3ull ^ n, y = 0x13198a2e03707344ull + n;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t v[7] = { f[i].addr, f[i].flags, (uintptr_t)f[i].func, (uintptr_t)f[i].module,
+                          f[i].offset, (uintptr_t)f[i].file, f[i].line };
+        for (int k = 0; k < 7; k++) {
+            x = (x ^ v[k]) * 0x9e3779b97f4a7c15ull;
+            x ^= x >> 29;
+            y += (v[k] + 0x632be59bd9b4e019ull) * (0xbf58476d1ce4e5b9ull + 2 * (uint64_t)(i * 7 + k));
+        }
+    }
+    *a = x;
+    *b = y ^ (y >> 31);
+}
+
 static uint32_t resolve_and_write(struct rw *c, const tr_record *rec)
 {
     const sym_frame *f;
@@ -152,7 +172,19 @@ static uint32_t resolve_and_write(struct rw *c, const tr_record *rec)
         cli_die(CLI_EXIT_FAIL, "%s: %s", c->o->in_name, tr_strerror(rc));
     c->frames_in += n;
     c->stacks_new++;
-    return out_stack(c, f, n);
+    if (n == 0)
+        return 0;
+    /* unwound samples repeat the same frames under new addresses: write
+     * each distinct stack once */
+    uint64_t ha, hb;
+    frames_hash(f, n, &ha, &hb);
+    uintptr_t v = (uintptr_t)sym_map_get(&c->framesets, ha, hb);
+    if (v)
+        return (uint32_t)(v - 1);
+    uint32_t id = out_stack(c, f, n);
+    if (sym_map_put(&c->framesets, ha, hb, (void *)(uintptr_t)(id + 1ull)) < 0)
+        cli_die(CLI_EXIT_FAIL, "out of memory");
+    return id;
 }
 
 static void copy_captures(struct rw *c, tr_capture *caps, uint32_t n)
@@ -197,6 +229,7 @@ static void end_stream(struct rw *c, uint64_t lost)
     tr_writer_free(c->w);
     c->w = NULL;
     sym_map_free(&c->strids);
+    sym_map_free(&c->framesets);
     forget_stacks(c);
 }
 
@@ -307,7 +340,8 @@ static void *slurp(int fd, size_t *len, int *mapped)
 {
     struct stat st;
     *mapped = 0;
-    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+        lseek(fd, 0, SEEK_CUR) == 0) {
         void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
         if (p != MAP_FAILED) {
             *mapped = 1;
@@ -349,13 +383,13 @@ static void print_stats(struct rw *c)
     sym_get_stats(c->sym, &st);
     cli_warn("%llu samples, %llu stacks symbolized (%llu frames) and %llu repeated, "
              "%llu addresses looked up (%llu cache hits, %llu distinct), "
-             "%llu modules, %llu processes, %llu samples unwound (%llu failed)",
+             "%llu modules, %llu processes, %llu samples unwound (%llu failed, %llu by cached rules)",
              (unsigned long long)c->samples, (unsigned long long)c->stacks_new,
              (unsigned long long)c->frames_in, (unsigned long long)c->stacks_memo,
              (unsigned long long)st.frames, (unsigned long long)st.cache_hits,
              (unsigned long long)st.addr_cache_entries, (unsigned long long)st.modules,
              (unsigned long long)st.processes, (unsigned long long)st.unwound_samples,
-             (unsigned long long)st.unwind_failures);
+             (unsigned long long)st.unwind_failures, (unsigned long long)st.unwound_fast);
 }
 
 int rewrite_trace(const struct rewrite_options *o, int in_fd, int out_fd)
@@ -374,23 +408,19 @@ int rewrite_trace(const struct rewrite_options *o, int in_fd, int out_fd)
     size_t len = 0;
     int mapped = 0, rc;
     tr_reader_options ro = { .keep_definitions = 1 };
-    struct stat st;
-    if (!o->stream && fstat(in_fd, &st) == 0 && S_ISREG(st.st_mode) &&
-        lseek(in_fd, 0, SEEK_CUR) == 0) {
-        /* a file: look ahead, then read it again from the start */
-        if (sym_prescan_fd(c.sym, in_fd) < 0)
-            cli_die(CLI_EXIT_FAIL, "out of memory");
-        if (lseek(in_fd, 0, SEEK_SET) != 0)
-            cli_die(CLI_EXIT_FAIL, "%s: %s", o->in_name, strerror(errno));
-        rc = tr_reader_open(&c.r, in_fd, &ro);
-    } else if (!o->stream) {
-        /* a pipe: hold it in memory to look ahead */
+    if (!o->stream) {
+        /* look ahead for blobs written at the end: in the file, mapped (only
+         * the pages looked at are read; the records are read from the file
+         * as before), or in the whole pipe held in memory */
         buf = slurp(in_fd, &len, &mapped);
         if (!buf)
             cli_die(CLI_EXIT_FAIL, "%s: %s", o->in_name, strerror(errno ? errno : ENOMEM));
-        if (sym_prescan(c.sym, buf, len) < 0)
+        if (sym_prescan_lazy(c.sym, buf, len) < 0)
             cli_die(CLI_EXIT_FAIL, "out of memory");
-        rc = tr_reader_open_mem(&c.r, buf, len, &ro);
+        if (mapped)
+            rc = tr_reader_open(&c.r, in_fd, &ro);
+        else
+            rc = tr_reader_open_mem(&c.r, buf, len, &ro);
     } else {
         rc = tr_reader_open(&c.r, in_fd, &ro);
     }
@@ -442,6 +472,7 @@ int rewrite_trace(const struct rewrite_options *o, int in_fd, int out_fd)
     sym_free(c.sym);
     free(c.fids);
     sym_map_free(&c.strids);
+    sym_map_free(&c.framesets);
     forget_stacks(&c);
     return c.status;
 }

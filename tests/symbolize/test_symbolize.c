@@ -307,7 +307,28 @@ static void test_dwarf_unwind(void **state)
     sym_get_stats(s, &st);
     assert_int_equal(st.unwound_samples, (uint64_t)c.n);
     assert_true(st.processes == 1); /* one unwinding session for the process */
+#if defined(__x86_64__)
+    /* the cached rules unwound (nearly) every sample, without libdwfl */
+    assert_true(st.unwound_fast * 10 >= st.unwound_samples * 9);
+#endif
+    /* and libdwfl alone unwinds every sample into the very same frames
+     * (the first session stays: its frames' strings are its own) */
+    o.fast_unwind = 0;
+    struct result r2;
+    sym_session *s2 = resolve_all(buf, len, &o, 1, &r2);
+    sym_get_stats(s2, &st);
+    assert_int_equal(st.unwound_fast, 0);
+    assert_int_equal(r2.n, r.n);
+    for (size_t i = 0; i < r.n; i++) {
+        assert_int_equal(r2.s[i].n, r.s[i].n);
+        for (size_t j = 0; j < r.s[i].n; j++) {
+            assert_int_equal(r2.s[i].f[j].addr, r.s[i].f[j].addr);
+            assert_string_equal(r2.s[i].f[j].func, r.s[i].f[j].func);
+        }
+    }
+    sym_free(s2);
     sym_free(s);
+    result_free(&r2);
     result_free(&r);
 
     /* without inlines: outer_spin is the leaf */
