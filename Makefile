@@ -14,8 +14,8 @@ CC ?= cc
 SAN ?= 0
 V ?= 0
 
-DEB_PACKAGES := libdw-dev libelf-dev libzstd-dev libtracefs-dev libtraceevent-dev libcmocka-dev pkg-config
-PKGS := libzstd libdw libelf libtracefs libtraceevent cmocka
+DEB_PACKAGES := libdw-dev libelf-dev zlib1g-dev libzstd-dev libtracefs-dev libtraceevent-dev libcmocka-dev pkg-config
+PKGS := libzstd libdw libelf zlib libtracefs libtraceevent cmocka
 
 ifeq ($(SAN),1)
 B := build/san
