@@ -20,13 +20,27 @@ if [ -z "$FG" ] || [ ! -f "$FG/flamegraph.pl" ]; then
 fi
 
 mb() { awk -v b="$(stat -c %s "$1")" 'BEGIN {printf "%.1f", b / 1048576}'; }
-# run NAME CMD...: time one command (wall seconds, peak RSS MiB) into $W/NAME.time
+# run NAME CMD...: time one command (wall seconds, peak RSS KiB, user and system seconds) into
+# $W/NAME.time
 run() {
     local name=$1; shift
-    /usr/bin/time -f "%e %M" -o "$W/$name.time" "$@"
+    /usr/bin/time -f "%e %M %U %S" -o "$W/$name.time" "$@"
 }
-secs() { tail -1 "$W/$1.time" | awk "{print \$1}"; }
-rss() { tail -1 "$W/$1.time" | awk "{printf \"%.0f\", \$2 / 1024}"; }
+# best N NAME OUT CMD...: run it N times, stdout to OUT each time; the timings of every run are
+# kept in $W/NAME.time, and secs/cpu report the best run (the machine may be shared)
+best() {
+    local n=$1 name=$2 out=$3 i; shift 3
+    rm -f "$W/$name.time"
+    for i in $(seq "$n"); do
+        /usr/bin/time -a -f "%e %M %U %S" -o "$W/$name.time" "$@" > "$out"
+    done
+}
+# the timing lines of NAME (time adds a "Command exited ..." line on failure)
+times_of() { awk '$1 ~ /^[0-9.]+$/' "$W/$1.time"; }
+secs() { times_of "$1" | awk 'NR == 1 || $1 < m {m = $1} END {print m}'; }
+cpu() { times_of "$1" | awk '{c = $3 + $4} NR == 1 || c < m {m = c} END {printf "%.2f", m}'; }
+rss() { times_of "$1" | awk '$2 > m {m = $2} END {printf "%.0f", m / 1024}'; }
+runs() { times_of "$1" | wc -l; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.1fx", ((b > 0) ? a / b : 0)}'; }
 
 make_data() {

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 /* ---- lines ---------------------------------------------------------- */
 
@@ -25,10 +26,32 @@ struct lines {
 
 void lines_init(struct lines *l, int fd, size_t max_line);
 void lines_free(struct lines *l);
+/* lines_next() when the next line is not whole in the buffer yet. */
+int lines_next_read(struct lines *l, char **line, size_t *len);
+
 /* Next line without its "\n" (and without a "\r" before it).  Returns 1,
  * 0 at the end, -1 on a read error (l->err), -2 when a line is longer than
- * max_line.  The line stays valid until the next call; it is NUL-terminated. */
-int lines_next(struct lines *l, char **line, size_t *len);
+ * max_line.  The line stays valid until the next call; it is NUL-terminated.
+ * Inline: the common case, a line already in the buffer, is a memchr(). */
+static inline int lines_next(struct lines *l, char **line, size_t *len)
+{
+    if (l->end > l->start) {
+        char *s = l->buf + l->start;
+        const char *nl = memchr(s, '\n', l->end - l->start);
+        size_t n = nl ? (size_t)(nl - s) : SIZE_MAX;
+        if (n <= l->max_line) {
+            l->start += n + 1;
+            l->line_no++;
+            if (n > 0 && s[n - 1] == '\r')
+                n--;
+            s[n] = 0;
+            *line = s;
+            *len = n;
+            return 1;
+        }
+    }
+    return lines_next_read(l, line, len);
+}
 /* The first bytes of the input without consuming them (at least n if the
  * input has them). */
 int lines_peek(struct lines *l, size_t n, const char **p, size_t *len);
@@ -70,10 +93,15 @@ struct smap_entry {
     double v[2];     /* real counts (tr-diff) */
 };
 
+struct smap_slot {
+    uint32_t idx;    /* entry index + 1, 0: empty */
+    uint32_t tag;    /* the high half of its hash: most mismatches never touch the entry */
+};
+
 struct smap {
     struct smap_entry *e;
     size_t n, cap;   /* entries */
-    uint32_t *slot;  /* open addressing: entry index + 1, 0 empty */
+    struct smap_slot *slot; /* open addressing, linear probing, at most half full */
     size_t nslot;
     char *keys;
     size_t keys_len, keys_cap;
@@ -84,6 +112,8 @@ void smap_free(struct smap *m);
 uint64_t smap_hash(const void *p, size_t len);
 /* The entry for key (created zeroed when new), or NULL when out of memory. */
 struct smap_entry *smap_get(struct smap *m, const void *key, size_t len);
+/* The entry for key, or NULL when there is none. */
+struct smap_entry *smap_find(const struct smap *m, const void *key, size_t len);
 static inline const char *smap_key(const struct smap *m, const struct smap_entry *e)
 {
     return m->keys + e->off;

@@ -74,7 +74,7 @@ int lines_peek(struct lines *l, size_t n, const char **p, size_t *len)
     return 0;
 }
 
-int lines_next(struct lines *l, char **line, size_t *len)
+int lines_next_read(struct lines *l, char **line, size_t *len)
 {
     size_t scanned = 0;
     if (!l->buf) {

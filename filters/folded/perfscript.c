@@ -165,34 +165,98 @@ static int match_frame(const char *s, size_t n, struct span *pc, struct span *fu
 
 struct buf { char *p; size_t n, cap; };
 
+/* Room for n more bytes and a NUL. */
+static int buf_reserve(struct buf *b, size_t n)
+{
+    if (b->cap - b->n >= n + 1)
+        return 0;
+    size_t nc = b->cap ? b->cap : 4096;
+    while (nc - b->n < n + 1)
+        nc *= 2;
+    char *np = realloc(b->p, nc);
+    if (!np)
+        return -1;
+    b->p = np;
+    b->cap = nc;
+    return 0;
+}
+
 static int buf_put(struct buf *b, const char *s, size_t n)
 {
-    if (b->cap - b->n < n + 1) {
-        size_t nc = b->cap ? b->cap : 4096;
-        while (nc - b->n < n + 1)
-            nc *= 2;
-        char *np = realloc(b->p, nc);
-        if (!np)
-            return -1;
-        b->p = np;
-        b->cap = nc;
-    }
+    if (buf_reserve(b, n) < 0)
+        return -1;
     memcpy(b->p + b->n, s, n);
     b->n += n;
     return 0;
 }
 
+/* growing arrays of 32-bit ids */
+struct ids { uint32_t *v; size_t n, cap; };
+
+static int ids_reserve(struct ids *a, size_t more)
+{
+    if (a->cap - a->n >= more)
+        return 0;
+    size_t nc = a->cap ? a->cap : 256;
+    while (nc - a->n < more)
+        nc *= 2;
+    uint32_t *v = realloc(a->v, nc * sizeof *v);
+    if (!v)
+        return -1;
+    a->v = v;
+    a->cap = nc;
+    return 0;
+}
+
+static int ids_push(struct ids *a, uint32_t id)
+{
+    if (a->n == a->cap && ids_reserve(a, 1) < 0)
+        return -1;
+    a->v[a->n++] = id;
+    return 0;
+}
+
+/*
+ * The sample being folded is the list of its frame names, leaf first, as
+ * ids of interned names (names: name -> entry index), in groups, one per
+ * stack line (an inlined "a->b" line adds several); at its end, the text
+ * "root;caller;...;leaf" is built from them and counted in the result map.
+ * The names a stack line adds are cached (lines: the line's text -> ids).
+ * What do_frame() makes of a line depends only on the line, the options and
+ * whether the process is java (one table each), and real perf script text
+ * repeats a small set of lines millions of times, mostly in the same order:
+ * each cached line also remembers the line that followed it, and the next
+ * line is compared with that one before it is hashed.  The cache only
+ * remembers what was computed: emptying it changes nothing but the speed,
+ * and it is emptied when it holds LINES_CACHED_MAX lines (names grow with
+ * the distinct stacks only).
+ */
+#define LINES_CACHED_MAX (1u << 20)
+
+struct cached_line {
+    uint32_t entry;      /* its entry in lines[java], which holds its text */
+    uint32_t java;
+    uint32_t next;       /* 1 + the cached line that followed it last time; 0: none */
+    uint32_t ids, n;     /* its names: line_ids.v[ids .. ids + n) */
+};
+
 struct fstate {
     const struct pscript_opts *o;
     struct smap *map;
     struct pscript_stats *st;
-    struct buf names;   /* frame names, back to back */
-    size_t *fo, *fl;    /* offset and length of frame i in names */
-    size_t nf, capf;
-    size_t *groups;     /* first frame of each stack line */
+    struct smap names;       /* frame and root names -> id (the entry's index) */
+    struct smap lines[2];    /* [java] stack line -> e->n: its index in cl */
+    struct cached_line *cl;
+    size_t ncl, capcl;
+    uint32_t first_line[2];  /* [java] 1 + the cached line that followed the last header */
+    uint32_t prev_line;      /* 1 + the cached line just read; 0: the header */
+    struct ids line_ids;     /* the names of the cached lines */
+    struct ids frames;       /* the sample's frames, leaf first */
+    size_t *groups;          /* first frame of each stack line */
     size_t ng, capg;
     struct buf pname, key, tmp;
-    int have_pname;
+    uint32_t pname_id;
+    int have_pname, java;
     uint64_t period;
     char event_filter[256];
     int event_set, event_defaulted;
@@ -200,27 +264,32 @@ struct fstate {
     size_t *last_entry;   /* where end_record() says which entry it added to */
 };
 
+static void fstate_free(struct fstate *f)
+{
+    smap_free(&f->names);
+    smap_free(&f->lines[0]);
+    smap_free(&f->lines[1]);
+    free(f->cl);
+    free(f->line_ids.v);
+    free(f->frames.v);
+    free(f->groups);
+    free(f->pname.p);
+    free(f->key.p);
+    free(f->tmp.p);
+}
+
+/* The id of a name (interned on first sight), or -1 when out of memory. */
+static int64_t name_id(struct fstate *f, const char *s, size_t n)
+{
+    struct smap_entry *e = smap_get(&f->names, s, n);
+    return e ? e - f->names.e : -1;
+}
+
 static void push_frame(struct fstate *f, const char *s, size_t n)
 {
-    if (f->nf == f->capf) {
-        size_t nc = f->capf ? f->capf * 2 : 256;
-        size_t *a = realloc(f->fo, nc * sizeof *a), *b = a ? realloc(f->fl, nc * sizeof *b) : NULL;
-        if (a)
-            f->fo = a;
-        if (!a || !b) {
-            f->oom = 1;
-            return;
-        }
-        f->fl = b;
-        f->capf = nc;
-    }
-    f->fo[f->nf] = f->names.n;
-    f->fl[f->nf] = n;
-    if (buf_put(&f->names, s, n) < 0) {
+    int64_t id = name_id(f, s, n);
+    if (id < 0 || ids_push(&f->frames, (uint32_t)id) < 0)
         f->oom = 1;
-        return;
-    }
-    f->nf++;
 }
 
 static void start_group(struct fstate *f)
@@ -235,35 +304,158 @@ static void start_group(struct fstate *f)
         f->groups = g;
         f->capg = nc;
     }
-    f->groups[f->ng++] = f->nf;
+    f->groups[f->ng++] = f->frames.n;
+}
+
+/* The root name: set after do_header() or pscript_begin() built pname. */
+static void set_root(struct fstate *f)
+{
+    struct buf *p = &f->pname;
+    for (size_t i = 0; i < p->n; i++)
+        if (p->p[i] == ' ')
+            p->p[i] = '_';
+    int64_t id = name_id(f, p->p ? p->p : "", p->n);
+    if (id < 0)
+        f->oom = 1;
+    f->pname_id = id < 0 ? 0 : (uint32_t)id;
+    f->java = p->n >= 4 && !memcmp(p->p, "java", 4);
+    f->have_pname = 1;
+    f->prev_line = 0;
+}
+
+/* Where to note which cached line followed the one just read. */
+static uint32_t *follower(struct fstate *f)
+{
+    return f->prev_line ? &f->cl[f->prev_line - 1].next : &f->first_line[f->java];
+}
+
+static void forget_lines(struct fstate *f)
+{
+    smap_free(&f->lines[0]);
+    smap_free(&f->lines[1]);
+    f->ncl = f->line_ids.n = 0;
+    f->first_line[0] = f->first_line[1] = f->prev_line = 0;
+}
+
+/* Remember the names the stack line s added to the sample: frames[from..]. */
+static void cache_line(struct fstate *f, const char *s, size_t n, size_t from)
+{
+    if (f->ncl >= LINES_CACHED_MAX)
+        forget_lines(f);
+    if (f->ncl == f->capcl) {
+        size_t nc = f->capcl ? f->capcl * 2 : 1024;
+        struct cached_line *c = realloc(f->cl, nc * sizeof *c);
+        if (!c) {
+            f->oom = 1;
+            return;
+        }
+        f->cl = c;
+        f->capcl = nc;
+    }
+    size_t count = f->frames.n - from;
+    struct smap *t = &f->lines[f->java];
+    struct smap_entry *e = ids_reserve(&f->line_ids, count) < 0 ? NULL : smap_get(t, s, n);
+    if (!e) {
+        f->oom = 1;
+        return;
+    }
+    e->n = f->ncl;
+    f->cl[f->ncl] = (struct cached_line){(uint32_t)(e - t->e), (uint32_t)f->java, 0,
+                                         (uint32_t)f->line_ids.n, (uint32_t)count};
+    for (size_t i = 0; i < count; i++)
+        f->line_ids.v[f->line_ids.n++] = f->frames.v[from + i];
+    *follower(f) = (uint32_t)++f->ncl;
+    f->prev_line = (uint32_t)f->ncl;
+}
+
+/* 1 when the cached line c is the stack line s of a process like this one. */
+static int is_line(const struct fstate *f, const struct cached_line *c, const char *s, size_t n)
+{
+    if (c->java != (uint32_t)f->java)
+        return 0;
+    const struct smap *t = &f->lines[f->java];
+    const struct smap_entry *e = &t->e[c->entry];
+    return e->len == n && !memcmp(smap_key(t, e), s, n);
+}
+
+/* Add the names of stack line s when it was seen before; 0 when it was not. */
+static int add_cached_line(struct fstate *f, const char *s, size_t n)
+{
+    uint32_t *next = follower(f);
+    size_t i;
+    if (*next && is_line(f, &f->cl[*next - 1], s, n)) {
+        i = *next - 1;
+    } else {
+        const struct smap_entry *e = smap_find(&f->lines[f->java], s, n);
+        if (!e)
+            return 0;
+        i = e->n;
+        *next = (uint32_t)i + 1;
+    }
+    f->prev_line = (uint32_t)i + 1;
+    const struct cached_line *c = &f->cl[i];
+    start_group(f);
+    if (ids_reserve(&f->frames, c->n) < 0) {
+        f->oom = 1;
+        return 1;
+    }
+    for (uint32_t k = 0; k < c->n; k++)
+        f->frames.v[f->frames.n++] = f->line_ids.v[c->ids + k];
+    return 1;
+}
+
+/* The name of id. */
+static inline const struct smap_entry *name_of(const struct fstate *f, uint32_t id)
+{
+    return &f->names.e[id];
+}
+
+/* Append a name to the text being built at *p. */
+static inline void put_name(const struct fstate *f, char **p, uint32_t id)
+{
+    const struct smap_entry *e = name_of(f, id);
+    memcpy(*p, smap_key(&f->names, e), e->len);
+    *p += e->len;
+}
+
+/* The text of the sample's stack in f->key: the root, then the groups
+ * last to first, each group's frames in order, separated by ';'. */
+static int stack_text(struct fstate *f)
+{
+    size_t len = name_of(f, f->pname_id)->len;
+    for (size_t i = 0; i < f->frames.n; i++)
+        len += 1 + name_of(f, f->frames.v[i])->len;
+    struct buf *b = &f->key;
+    b->n = 0;
+    if (buf_reserve(b, len) < 0)
+        return -1;
+    char *p = b->p;
+    put_name(f, &p, f->pname_id);
+    for (size_t g = f->ng; g-- > 0;) {
+        size_t end = g + 1 < f->ng ? f->groups[g + 1] : f->frames.n;
+        for (size_t i = f->groups[g]; i < end; i++) {
+            *p++ = ';';
+            put_name(f, &p, f->frames.v[i]);
+        }
+    }
+    b->n = len;
+    return 0;
 }
 
 static void end_record(struct fstate *f)
 {
-    if (!f->have_pname) {
-        f->nf = f->ng = f->names.n = 0;
-        return;
-    }
-    struct buf *k = &f->key;
-    k->n = 0;
-    buf_put(k, f->pname.p, f->pname.n);
-    for (size_t g = f->ng; g-- > 0;) {
-        size_t end = g + 1 < f->ng ? f->groups[g + 1] : f->nf;
-        for (size_t i = f->groups[g]; i < end; i++) {
-            buf_put(k, ";", 1);
-            buf_put(k, f->names.p + f->fo[i], f->fl[i]);
+    if (f->have_pname) {
+        struct smap_entry *e = stack_text(f) < 0 ? NULL : smap_get(f->map, f->key.p, f->key.n);
+        if (!e) {
+            f->oom = 1;
+        } else {
+            e->n += f->period;
+            if (f->last_entry)
+                *f->last_entry = (size_t)(e - f->map->e);
         }
+        f->st->records++;
     }
-    struct smap_entry *e = k->p ? smap_get(f->map, k->p, k->n) : NULL;
-    if (!e)
-        f->oom = 1;
-    else {
-        e->n += f->period;
-        if (f->last_entry)
-            *f->last_entry = (size_t)(e - f->map->e);
-    }
-    f->st->records++;
-    f->nf = f->ng = f->names.n = 0;
+    f->frames.n = f->ng = 0;
     f->have_pname = 0;
 }
 
@@ -319,10 +511,7 @@ static void do_header(struct fstate *f, const char *s, size_t n, struct span com
             buf_put(p, tid.p, tid.n);
         }
     }
-    for (size_t i = 0; i < p->n; i++)
-        if (p->p[i] == ' ')
-            p->p[i] = '_';
-    f->have_pname = 1;
+    set_root(f);
 }
 
 /* Perl: s/;/:/g; cut at the first "(" not starting "(anonymous namespace)"
@@ -441,9 +630,9 @@ static int do_frame(struct fstate *f, struct lines *l, struct span pc, struct sp
     while (np > 0 && parts[np - 1][1] == 0)
         np--;
     int is_unknown = 0;
-    int java = f->pname.n >= 4 && !memcmp(f->pname.p, "java", 4);
+    int java = f->java;
     start_group(f);
-    size_t first = f->nf;
+    size_t first = f->frames.n;
     for (size_t k = 0; k < np; k++) {
         struct buf *t = &f->tmp;
         t->n = 0;
@@ -478,7 +667,7 @@ static int do_frame(struct fstate *f, struct lines *l, struct span pc, struct sp
             t->n--;
         }
         int skip = 0;
-        if (f->nf > first || (k > 0 && o->no_inline) || kind == PS_INLINE) {
+        if (f->frames.n > first || (k > 0 && o->no_inline) || kind == PS_INLINE) {
             skip = o->no_inline;
             if (!contains(t->p, t->n, "_[i]"))
                 buf_put(t, "_[i]", 4);
@@ -548,11 +737,20 @@ int pscript_fold(struct lines *l, const struct pscript_opts *o, struct smap *map
             end_record(&f);
         } else {
             struct span a, b, c;
-            if (match_header(s, n, &a, &b, &c)) {
+            /* stack lines start with whitespace, sample headers do not */
+            if (!is_ws((unsigned char)s[0]) && match_header(s, n, &a, &b, &c)) {
                 do_header(&f, s, n, a, b, c);
+            } else if (f.have_pname && !o->srcline && add_cached_line(&f, s, n)) {
+                /* a stack line seen before (with --srcline, a frame is its
+                 * line and the next one: not cached) */
             } else if (match_frame(s, n, &a, &b, &c)) {
-                if (f.have_pname && (rc = do_frame(&f, l, a, b, c, PS_FROM_MODULE)) < 0)
-                    break;
+                if (f.have_pname) {
+                    size_t from = f.frames.n;
+                    if ((rc = do_frame(&f, l, a, b, c, PS_FROM_MODULE)) < 0)
+                        break;
+                    if (!o->srcline)
+                        cache_line(&f, s, n, from);
+                }
             } else if (lead_ws_header(s, n, &a, &b, &c)) {
                 /* stackcollapse-perf.pl rejects a header indented by a
                  * right-aligned comm (perf script %16s); tr-fold takes it */
@@ -573,13 +771,7 @@ int pscript_fold(struct lines *l, const struct pscript_opts *o, struct smap *map
         st->unterminated = 1;
     if (f.oom && rc == 0)
         rc = -3;
-    free(f.names.p);
-    free(f.fo);
-    free(f.fl);
-    free(f.groups);
-    free(f.pname.p);
-    free(f.key.p);
-    free(f.tmp.p);
+    fstate_free(&f);
     return rc;
 }
 
@@ -605,20 +797,14 @@ void pscript_free(struct pscript *p)
 {
     if (!p)
         return;
-    free(p->f.names.p);
-    free(p->f.fo);
-    free(p->f.fl);
-    free(p->f.groups);
-    free(p->f.pname.p);
-    free(p->f.key.p);
-    free(p->f.tmp.p);
+    fstate_free(&p->f);
     free(p);
 }
 
 void pscript_begin(struct pscript *p, const char *comm, int32_t pid, int32_t tid, uint64_t weight)
 {
     struct fstate *f = &p->f;
-    f->nf = f->ng = f->names.n = 0;
+    f->frames.n = f->ng = 0;
     f->period = weight;
     struct buf *b = &f->pname;
     b->n = 0;
@@ -632,10 +818,7 @@ void pscript_begin(struct pscript *p, const char *comm, int32_t pid, int32_t tid
             buf_put(b, num, strlen(num));
         }
     }
-    for (size_t i = 0; i < b->n; i++)
-        if (b->p[i] == ' ')
-            b->p[i] = '_';
-    f->have_pname = 1;
+    set_root(f);
 }
 
 int pscript_frame(struct pscript *p, uint64_t addr, const char *func, const char *mod, int kind)
