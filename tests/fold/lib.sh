@@ -8,12 +8,12 @@ record_burn() { # record_burn FILE [tr-rec-perf options]
     burn
     local out=$1; shift
     tr-rec-perf -q -g "$@" -o "$out" ./burn 1500 > /dev/null 2> rec.err ||
-        { if grep -qi "not supported" rec.err; then echo "SKIP: the kernel lacks it: $(head -1 rec.err)"; exit 77; fi; cat rec.err >&2; exit 1; }
+        { if grep -qi "not supported" rec.err; then echo "SKIP: the kernel does not support this perf event: $(head -1 rec.err)"; exit 77; fi; cat rec.err >&2; exit 1; }
 }
 # recorded CMD...: run a recorder; skip only when the kernel lacks the feature
 recorded() {
     "$@" > /dev/null 2> rec.err && return 0
-    if grep -qi "not supported\|no such device" rec.err; then echo "SKIP: the kernel lacks it: $(head -1 rec.err)"; exit 77; fi
+    if grep -qi "not supported\|no such device" rec.err; then echo "SKIP: the kernel does not support this perf event: $(head -1 rec.err)"; exit 77; fi
     cat rec.err >&2
     exit 1
 }

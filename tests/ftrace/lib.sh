@@ -3,10 +3,10 @@ FTWORK=${TR_TESTBIN:-$TR_ROOT/build/release/tests}/ftwork
 TRACING=/sys/kernel/tracing
 
 need_tracing() {
-    [ "$(id -u)" = 0 ] || { echo "SKIP: needs root for tracefs"; exit 77; }
+    [ "$(id -u)" = 0 ] || { echo "the ftrace cases run as root (as CI does)" >&2; exit 1; }
+    [ -x "$FTWORK" ] || { echo "$FTWORK is not built" >&2; exit 1; }
     tr-rec-ftrace -l 'sched:sched_switch' 2>/dev/null | grep -q . ||
-        { echo "SKIP: no tracefs with sched events"; exit 77; }
-    [ -x "$FTWORK" ] || { echo "SKIP: $FTWORK not built"; exit 77; }
+        { echo "SKIP: the kernel has no sched:sched_switch tracepoint (tracefs events)"; exit 77; }
 }
 
 # The top-level tracing state, as text: every setting file, the options, the enabled

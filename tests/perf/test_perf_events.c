@@ -87,8 +87,10 @@ static void test_tracepoint(void **state)
     (void)state;
     struct perf_ev ev;
     char why[256];
-    if (!perf_tracefs())
+    if (!perf_tracefs()) {
+        print_message("SKIP: the kernel has no tracefs for tracepoint events\n");
         skip();
+    }
     assert_int_equal(perf_ev_parse("sched:sched_switch", &ev, why, sizeof why), 0);
     assert_int_equal(ev.type, PERF_TYPE_TRACEPOINT);
     assert_int_equal(ev.tr_kind, TR_EV_TRACEPOINT);
