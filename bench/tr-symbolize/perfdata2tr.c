@@ -20,6 +20,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../../recorders/tr-rec-perf/kallsyms.h"
+#include "cli.h"
 #include "tr.h"
 
 struct section { uint64_t offset, size; };
@@ -284,87 +286,22 @@ struct ev {
     uint64_t at, seq, time;
 };
 
-static int u64_cmp(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-struct ksym {
-    uint64_t addr;
-    const char *line;
-    size_t len;
-};
-
-static int ksym_cmp(const void *a, const void *b)
-{
-    const struct ksym *x = a, *y = b;
-    return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
-/* The "kallsyms" blob: the text symbol covering each sampled kernel
- * address and the one after it (which bounds its size), /proc/kallsyms
- * lines as they are. */
+/* The "kallsyms" blob, as tr-rec-perf writes it: the text symbols covering
+ * the sampled kernel addresses. */
 static void write_kallsyms(void)
 {
     if (!nkaddrs)
         return;
-    FILE *f = fopen("/proc/kallsyms", "r");
-    if (!f)
-        return;
-    size_t cap = 1 << 22, len = 0;
-    char *all = malloc(cap);
-    size_t got;
-    while (all && (got = fread(all + len, 1, cap - len - 1, f)) > 0)
-        if ((len += got) + 1 == cap && !(all = realloc(all, cap *= 2)))
-            die("out of memory");
-    fclose(f);
+    char *all = cli_read_file("/proc/kallsyms", NULL);
     if (!all)
-        die("out of memory");
-    all[len] = '\0';
-    size_t ns = 0, scap = 1 << 16;
-    struct ksym *syms = malloc(scap * sizeof *syms);
-    for (char *p = all; syms && *p;) {
-        char *nl = strchr(p, '\n');
-        size_t l = nl ? (size_t)(nl - p) : strlen(p);
-        char *end;
-        uint64_t a = strtoull(p, &end, 16);
-        char type = end[0] == ' ' ? end[1] : 0;
-        if (a && (type == 't' || type == 'T' || type == 'w' || type == 'W')) {
-            if (ns == scap && !(syms = realloc(syms, (scap *= 2) * sizeof *syms)))
-                die("out of memory");
-            syms[ns++] = (struct ksym){ a, p, l };
-        }
-        p += l + (nl ? 1 : 0);
-    }
-    if (!syms)
-        die("out of memory");
-    qsort(syms, ns, sizeof *syms, ksym_cmp);
-    qsort(kaddrs, nkaddrs, sizeof *kaddrs, u64_cmp);
-    char *keep = calloc(ns + 1, 1);
-    if (!keep)
-        die("out of memory");
-    for (size_t i = 0, j = 0; i < nkaddrs && ns; i++) {
-        while (j + 1 < ns && syms[j + 1].addr <= kaddrs[i])
-            j++;
-        if (syms[j].addr <= kaddrs[i])
-            keep[j] = keep[j + 1] = 1;
-    }
-    char *out = malloc(len + 1);
-    size_t o = 0;
+        return;
+    size_t len;
+    char *out = kallsyms_subset(all, kaddrs, nkaddrs, &len, NULL, NULL);
     if (!out)
         die("out of memory");
-    for (size_t i = 0; i < ns; i++)
-        if (keep[i]) {
-            memcpy(out + o, syms[i].line, syms[i].len);
-            o += syms[i].len;
-            out[o++] = '\n';
-        }
-    if (o)
-        werr(tr_writer_blob(w, "kallsyms", out, o, 0));
+    if (len)
+        werr(tr_writer_blob(w, "kallsyms", out, len, 0));
     free(out);
-    free(keep);
-    free(syms);
     free(all);
 }
 

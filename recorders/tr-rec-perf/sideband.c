@@ -11,8 +11,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
 #include "buildid.h"
+#include "cli.h"
+#include "kallsyms.h"
 #include "perf.h"
 
 struct bid_entry {
@@ -189,103 +190,25 @@ int sb_kernel_build_id(uint8_t *id)
     return n > 0 ? n : 0;
 }
 
-struct ksym {
-    uint64_t addr;
-    const char *line;
-    size_t len;
-};
-
-static int ksym_cmp(const void *a, const void *b)
-{
-    const struct ksym *x = a, *y = b;
-    return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
-static int u64_cmp(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* Keep the symbol covering each sampled address and the one after it
  * (which bounds its size), in /proc/kallsyms format. */
 static int write_kallsyms(struct sideband *sb, tr_writer *w, uint64_t *text, uint64_t *etext)
 {
-    size_t len;
-    char *all = cli_read_file("/proc/kallsyms", &len);
-    if (!all)
-        return 0;
-    size_t nsyms = 0, cap = 1 << 16;
-    struct ksym *syms = malloc(cap * sizeof *syms);
-    for (char *p = all; syms && *p;) {
-        char *nl = strchr(p, '\n');
-        size_t l = nl ? (size_t)(nl - p) : strlen(p);
-        char *end;
-        uint64_t a = strtoull(p, &end, 16);
-        if (end != p && l > 19) {
-            char type = end[1];
-            if (!strncmp(end, " T _text", 8) && (end[8] == '\n' || !end[8]))
-                *text = a;
-            if (!strncmp(end, " T _etext", 9) && (end[9] == '\n' || !end[9]))
-                *etext = a;
-            if (a && (type == 't' || type == 'T' || type == 'w' || type == 'W')) {
-                if (nsyms == cap) {
-                    cap *= 2;
-                    struct ksym *ns = realloc(syms, cap * sizeof *ns);
-                    if (!ns) {
-                        free(syms);
-                        syms = NULL;
-                        break;
-                    }
-                    syms = ns;
-                }
-                syms[nsyms++] = (struct ksym){a, p, l + 1};
-            }
-        }
-        p += l + (nl ? 1 : 0);
-    }
+    char *all = cli_read_file("/proc/kallsyms", NULL);
+    uint64_t *addrs = malloc((sb->nk + 1) * sizeof *addrs);
+    size_t na = 0, len;
+    char *out = NULL;
     int rc = 0;
-    if (syms && nsyms) {
-        qsort(syms, nsyms, sizeof *syms, ksym_cmp);
-        uint64_t *addrs = malloc((sb->nk + 1) * sizeof *addrs);
-        char *keep = calloc(nsyms, 1);
-        size_t na = 0;
-        for (size_t i = 0; addrs && i < sb->capk; i++)
+    if (all && addrs) {
+        for (size_t i = 0; i < sb->capk; i++)
             if (sb->kaddrs[i])
                 addrs[na++] = sb->kaddrs[i];
-        if (addrs && keep) {
-            qsort(addrs, na, sizeof *addrs, u64_cmp);
-            size_t j = 0;
-            for (size_t i = 0; i < na; i++) {
-                while (j + 1 < nsyms && syms[j + 1].addr <= addrs[i])
-                    j++;
-                if (syms[j].addr <= addrs[i]) {
-                    keep[j] = 1;
-                    if (j + 1 < nsyms)
-                        keep[j + 1] = 1;
-                }
-            }
-            size_t out_len = 0;
-            for (size_t i = 0; i < nsyms; i++)
-                if (keep[i])
-                    out_len += syms[i].len;
-            char *out = malloc(out_len + 1);
-            if (out) {
-                size_t o = 0;
-                for (size_t i = 0; i < nsyms; i++)
-                    if (keep[i]) {
-                        memcpy(out + o, syms[i].line, syms[i].len - 1);
-                        o += syms[i].len - 1;
-                        out[o++] = '\n';
-                    }
-                rc = tr_writer_blob(w, "kallsyms", out, o, 0);
-                free(out);
-            }
-        }
-        free(addrs);
-        free(keep);
+        out = kallsyms_subset(all, addrs, na, &len, text, etext);
+        if (out && len)
+            rc = tr_writer_blob(w, "kallsyms", out, len, 0);
     }
-    free(syms);
+    free(out);
+    free(addrs);
     free(all);
     return rc;
 }
