@@ -271,17 +271,7 @@ sym_mapping *sym_proc_find_map(sym_proc *p, uint64_t addr)
 
 static int maps_reserve(sym_proc *p, size_t n)
 {
-    if (n <= p->cap)
-        return 0;
-    size_t ncap = p->cap ? p->cap * 2 : 16;
-    while (ncap < n)
-        ncap *= 2;
-    sym_mapping *m = realloc(p->maps, ncap * sizeof *m);
-    if (!m)
-        return TR_E_NOMEM;
-    p->maps = m;
-    p->cap = ncap;
-    return 0;
+    return sym_reserve(&p->maps, &p->cap, n, sizeof *p->maps, 16);
 }
 
 /* Insert m, cutting away what it overlaps (a new mmap replaces the old). */
@@ -1110,17 +1100,7 @@ static int addr_is_kernel(const sym_session *s, uint64_t addr, uint32_t flags)
 
 static int out_reserve(sym_session *s, size_t n)
 {
-    if (n <= s->outcap)
-        return 0;
-    size_t ncap = s->outcap ? s->outcap * 2 : 256;
-    while (ncap < n)
-        ncap *= 2;
-    sym_frame *o = realloc(s->out, ncap * sizeof *o);
-    if (!o)
-        return TR_E_NOMEM;
-    s->out = o;
-    s->outcap = ncap;
-    return 0;
+    return sym_reserve(&s->out, &s->outcap, n, sizeof *s->out, 256);
 }
 
 /* Append the frames of addr (adjust: it is a return address). */

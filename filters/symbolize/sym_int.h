@@ -36,6 +36,10 @@ typedef struct sym_strpool {
 const char *sym_intern(sym_strpool *p, const char *s, size_t len);
 void sym_strpool_free(sym_strpool *p);
 uint64_t sym_hash(const void *data, size_t len);
+/* Grow the array *arrp (any element type, elem bytes each; arrp is the
+ * address of the array pointer) to hold at least n elements, doubling from
+ * first.  0, or TR_E_NOMEM with the array unchanged. */
+int sym_reserve(void *arrp, size_t *cap, size_t n, size_t elem, size_t first);
 
 /* ---- demangle.c ---- */
 /* The demangled form of name (malloc'd), or NULL to keep name as it is. */

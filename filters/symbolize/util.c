@@ -6,6 +6,23 @@
 
 #include "sym_int.h"
 
+int sym_reserve(void *arrp, size_t *cap, size_t n, size_t elem, size_t first)
+{
+    if (n <= *cap)
+        return 0;
+    size_t ncap = *cap ? *cap * 2 : first;
+    while (ncap < n)
+        ncap *= 2;
+    void *arr;
+    memcpy(&arr, arrp, sizeof arr);
+    void *grown = realloc(arr, ncap * elem);
+    if (!grown)
+        return TR_E_NOMEM;
+    memcpy(arrp, &grown, sizeof grown);
+    *cap = ncap;
+    return 0;
+}
+
 uint64_t sym_hash(const void *data, size_t len)
 {
     const unsigned char *p = data;
