@@ -333,20 +333,28 @@ static void test_dwarf(void **state)
     tf_free(&t);
 }
 
+/* Workload name running long (100000 units), stdout to /dev/null, in its own
+ * process group so that the test kills it with its children at the end. */
+static pid_t start_workload(const char *name)
+{
+    char path[1100];
+    snprintf(path, sizeof path, "%s/%s", wl, name);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int nul = open("/dev/null", O_WRONLY);
+        dup2(nul, 1);
+        setpgid(0, 0);
+        execl(path, path, "100000", (char *)NULL);
+        _exit(127);
+    }
+    return pid;
+}
+
 /* -p attaches to a running process, synthesizes its mappings and detaches cleanly. */
 static void test_attach_pid(void **state)
 {
     (void)state;
-    char path[1100];
-    snprintf(path, sizeof path, "%s/hot3-fp", wl);
-    pid_t victim = fork();
-    if (victim == 0) {
-        int nul = open("/dev/null", O_WRONLY);
-        dup2(nul, 1);
-        setpgid(0, 0); /* its own group: killed with its children at the end */
-        execl(path, path, "100000", (char *)NULL);
-        _exit(127);
-    }
+    pid_t victim = start_workload("hot3-fp");
     sleep_ms(100);
     char pidarg[32];
     snprintf(pidarg, sizeof pidarg, "%d", (int)victim);
@@ -387,16 +395,7 @@ static void test_attach_pid(void **state)
 static void test_attach_thread(void **state)
 {
     (void)state;
-    char path[1100];
-    snprintf(path, sizeof path, "%s/forker-fp", wl);
-    pid_t victim = fork();
-    if (victim == 0) {
-        int nul = open("/dev/null", O_WRONLY);
-        dup2(nul, 1);
-        setpgid(0, 0); /* its own group: killed with its children at the end */
-        execl(path, path, "100000", (char *)NULL);
-        _exit(127);
-    }
+    pid_t victim = start_workload("forker-fp");
     pid_t tid = 0;
     for (int i = 0; i < 50 && !tid; i++) { /* wait for forker's thread */
         sleep_ms(20);
