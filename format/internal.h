@@ -147,12 +147,46 @@ int idtab_put(idtab *t, uint32_t id, uint32_t val);
 void idtab_free(idtab *t);
 uint64_t tr_hash64(const void *p, size_t n, uint64_t seed);
 
+/* ---- stack images (format 1.1, STACK_DELTA) ----
+ * Each thread's stack copies of the open chunk laid over one another,
+ * aligned at their ends, kept at the end of a buffer: a copy that ends
+ * with the image's last bytes is completed in place, by writing only the
+ * bytes before them.  Writer and reader keep the same images; both empty
+ * them at every chunk. */
+typedef struct stack_image {
+    uint8_t *p;      /* the image is p[cap - len, cap) */
+    size_t cap, len;
+} stack_image;
+typedef struct stack_images {
+    stack_image *v;
+    size_t n, capv, bytes; /* bytes: sum of the buffers' sizes */
+    idmap index;           /* (pid, tid) -> index + 1 into v */
+    uint32_t anon;         /* the same for pid = tid = -1 (the idmap's empty key) */
+} stack_images;
+/* The image of thread (pid, tid), made empty when new; NULL: out of memory. */
+stack_image *stack_image_get(stack_images *t, int32_t pid, int32_t tid);
+/* Make room for a copy of n bytes, keeping the image at the end. */
+int stack_image_reserve(stack_images *t, stack_image *im, size_t n);
+/* A copy of fresh[0..f) followed by the image's last kept bytes (kept <=
+ * len; reserved for f + kept) is laid over the image: where it starts. */
+const uint8_t *stack_image_put(stack_image *im, const uint8_t *fresh, size_t f, size_t kept);
+/* The length of the longest common suffix of s[0..n) and the image. */
+size_t stack_image_suffix(const stack_image *im, const uint8_t *s, size_t n);
+/* A new chunk: every image empty (buffers kept unless they grew large). */
+void stack_images_reset(stack_images *t);
+void stack_images_free(stack_images *t);
+
 /* ---- record bodies (record.c) ---- */
 /* Does type t start with the event prefix (dt, pid, tid, cpu)? */
 static inline int type_has_prefix(uint32_t t) { return (t & 0x20) != 0; }
-/* Encode rec's body (after the prefix for event types) into b. */
-int rec_encode_body(buf *b, const tr_record *rec);
-/* Decode a body (after the prefix) into rec; 0 or TR_E_CORRUPT_RECORD. */
-int rec_decode_body(cur *c, tr_record *rec);
+/* Encode rec's body (after the prefix for event types) into b.  kept: the
+ * last kept bytes of a sample's stack copy are not written but taken from
+ * the thread's stack image (sflags bit 3); 0 for every other record. */
+int rec_encode_body(buf *b, const tr_record *rec, size_t kept);
+/* Decode a body (after the prefix) into rec; 0 or TR_E_CORRUPT_RECORD.
+ * A sample whose stack copy continues in the thread's stack image gets
+ * only its written bytes in stack_copy and the rest's length in *kept
+ * (0 otherwise): the reader completes it. */
+int rec_decode_body(cur *c, tr_record *rec, size_t *kept);
 
 #endif

@@ -79,6 +79,7 @@ struct tr_reader {
     size_t cpos;
     uint64_t time;
     uint64_t chunk_seq;
+    uint64_t chunk_off; /* input offset of the loaded chunk's frame */
 
     int state;
     int any_stream;
@@ -109,6 +110,9 @@ struct tr_reader {
     size_t nsystabs;
     const char **sys_names;
     size_t nsys_names, capsys_names;
+
+    uint32_t incompat;     /* the current stream's TR_INCOMPAT_* flags */
+    stack_images images;   /* STACK_DELTA: each thread's last stack copy in the chunk */
 
     tr_reader_stats st;
     tr_reader_diag diag;
@@ -405,9 +409,10 @@ static int absorb(tr_reader *r, const tr_record *rec)
 enum { NF_RECORD = 1, NF_CHUNK = 2, NF_SKIPPED = 3 };
 
 static int start_stream(tr_reader *r, tr_record *rec, uint32_t major, uint32_t minor, uint32_t flags,
-                        uint64_t off)
+                        uint32_t incompat, uint64_t off)
 {
     tables_clear(r);
+    r->incompat = incompat;
     if (r->any_stream) r->stream++;
     r->any_stream = 1;
     r->state = S_IN_STREAM;
@@ -422,6 +427,7 @@ static int start_stream(tr_reader *r, tr_record *rec, uint32_t major, uint32_t m
     rec->u.stream_start.major = major;
     rec->u.stream_start.minor = minor;
     rec->u.stream_start.flags = flags;
+    rec->u.stream_start.incompat = incompat;
     rec->u.stream_start.offset = off;
     return NF_RECORD;
 }
@@ -503,7 +509,7 @@ static int next_frame(tr_reader *r, tr_record *rec)
         if (major > TR_VERSION_MAJOR || major == 0)
             return set_diag(r, TR_E_VERSION, off, "stream version %u.%u; this reader knows %d.x", major, minor,
                             TR_VERSION_MAJOR);
-        if (incompat)
+        if (incompat & ~TR_INCOMPAT_STACK_DELTA)
             return set_diag(r, TR_E_INCOMPAT, off, "incompatible feature flags 0x%x", incompat);
         if (r->state == S_IN_STREAM) {
             /* deliver the end of the cut stream first, then come back here */
@@ -513,7 +519,7 @@ static int next_frame(tr_reader *r, tr_record *rec)
             return NF_RECORD;
         }
         consume(r, 8 + size);
-        return start_stream(r, rec, major, minor, compat, off);
+        return start_stream(r, rec, major, minor, compat, incompat, off);
     }
     if (kind == TR_KIND_END) {
         if (size < TR_END_SIZE) goto bad_frame;
@@ -535,9 +541,11 @@ static int next_frame(tr_reader *r, tr_record *rec)
         uint32_t csize = get_le32(c + 16), rsize = get_le32(c + 20);
         uint64_t base = get_le64(c + 28);
         r->chunk_seq = seq;
+        r->chunk_off = off;
         if (r->state != S_IN_STREAM) {
             /* the stream's start frame was lost: go on with a stream of our own */
-            start_stream(r, rec, TR_VERSION_MAJOR, 0, 0, off);
+            /* its flags are unknown: keep stack images (harmless without them) */
+            start_stream(r, rec, TR_VERSION_MAJOR, 0, 0, TR_INCOMPAT_STACK_DELTA, off);
             return NF_RECORD;
         }
         size_t max = r->opt.max_chunk ? r->opt.max_chunk : TR_RAW_MAX;
@@ -590,6 +598,7 @@ static int next_frame(tr_reader *r, tr_record *rec)
         consume(r, 8 + (size_t)size + csize);
         r->st.compressed_bytes += 8 + (uint64_t)size + csize;
         r->chunk.len = rsize;
+        stack_images_reset(&r->images);
         r->time = base;
         r->st.chunks++;
         r->st.raw_bytes += rsize;
@@ -629,6 +638,23 @@ truncated: {
 
 /* ---- records ---- */
 
+/* STACK_DELTA: a sample's stack copy is the bytes written in the record
+ * followed by the last kept bytes of its thread's previous copy in the
+ * chunk.  Completes rec's stack copy and makes it the thread's image. */
+static int complete_stack_copy(tr_reader *r, tr_record *rec, size_t kept)
+{
+    size_t f = rec->u.sample.stack_copy_len;
+    if (!f && !kept) return 0;
+    stack_image *im = stack_image_get(&r->images, rec->pid, rec->tid);
+    if (!im) return TR_E_NOMEM;
+    if (kept > im->len) return TR_E_CORRUPT_RECORD;
+    if (f > TR_RAW_MAX) return TR_E_CORRUPT_RECORD; /* cannot be: the chunk holds it */
+    if (stack_image_reserve(&r->images, im, f + kept)) return TR_E_NOMEM;
+    rec->u.sample.stack_copy = stack_image_put(im, rec->u.sample.stack_copy, f, kept);
+    rec->u.sample.stack_copy_len = f + kept;
+    return 0;
+}
+
 /* Decode the next record of the loaded chunk: 1 delivered, 0 absorbed or
  * skipped, <0 error (the rest of the chunk is dropped). */
 static int next_record(tr_reader *r, tr_record *rec)
@@ -640,7 +666,7 @@ static int next_record(tr_reader *r, tr_record *rec)
     if (c.bad || type > UINT32_MAX) {
         r->cpos = r->chunk.len;
         r->st.bad_records++;
-        return set_diag(r, TR_E_CORRUPT_RECORD, r->chunk_seq, "chunk %llu: record header overruns the chunk",
+        return set_diag(r, TR_E_CORRUPT_RECORD, r->chunk_off, "chunk %llu: record header overruns the chunk",
                         (unsigned long long)r->chunk_seq);
     }
     r->cpos = (size_t)(c.p - r->chunk.p);
@@ -661,12 +687,18 @@ static int next_record(tr_reader *r, tr_record *rec)
     }
     if (type == TR_REC_STREAM_START || type == TR_REC_STREAM_END) b.bad = 1;
     const char *name = tr_rec_type_name((uint32_t)type);
-    int e = b.bad ? TR_E_CORRUPT_RECORD : name ? rec_decode_body(&b, rec) : 0;
+    size_t kept = 0;
+    int e = b.bad ? TR_E_CORRUPT_RECORD : name ? rec_decode_body(&b, rec, &kept) : 0;
+    if (!e && type == TR_REC_SAMPLE && (r->incompat & TR_INCOMPAT_STACK_DELTA))
+        e = complete_stack_copy(r, rec, kept);
+    else if (kept)
+        e = TR_E_CORRUPT_RECORD; /* a continued stack copy in a stream without them */
+    if (e == TR_E_NOMEM) return e;
     if (e) {
         /* a bad prefix breaks the time chain: drop the rest of the chunk */
         r->cpos = r->chunk.len;
         r->st.bad_records++;
-        return set_diag(r, TR_E_CORRUPT_RECORD, r->chunk_seq, "chunk %llu: malformed %s record",
+        return set_diag(r, TR_E_CORRUPT_RECORD, r->chunk_off, "chunk %llu: malformed %s record",
                         (unsigned long long)r->chunk_seq, name ? name : "unknown");
     }
     if (!name) return 0; /* unknown type: skipped, as the spec says */
@@ -870,6 +902,7 @@ void tr_reader_free(tr_reader *r)
 {
     if (!r) return;
     tables_clear(r);
+    stack_images_free(&r->images);
     free(r->strs);
     free(r->frames);
     free(r->nodes);

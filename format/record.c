@@ -65,7 +65,7 @@ static int put_args(buf *b, uint32_t n, const uint64_t *args)
     return 0;
 }
 
-int rec_encode_body(buf *b, const tr_record *rec)
+int rec_encode_body(buf *b, const tr_record *rec, size_t kept)
 {
     const __typeof__(rec->u) *u = &rec->u;
     switch (rec->type) {
@@ -136,7 +136,10 @@ int rec_encode_body(buf *b, const tr_record *rec)
         PUTB(u->mmap.path, u->mmap.path_len);
         return 0;
     case TR_REC_SAMPLE: {
-        uint32_t f = (u->sample.abi ? 1u : 0) | (u->sample.stack_copy_len ? 2u : 0) | (u->sample.raw_len ? 4u : 0);
+        if (kept > u->sample.stack_copy_len) return TR_E_INVAL;
+        size_t written = u->sample.stack_copy_len - kept;
+        uint32_t f = (u->sample.abi ? 1u : 0) | (written ? 2u : 0) | (u->sample.raw_len ? 4u : 0) |
+                     (kept ? 8u : 0);
         PUT(u->sample.event);
         PUT(u->sample.period);
         PUT(u->sample.stack);
@@ -148,11 +151,12 @@ int rec_encode_body(buf *b, const tr_record *rec)
             PUT(u->sample.regs_mask);
             for (int i = 0; i < n; i++) PUT(u->sample.regs[i]);
         }
-        if (f & 2) PUTLB(u->sample.stack_copy, u->sample.stack_copy_len);
+        if (f & 2) PUTLB(u->sample.stack_copy, written);
         if (f & 4) {
             PUT(u->sample.raw_flags);
             PUTLB(u->sample.raw, u->sample.raw_len);
         }
+        if (f & 8) PUT(kept);
         return 0;
     }
     case TR_REC_COUNTER:
@@ -259,9 +263,10 @@ static void get_args(cur *c, uint32_t *n, uint64_t *args)
     for (uint32_t i = *n; i < 6; i++) args[i] = 0;
 }
 
-int rec_decode_body(cur *c, tr_record *rec)
+int rec_decode_body(cur *c, tr_record *rec, size_t *kept)
 {
     __typeof__(rec->u) *u = &rec->u;
+    *kept = 0;
     switch (rec->type) {
     case TR_REC_STRING:
         u->string.id = cur_u32(c);
@@ -353,6 +358,11 @@ int rec_decode_body(cur *c, tr_record *rec)
         if (f & 4) {
             u->sample.raw_flags = cur_u32(c);
             LBYTES(u->sample.raw, u->sample.raw_len);
+        }
+        if (f & 8) {
+            uint64_t k = cur_varint(c);
+            if (k == 0 || k > TR_RAW_MAX) c->bad = 1;
+            *kept = (size_t)k;
         }
         break;
     }

@@ -39,7 +39,10 @@ extern "C" {
 #endif
 
 #define TR_VERSION_MAJOR 1 /* format version this library writes */
-#define TR_VERSION_MINOR 0
+#define TR_VERSION_MINOR 1
+/* Incompatible feature flags of a stream (its start frame): a reader
+ * refuses a stream with a flag it does not know. */
+#define TR_INCOMPAT_STACK_DELTA 1u /* stack copies may continue the thread's previous one (1.1) */
 #define TR_LIB_VERSION "0.1.0" /* version of the tools and the library */
 
 /* ------------------------------------------------------------------ */
@@ -304,8 +307,9 @@ typedef struct tr_record {
             uint32_t detail;       /* string id of a human reason */
         } module_status;
         struct {
-            uint32_t major, minor, flags;
+            uint32_t major, minor, flags; /* flags: the compatible feature flags */
             uint64_t offset;       /* byte offset of the stream in the input */
+            uint32_t incompat;     /* TR_INCOMPAT_* */
         } stream_start;
         struct {
             uint64_t chunks, records, raw_bytes, compressed_bytes, lost;
@@ -344,6 +348,13 @@ typedef struct tr_writer_options {
     size_t chunk_size;      /* raw bytes per chunk; 0 = default (1 MiB); max 16 MiB */
     uint64_t key_interval;  /* raw bytes between key chunks; 0 = default (64 MiB) */
     uint32_t flush_ms;      /* tr_writer_poll flushes after this; 0 = default (100) */
+    /* 1: write each sample's stack copy as the bytes that differ from the
+     * previous copy of the same thread, in front of the bytes the two end
+     * with (TR_INCOMPAT_STACK_DELTA: the stream then needs a format 1.1
+     * reader).  Readers deliver the whole copy either way.  For recorders
+     * of DWARF stacks: consecutive copies of a thread share their outer
+     * frames, so the reader decompresses a fraction of the bytes. */
+    int stack_delta;
 } tr_writer_options;
 
 /* Open a writer on fd (a file or a pipe; never seeks) and write the

@@ -1,4 +1,6 @@
 /* util.c - varints, CRC-32C, buffers and hash maps. */
+#include <endian.h>
+
 #include "internal.h"
 
 size_t tr_varint_put(uint8_t *p, uint64_t v)
@@ -16,6 +18,21 @@ uint64_t cur_varint_slow(cur *c)
 {
     const uint8_t *p = c->p;
     uint64_t v = 0;
+    if (c->end - p >= 8) { /* up to 8 bytes (56 bits): the 7-bit groups packed in a word */
+        uint64_t w;
+        memcpy(&w, p, 8);
+        w = le64toh(w);
+        uint64_t stops = ~w & 0x8080808080808080ull;
+        if (stops) {
+            int n = __builtin_ctzll(stops) / 8 + 1;
+            uint64_t x = (n == 8 ? w : w & ((1ull << (8 * n)) - 1)) & 0x7f7f7f7f7f7f7f7full;
+            x = (x & 0x007f007f007f007full) | (x & 0x7f007f007f007f00ull) >> 1;
+            x = (x & 0x00003fff00003fffull) | (x & 0x3fff00003fff0000ull) >> 2;
+            x = (x & 0x000000000fffffffull) | (x & 0x0fffffff00000000ull) >> 4;
+            c->p = p + n;
+            return x;
+        }
+    }
     for (int shift = 0; shift < 70; shift += 7) {
         if (p >= c->end) break;
         uint8_t b = *p++;
@@ -197,5 +214,88 @@ void idtab_free(idtab *t)
 {
     free(t->dense);
     idmap_free(&t->sparse);
+    memset(t, 0, sizeof *t);
+}
+
+/* ---- stack images ---- */
+
+/* Images are kept between chunks for their buffers, unless they add up to
+ * more than this or there are more than STACK_IMAGES_KEPT of them. */
+#define STACK_IMAGE_BYTES_KEPT (32u << 20)
+#define STACK_IMAGES_KEPT 1024u
+
+stack_image *stack_image_get(stack_images *t, int32_t pid, int32_t tid)
+{
+    uint64_t key = (uint64_t)(uint32_t)pid << 32 | (uint32_t)tid;
+    uint32_t i = key == EMPTY ? t->anon : idmap_get(&t->index, key);
+    if (i) return &t->v[i - 1];
+    if (t->n == t->capv) {
+        size_t cap = t->capv ? t->capv * 2 : 16;
+        stack_image *v = realloc(t->v, cap * sizeof *v);
+        if (!v) return NULL;
+        t->v = v;
+        t->capv = cap;
+    }
+    if (key == EMPTY)
+        t->anon = (uint32_t)t->n + 1;
+    else if (idmap_put(&t->index, key, (uint32_t)t->n + 1))
+        return NULL;
+    stack_image *im = &t->v[t->n++];
+    memset(im, 0, sizeof *im);
+    return im;
+}
+
+int stack_image_reserve(stack_images *t, stack_image *im, size_t n)
+{
+    if (n <= im->cap) return 0;
+    size_t cap = im->cap ? im->cap : 4096;
+    while (cap < n) cap *= 2;
+    uint8_t *p = malloc(cap);
+    if (!p) return TR_E_NOMEM;
+    if (im->len) memcpy(p + cap - im->len, im->p + im->cap - im->len, im->len);
+    free(im->p);
+    t->bytes += cap - im->cap;
+    im->p = p;
+    im->cap = cap;
+    return 0;
+}
+
+const uint8_t *stack_image_put(stack_image *im, const uint8_t *fresh, size_t f, size_t kept)
+{
+    uint8_t *start = im->p + im->cap - (f + kept);
+    if (f) memcpy(start, fresh, f);
+    if (f + kept > im->len) im->len = f + kept;
+    return start;
+}
+
+size_t stack_image_suffix(const stack_image *im, const uint8_t *s, size_t n)
+{
+    size_t max = n < im->len ? n : im->len, k = 0;
+    const uint8_t *a = s + n, *b = im->p + im->cap;
+    while (k + 8 <= max) {
+        uint64_t x, y;
+        memcpy(&x, a - k - 8, 8);
+        memcpy(&y, b - k - 8, 8);
+        if (x != y) break;
+        k += 8;
+    }
+    while (k < max && a[-(ptrdiff_t)k - 1] == b[-(ptrdiff_t)k - 1]) k++;
+    return k;
+}
+
+void stack_images_reset(stack_images *t)
+{
+    if (t->bytes > STACK_IMAGE_BYTES_KEPT || t->n > STACK_IMAGES_KEPT) {
+        stack_images_free(t);
+        return;
+    }
+    for (size_t i = 0; i < t->n; i++) t->v[i].len = 0;
+}
+
+void stack_images_free(stack_images *t)
+{
+    for (size_t i = 0; i < t->n; i++) free(t->v[i].p);
+    free(t->v);
+    idmap_free(&t->index);
     memset(t, 0, sizeof *t);
 }

@@ -56,6 +56,8 @@ struct tr_writer {
     sticky *sticky;
     size_t nsticky, capsticky;
 
+    stack_images images; /* opt.stack_delta: each thread's last stack copy in the chunk */
+
     tr_writer_stats st;
 };
 
@@ -117,6 +119,7 @@ static int flush_chunk(tr_writer *w)
     w->st.compressed_bytes += z + 8 + TR_CHUNK_SIZE;
     w->raw_since_key += w->chunk.len;
     w->seq++;
+    stack_images_reset(&w->images);
     w->chunk.len = 0;
     w->chunk_records = 0;
     w->have_time = 0;
@@ -136,16 +139,45 @@ static int put_record(tr_writer *w, uint32_t type, const uint8_t *pre, size_t np
     return 0;
 }
 
+/* Shorter common ends are written out: the kept length costs a varint. */
+#define STACK_KEPT_MIN 16
+
+/* Encode rec's body into w->body.  A sample's stack copy, when delta-coding,
+ * is checked against its thread's image: *im is that image (NULL when the
+ * record has none) and *kept how many of the copy's last bytes it holds. */
+static int encode(tr_writer *w, const tr_record *rec, stack_image **im, size_t *kept)
+{
+    int e;
+    *im = NULL;
+    *kept = 0;
+    if (w->opt.stack_delta && rec->type == TR_REC_SAMPLE && rec->u.sample.stack_copy_len) {
+        size_t n = rec->u.sample.stack_copy_len;
+        if (!(*im = stack_image_get(&w->images, rec->pid, rec->tid)) ||
+            stack_image_reserve(&w->images, *im, n))
+            return w->err = TR_E_NOMEM;
+        *kept = stack_image_suffix(*im, rec->u.sample.stack_copy, n);
+        if (*kept < STACK_KEPT_MIN) *kept = 0;
+    }
+    w->body.len = 0;
+    if ((e = rec_encode_body(&w->body, rec, *kept))) return e == TR_E_NOMEM ? (w->err = e) : e;
+    return 0;
+}
+
 /* Encode and append one record.  The body is encoded first, so that a chunk
  * that would pass the hard size limit is ended before the time prefix,
- * which depends on the chunk, is computed. */
+ * which depends on the chunk, is computed (and a stack copy is encoded
+ * again: the new chunk starts with empty images). */
 static int append(tr_writer *w, const tr_record *rec)
 {
     int e;
-    w->body.len = 0;
-    if ((e = rec_encode_body(&w->body, rec))) return e == TR_E_NOMEM ? (w->err = e) : e;
+    stack_image *im;
+    size_t kept;
+    if ((e = encode(w, rec, &im, &kept))) return e;
     if (w->body.len > TR_RAW_MAX / 2) return TR_E_TOO_LARGE;
-    if (w->chunk.len + w->body.len + 64 > TR_RAW_MAX && (e = flush_chunk(w))) return e;
+    if (w->chunk.len + w->body.len + 64 > TR_RAW_MAX) {
+        if ((e = flush_chunk(w))) return e;
+        if (im && (e = encode(w, rec, &im, &kept))) return e;
+    }
     uint8_t pre[40];
     size_t n = 0;
     if (type_has_prefix(rec->type)) {
@@ -158,7 +190,12 @@ static int append(tr_writer *w, const tr_record *rec)
         w->have_time = 1;
         w->last_time = rec->time;
     }
-    return put_record(w, rec->type, pre, n, &w->body);
+    if ((e = put_record(w, rec->type, pre, n, &w->body))) return e;
+    if (im) {
+        size_t len = rec->u.sample.stack_copy_len;
+        stack_image_put(im, rec->u.sample.stack_copy, len - kept, kept);
+    }
+    return 0;
 }
 
 static int append_raw(tr_writer *w, uint32_t type, const buf *body)
@@ -217,7 +254,7 @@ static int sticky_add(tr_writer *w, const tr_record *rec, const char *key)
         if (key && !(s->key = strdup(key))) return TR_E_NOMEM;
         w->nsticky++;
     }
-    if ((e = rec_encode_body(&s->body, rec))) return e;
+    if ((e = rec_encode_body(&s->body, rec, 0))) return e;
     if ((e = begin_group(w))) return e;
     if (!w->sticky_just_emitted) return append_raw(w, rec->type, &s->body);
     return 0;
@@ -523,7 +560,7 @@ int tr_writer_open(tr_writer **out, int fd, const tr_writer_options *opt)
     put_le16(s + 4, TR_VERSION_MAJOR);
     put_le16(s + 6, TR_VERSION_MINOR);
     put_le32(s + 8, 0);  /* compatible feature flags */
-    put_le32(s + 12, 0); /* incompatible feature flags */
+    put_le32(s + 12, w->opt.stack_delta ? TR_INCOMPAT_STACK_DELTA : 0); /* incompatible feature flags */
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     put_le64(s + 16, tr_hash64(&ts, sizeof ts, (uint64_t)getpid())); /* stream id */
@@ -659,5 +696,6 @@ void tr_writer_free(tr_writer *w)
         buf_free(&w->sticky[i].body);
     }
     free(w->sticky);
+    stack_images_free(&w->images);
     free(w);
 }

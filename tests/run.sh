@@ -9,6 +9,7 @@
 #   out      expected stdout, after tests/normalize.sh (optional)
 #   err      expected stderr, after tests/normalize.sh (optional)
 #   status   expected exit status (optional, default 0)
+# XDG_CACHE_HOME points into that directory: a case starts with empty caches.
 # A case that prints "SKIP: reason" as its first stdout line and exits 77 is skipped.
 set -u
 export PATH="$TR_BIN:$TR_TESTBIN:$PATH"
@@ -38,7 +39,7 @@ for d in "$@"; do
         [ -f "$c/cmd" ] || continue
         name="${c#$TR_ROOT/tests/}"
         tmp=$(mktemp -d)
-        (cd "$tmp" && CASE="$c" timeout 300 bash "$c/cmd" >"$tmp/.out" 2>"$tmp/.err" </dev/null); rc=$?
+        (cd "$tmp" && CASE="$c" XDG_CACHE_HOME="$tmp/.cache" timeout 300 bash "$c/cmd" >"$tmp/.out" 2>"$tmp/.err" </dev/null); rc=$?
         want=0; [ -f "$c/status" ] && want=$(cat "$c/status")
         if [ $rc -eq 77 ] && head -1 "$tmp/.out" | grep -q '^SKIP:'; then
             skip=$((skip + 1)); echo "   SKIP $name: $(head -1 "$tmp/.out" | sed 's/^SKIP: //')"

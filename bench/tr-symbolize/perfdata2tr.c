@@ -371,7 +371,9 @@ int main(int argc, char **argv)
         die("unsupported sample fields (read, branch stack)");
     read_build_ids(base, size, &h);
 
-    if (tr_writer_open(&w, 1, NULL) < 0)
+    /* stack copies delta-coded, as tr-rec-perf writes them */
+    tr_writer_options wo = { .stack_delta = (attr.sample_type & PERF_SAMPLE_STACK_USER) != 0 };
+    if (tr_writer_open(&w, 1, &wo) < 0)
         die("cannot write");
     werr(tr_writer_meta_defaults(w, "perfdata2tr", argc, argv));
     tr_event_def d = { 0, TR_EV_SOFTWARE, attr.config, attr.sample_period,

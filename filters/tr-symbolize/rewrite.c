@@ -236,7 +236,8 @@ static void end_stream(struct rw *c, uint64_t lost)
 static void start_stream(struct rw *c)
 {
     end_stream(c, 0);
-    werr(c, tr_writer_open(&c->w, c->out_fd, NULL));
+    tr_writer_options wo = {.stack_delta = c->o->keep_stack_copy};
+    werr(c, tr_writer_open(&c->w, c->out_fd, &wo));
 }
 
 static char *dupn(const char *s, size_t n)

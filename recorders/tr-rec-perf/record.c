@@ -527,7 +527,9 @@ int perf_record(struct perf_opts *o)
     int sfd = signal_fd(&mask);
     if (sfd < 0)
         cli_die(CLI_EXIT_FAIL, "signalfd: %s", strerror(errno));
-    int rc = tr_writer_open(&s->w, s->out_fd, NULL);
+    /* consecutive stack copies of a thread share their outer frames */
+    tr_writer_options wo = {.stack_delta = o->callgraph == CG_DWARF};
+    int rc = tr_writer_open(&s->w, s->out_fd, &wo);
     if (rc < 0)
         cli_die(CLI_EXIT_FAIL, "%s: %s", s->out_name, tr_strerror(rc));
     write_meta(s);

@@ -61,6 +61,7 @@ int synth_dump(tr_reader *r)
         switch (rec.type) {
         case TR_REC_STREAM_START: {
             printf(" v%u.%u", u->stream_start.major, u->stream_start.minor);
+            if (u->stream_start.incompat) printf(" incompat=0x%x", u->stream_start.incompat);
             break;
         }
         case TR_REC_STREAM_END: {

@@ -160,3 +160,49 @@ int synth_samples(tr_writer *w, uint64_t n, uint64_t seed)
     }
     return 0;
 }
+
+int synth_stack_copies(tr_writer *w, uint64_t n, size_t max_copy, uint64_t seed)
+{
+    enum { NTHREADS = 3 };
+    uint8_t stack[NTHREADS][65536];
+    uint64_t s = seed | 1;
+    uint32_t ev;
+    int e;
+    if (max_copy < 64 || max_copy > sizeof stack[0]) return TR_E_INVAL;
+    tr_event_def d = {.kind = TR_EV_SOFTWARE, .sample_value = 999, .flags = TR_EVF_FREQ | TR_EVF_CALLCHAIN | TR_EVF_DWARF,
+                      .name = "cpu-clock", .name_len = 9};
+    if ((e = tr_writer_event(w, &d, &ev))) return e;
+    for (int t = 0; t < NTHREADS; t++)
+        for (size_t i = 0; i < max_copy; i++) stack[t][i] = (uint8_t)xorshift(&s);
+    tr_record r;
+    memset(&r, 0, sizeof r);
+    r.type = TR_REC_SAMPLE;
+    r.time = T0;
+    r.pid = 2000;
+    for (uint64_t i = 0; i < n; i++) {
+        int t = (int)(xorshift(&s) % NTHREADS);
+        uint8_t *st = stack[t];
+        r.tid = 2000 + t;
+        r.cpu = t & 1;
+        r.time += 1000000;
+        /* the stack pointer moves; frames below the outermost few change */
+        size_t depth = 16 + xorshift(&s) % (max_copy - 16), len = depth;
+        size_t changed = xorshift(&s) % (depth + 1);
+        for (size_t k = 0; k < changed; k += 1 + xorshift(&s) % 8) st[max_copy - depth + k] = (uint8_t)xorshift(&s);
+        if (i % 7 == 3) { /* a deep stack: the copy ends below the top, the end shifts */
+            len = depth / 2;
+        }
+        r.u.sample.event = ev;
+        r.u.sample.period = 1000000;
+        r.u.sample.abi = 2;
+        r.u.sample.regs_mask = 0x1c0; /* bp, sp, ip in perf's x86-64 numbering */
+        r.u.sample.nregs = 3;
+        r.u.sample.regs[0] = 0x7ffc0000 + depth;
+        r.u.sample.regs[1] = 0x7ffd0000 - depth;
+        r.u.sample.regs[2] = 0x401000 + i;
+        r.u.sample.stack_copy = st + max_copy - depth;
+        r.u.sample.stack_copy_len = len;
+        if ((e = tr_writer_add(w, &r))) return e;
+    }
+    return 0;
+}

@@ -8,6 +8,10 @@
 int synth_all_types(tr_writer *w);
 /* n stack samples over a few hundred distinct stacks (xorshift with seed). */
 int synth_samples(tr_writer *w, uint64_t n, uint64_t seed);
+/* n samples with registers and user stack copies from three threads whose
+ * stacks keep their outer frames while the inner ones change, as DWARF
+ * call graphs give (copies of up to max_copy bytes). */
+int synth_stack_copies(tr_writer *w, uint64_t n, size_t max_copy, uint64_t seed);
 /* Print every decoded field of every record (dump.c); 1 if errors were met. */
 int synth_dump(tr_reader *r);
 #endif

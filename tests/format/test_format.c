@@ -400,7 +400,7 @@ static void test_version_rules(void **state)
     b.p[16] = 0x80; /* an unknown compatible flag: ignored */
     recrc(b.p);
     assert_int_equal(read_all(&b).fatal, 0);
-    b.p[20] = 1; /* an unknown incompatible flag: refused */
+    b.p[20] = 2; /* an unknown incompatible flag (bit 1): refused */
     recrc(b.p);
     assert_int_equal(read_all(&b).fatal, TR_E_INCOMPAT);
     free(b.p);
@@ -769,6 +769,189 @@ static void test_error_messages_cover_every_code(void **state)
     assert_null(tr_rec_type_name(0x55));
 }
 
+/* ---- stack copies delta-coded (format 1.1, STACK_DELTA) ---- */
+
+/* Samples of three threads whose copies keep the stack's outer bytes while
+ * the inner ones change; some end below the top (deep stacks), some have
+ * no copy; COMM records in between. */
+static int fill_stack_copies(tr_writer *w, void *arg)
+{
+    (void)arg;
+    static uint8_t stack[3][8192];
+    uint64_t s = 99;
+    for (int t = 0; t < 3; t++)
+        for (size_t i = 0; i < sizeof stack[t]; i++) stack[t][i] = (uint8_t)(i * 31 + (size_t)t);
+    tr_record r;
+    memset(&r, 0, sizeof r);
+    r.time = 1000;
+    for (int i = 0; i < 3000; i++) {
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        int t = (int)(s >> 60) % 3;
+        size_t sp = 64 + (size_t)(s >> 20) % 8000, changed = (size_t)(s >> 8) % 200, len = 8192 - sp;
+        for (size_t k = 0; k < changed && sp + k < 8192; k += 3) stack[t][sp + k] = (uint8_t)(s >> (k % 56));
+        if (i % 23 == 2) len /= 2;
+        if (i % 11 == 7) len = 0;
+        r.type = TR_REC_SAMPLE;
+        r.pid = 10;
+        r.tid = 10 + t;
+        r.time += 1000;
+        r.u.sample.event = 0;
+        r.u.sample.period = 1;
+        r.u.sample.abi = len ? 2 : 0;
+        r.u.sample.regs_mask = len ? 0x80 : 0;
+        r.u.sample.nregs = len ? 1 : 0;
+        r.u.sample.regs[0] = 0x7ff0000 + sp;
+        r.u.sample.stack_copy = len ? stack[t] + sp : NULL;
+        r.u.sample.stack_copy_len = len;
+        int e = tr_writer_add(w, &r);
+        if (e) return e;
+        if (i % 100 == 50) {
+            tr_record c = {.type = TR_REC_COMM, .time = r.time, .pid = 10, .tid = 10, .cpu = 0};
+            c.u.comm.comm = "x";
+            c.u.comm.len = 1;
+            if ((e = tr_writer_add(w, &c))) return e;
+        }
+    }
+    return 0;
+}
+
+/* Every sample's stack copy (length, then bytes) and the stream's
+ * incompatible flags, in the order read; errors counted by code. */
+typedef struct {
+    uint8_t *copies;
+    size_t len, nsamples;
+    uint32_t incompat;
+    int errors[32];
+} copies;
+
+static copies read_copies(const bytes *b)
+{
+    copies c = {malloc(1), 0, 0, 0, {0}};
+    tr_reader *r;
+    assert_int_equal(tr_reader_open_mem(&r, b->p, b->len, NULL), 0);
+    tr_record rec;
+    int rc;
+    while ((rc = tr_reader_next(r, &rec)) != 0) {
+        if (rc < 0) {
+            c.errors[-rc]++;
+            if (!tr_error_recoverable(rc)) break;
+            continue;
+        }
+        if (rec.type == TR_REC_STREAM_START) c.incompat = rec.u.stream_start.incompat;
+        if (rec.type != TR_REC_SAMPLE) continue;
+        size_t n = rec.u.sample.stack_copy_len;
+        c.copies = realloc(c.copies, c.len + 16 + n);
+        memcpy(c.copies + c.len, &rec.time, 8);
+        memcpy(c.copies + c.len + 8, &n, 8);
+        if (n) memcpy(c.copies + c.len + 16, rec.u.sample.stack_copy, n);
+        c.len += 16 + n;
+        c.nsamples++;
+    }
+    tr_reader_free(r);
+    return c;
+}
+
+static void test_stack_copies_delta_coded(void **state)
+{
+    (void)state;
+    tr_writer_options plain = {.chunk_size = 256 << 10}, delta = plain;
+    delta.stack_delta = 1;
+    bytes p = write_trace(fill_stack_copies, NULL, &plain, 1);
+    bytes d = write_trace(fill_stack_copies, NULL, &delta, 1);
+    copies cp = read_copies(&p), cd = read_copies(&d);
+    assert_int_equal(cp.incompat, 0);
+    assert_int_equal(cd.incompat, TR_INCOMPAT_STACK_DELTA);
+    assert_int_equal(cp.nsamples, 3000);
+    assert_int_equal(cd.nsamples, 3000);
+    /* the same copies, byte for byte */
+    assert_int_equal(cd.len, cp.len);
+    assert_memory_equal(cd.copies, cp.copies, cp.len);
+    for (int i = 0; i < 32; i++) assert_int_equal(cd.errors[i], 0);
+    /* a fraction of the bytes to decompress */
+    tr_reader *r;
+    tr_reader_stats sp, sd;
+    assert_int_equal(tr_reader_open_mem(&r, p.p, p.len, NULL), 0);
+    while (tr_reader_next(r, &(tr_record){0}) > 0) {}
+    tr_reader_get_stats(r, &sp);
+    tr_reader_free(r);
+    assert_int_equal(tr_reader_open_mem(&r, d.p, d.len, NULL), 0);
+    while (tr_reader_next(r, &(tr_record){0}) > 0) {}
+    tr_reader_get_stats(r, &sd);
+    tr_reader_free(r);
+    assert_true(sd.raw_bytes * 4 < sp.raw_bytes);
+    assert_true(sd.chunks > 4); /* images were emptied at chunk starts */
+
+    /* a chunk lost: the chunks after it still give the right copies */
+    size_t offs[64], nch = 0;
+    for (size_t i = 0; i + 12 <= d.len && nch < 64; i++)
+        if (!memcmp(d.p + i, "\x5e\x2a\x4d\x18", 4) && !memcmp(d.p + i + 8, "TRCH", 4)) offs[nch++] = i;
+    assert_true(nch >= 4);
+    bytes cut = {malloc(d.len), 0};
+    memcpy(cut.p, d.p, offs[2]);
+    memcpy(cut.p + offs[2], d.p + offs[3], d.len - offs[3]);
+    cut.len = offs[2] + d.len - offs[3];
+    copies cc = read_copies(&cut);
+    assert_int_equal(cc.errors[-TR_E_LOST_CHUNKS], 1);
+    assert_int_equal(cc.errors[-TR_E_CORRUPT_RECORD], 0);
+    assert_true(cc.nsamples < 3000 && cc.nsamples > 1000);
+    /* every copy read is the plain stream's copy at that time */
+    for (size_t i = 0, j = 0; i < cc.len;) {
+        uint64_t n;
+        memcpy(&n, cc.copies + i + 8, 8);
+        while (j < cp.len && memcmp(cp.copies + j, cc.copies + i, 8)) {
+            uint64_t m;
+            memcpy(&m, cp.copies + j + 8, 8);
+            j += 16 + m;
+        }
+        assert_true(j < cp.len);
+        assert_memory_equal(cp.copies + j, cc.copies + i, 16 + n);
+        i += 16 + n;
+    }
+    free(cc.copies);
+    free(cut.p);
+    free(cp.copies);
+    free(cd.copies);
+    free(p.p);
+    free(d.p);
+}
+
+static void test_stack_delta_hostile_records(void **state)
+{
+    (void)state;
+    const uint8_t raw[] = {
+        0x30, 13, 0, 2, 2, 0, 1, 1, 0, 2, 4, 'a', 'b', 'c', 'd', /* tid 1: "abcd" */
+        0x30, 12, 0, 2, 2, 0, 1, 1, 0, 10, 2, 'x', 'y', 3,       /* tid 1: "xy" + "bcd" */
+        0x30, 9, 0, 2, 4, 0, 1, 1, 0, 8, 1,                      /* tid 2: 1 byte of nothing */
+    };
+    for (int flagged = 0; flagged < 2; flagged++) {
+        bytes b = hand_stream(raw, sizeof raw);
+        b.p[20] = (uint8_t)flagged;
+        recrc(b.p);
+        tr_reader *r;
+        assert_int_equal(tr_reader_open_mem(&r, b.p, b.len, NULL), 0);
+        tr_record rec;
+        int rc, samples = 0, bad = 0;
+        while ((rc = tr_reader_next(r, &rec)) != 0) {
+            if (rc == TR_E_CORRUPT_RECORD) bad++;
+            else assert_true(rc > 0);
+            if (rc > 0 && rec.type == TR_REC_SAMPLE) {
+                samples++;
+                if (samples == 1) assert_memory_equal(rec.u.sample.stack_copy, "abcd", 4);
+                if (samples == 2) {
+                    assert_int_equal(rec.u.sample.stack_copy_len, 5);
+                    assert_memory_equal(rec.u.sample.stack_copy, "xybcd", 5);
+                }
+            }
+        }
+        /* flagged: two samples, the third refused; unflagged: a continued
+         * copy is malformed from the second on */
+        assert_int_equal(samples, flagged ? 2 : 1);
+        assert_int_equal(bad, 1);
+        tr_reader_free(r);
+        free(b.p);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -791,6 +974,8 @@ int main(void)
         cmocka_unit_test(test_chunks_stay_within_the_hard_limit),
         cmocka_unit_test(test_damaged_start_frame_still_reads_the_chunks),
         cmocka_unit_test(test_error_messages_cover_every_code),
+        cmocka_unit_test(test_stack_copies_delta_coded),
+        cmocka_unit_test(test_stack_delta_hostile_records),
     };
     return cmocka_run_group_tests_name("format", tests, NULL, NULL);
 }

@@ -1,8 +1,10 @@
 /* tr-synth - write deterministic synthetic traces (tests, golden files, bench).
  *   tr-synth all            one record of every type
  *   tr-synth samples N      every type, then N stack samples
+ *   tr-synth stacks N MAX   N samples with stack copies of up to MAX bytes (no other types)
  *   tr-synth dump < FILE    every decoded field of every record (golden files)
- *   options: -c CHUNK (raw bytes per chunk), -k KEY (key interval), -u (unfinished) */
+ *   options: -c CHUNK (raw bytes per chunk), -k KEY (key interval), -u (unfinished),
+ *            -d (stack copies delta-coded: format 1.1's STACK_DELTA) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,10 +16,11 @@ int main(int argc, char **argv)
 {
     tr_writer_options o = {0};
     int c, unfinished = 0;
-    while ((c = getopt(argc, argv, "c:k:u")) != -1) {
+    while ((c = getopt(argc, argv, "c:k:ud")) != -1) {
         if (c == 'c') o.chunk_size = strtoull(optarg, NULL, 0);
         else if (c == 'k') o.key_interval = strtoull(optarg, NULL, 0);
         else if (c == 'u') unfinished = 1;
+        else if (c == 'd') o.stack_delta = 1;
         else return 2;
     }
     if (optind < argc && !strcmp(argv[optind], "dump")) {
@@ -28,12 +31,15 @@ int main(int argc, char **argv)
         return st;
     }
     if (optind >= argc || isatty(1)) {
-        fprintf(stderr, "usage: tr-synth [-c CHUNK] [-k KEY] [-u] all|samples N > FILE\n");
+        fprintf(stderr, "usage: tr-synth [-c CHUNK] [-k KEY] [-u] [-d] all|samples N|stacks N MAX > FILE\n");
         return 2;
     }
     tr_writer *w;
     int e = tr_writer_open(&w, 1, &o);
-    if (!e) e = synth_all_types(w);
+    if (!e && !strcmp(argv[optind], "stacks"))
+        e = synth_stack_copies(w, optind + 1 < argc ? strtoull(argv[optind + 1], NULL, 0) : 100,
+                               optind + 2 < argc ? strtoull(argv[optind + 2], NULL, 0) : 8192, 7);
+    else if (!e) e = synth_all_types(w);
     if (!e && !strcmp(argv[optind], "samples")) e = synth_samples(w, optind + 1 < argc ? strtoull(argv[optind + 1], NULL, 0) : 1000, 42);
     if (!e) e = unfinished ? tr_writer_flush(w) : tr_writer_finish(w, 0);
     tr_writer_free(w);
