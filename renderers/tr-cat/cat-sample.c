@@ -40,6 +40,12 @@ struct sample_state {
     uint64_t samples;
     struct { uint32_t event; uint64_t n, period; } per_event[64];
     int nevents;
+    /* the printed line of each symbolized frame ("\t...\n"), by frame id:
+     * samples repeat their frames, formatting each once is enough */
+    struct { uint32_t off, len; } *lines;
+    size_t nlines;
+    char *text;
+    size_t text_len, text_cap;
 };
 
 static struct sample_state st;
@@ -114,26 +120,88 @@ static void track(const tr_record *rec)
 
 /* ---- samples ---- */
 
-static void print_frame(struct cat_ctx *c, FILE *f, const tr_record *rec, uint32_t id)
+/* "\taddr sym+0xoff (module) [file:line] [inline]\n" of a symbolized frame
+ * into buf: its length, or size or more when it does not fit. */
+static size_t format_symbolized(struct cat_ctx *c, const tr_frame *fr, char *buf, size_t size)
+{
+    const char *fn = tr_reader_string(c->r, fr->func, NULL);
+    const char *mod = tr_reader_string(c->r, fr->module, NULL);
+    const char *file = tr_reader_string(c->r, fr->file, NULL);
+    int n = snprintf(buf, size, "\t%16" PRIx64 " %s+0x%" PRIx64 " (%s)", fr->addr, fn ? fn : "[unknown]",
+                     fr->offset, mod ? mod : "[unknown]");
+    if (n >= 0 && (size_t)n < size && file)
+        n += snprintf(buf + n, size - (size_t)n, " %s:%u", file, fr->line);
+    if (n >= 0 && (size_t)n < size && (fr->flags & TR_FRAME_INLINE))
+        n += snprintf(buf + n, size - (size_t)n, " [inline]");
+    if (n >= 0 && (size_t)n < size)
+        n += snprintf(buf + n, size - (size_t)n, "\n");
+    return n < 0 ? size : (size_t)n;
+}
+
+/* The cached line of symbolized frame id, formatted on first use; NULL when
+ * it cannot be kept (then it is formatted each time). */
+static const char *frame_line(struct cat_ctx *c, uint32_t id, const tr_frame *fr, size_t *len)
+{
+    if (id >= (1u << 22))
+        return NULL;
+    if (id >= st.nlines) {
+        size_t n = st.nlines ? st.nlines : 1024;
+        while (n <= id)
+            n *= 2;
+        void *p = realloc(st.lines, n * sizeof *st.lines);
+        if (!p)
+            return NULL;
+        st.lines = p;
+        memset(st.lines + st.nlines, 0, (n - st.nlines) * sizeof *st.lines);
+        st.nlines = n;
+    }
+    if (!st.lines[id].len) {
+        char buf[4096];
+        size_t n = format_symbolized(c, fr, buf, sizeof buf);
+        if (n >= sizeof buf || n > UINT32_MAX - st.text_len)
+            return NULL;
+        if (st.text_cap - st.text_len < n) {
+            size_t cap = st.text_cap ? st.text_cap * 2 : 65536;
+            while (cap - st.text_len < n)
+                cap *= 2;
+            char *t = realloc(st.text, cap);
+            if (!t)
+                return NULL;
+            st.text = t;
+            st.text_cap = cap;
+        }
+        memcpy(st.text + st.text_len, buf, n);
+        st.lines[id].off = (uint32_t)st.text_len;
+        st.lines[id].len = (uint32_t)n;
+        st.text_len += n;
+    }
+    *len = st.lines[id].len;
+    return st.text + st.lines[id].off;
+}
+
+/* One frame: "\taddr sym+0xoff (module)...\n", or without the tab and the
+ * newline when alone on the sample's line. */
+static void print_frame(struct cat_ctx *c, FILE *f, const tr_record *rec, uint32_t id, int alone)
 {
     const tr_frame *fr = tr_reader_frame(c->r, id);
     if (!fr) {
-        fprintf(f, "[frame %u lost]", id);
+        fprintf(f, alone ? "[frame %u lost]" : "\t[frame %u lost]\n", id);
         return;
     }
     if (fr->flags & TR_FRAME_SYMBOLIZED) {
-        const char *fn = tr_reader_string(c->r, fr->func, NULL);
-        const char *mod = tr_reader_string(c->r, fr->module, NULL);
-        fprintf(f, "%16" PRIx64 " %s+0x%" PRIx64 " (%s)", fr->addr, fn ? fn : "[unknown]", fr->offset,
-                mod ? mod : "[unknown]");
-        const char *file = tr_reader_string(c->r, fr->file, NULL);
-        if (file)
-            fprintf(f, " %s:%u", file, fr->line);
-        if (fr->flags & TR_FRAME_INLINE)
-            fprintf(f, " [inline]");
+        size_t len;
+        const char *line = frame_line(c, id, fr, &len);
+        char buf[4096];
+        if (!line) {
+            len = format_symbolized(c, fr, buf, sizeof buf);
+            line = buf;
+            if (len >= sizeof buf)
+                len = sizeof buf - 1;
+        }
+        fwrite_unlocked(line + alone, 1, len - 2 * (size_t)alone, f);
     } else {
         const char *mod = fr->flags & TR_FRAME_KERNEL ? "[kernel.kallsyms]" : module_of(rec->pid, fr->addr);
-        fprintf(f, "%16" PRIx64 " [unknown] (%s)", fr->addr, mod);
+        fprintf(f, alone ? "%16" PRIx64 " [unknown] (%s)" : "\t%16" PRIx64 " [unknown] (%s)\n", fr->addr, mod);
     }
 }
 
@@ -184,14 +252,85 @@ static void print_tracepoint_fields(struct cat_ctx *c, FILE *f, const tr_record 
     trace_seq_destroy(&seq);
 }
 
+enum { PAD_RIGHT, PAD_LEFT, PAD_ZERO };
+
+/* v in decimal at p, as printf's %Nd (PAD_RIGHT), %-Nd (PAD_LEFT) or %0Nd
+ * (PAD_ZERO) with N = width (at most 20): the end of what was written. */
+static char *put_dec(char *p, int64_t v, int width, int pad)
+{
+    char d[24];
+    int n = 0;
+    uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
+    do {
+        d[n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    int len = n + (v < 0);
+    if (pad == PAD_RIGHT)
+        for (; len < width; len++)
+            *p++ = ' ';
+    if (v < 0)
+        *p++ = '-';
+    if (pad == PAD_ZERO)
+        for (; len < width; len++)
+            *p++ = '0';
+    while (n)
+        *p++ = d[--n];
+    if (pad == PAD_LEFT)
+        for (; len < width; len++)
+            *p++ = ' ';
+    return p;
+}
+
+static char *put_str(char *p, const char *s, size_t n)
+{
+    memcpy(p, s, n);
+    return p + n;
+}
+
+/* "comm pid/tid [cpu] sec.usec: period event:" as perf script prints it (the
+ * comm at column 0, as stackcollapse-perf.pl expects). */
+static void print_sample_header(struct cat_ctx *c, FILE *f, const tr_record *rec, const tr_event_def *ev)
+{
+    const char *comm = cat_comm(c, rec->tid), *name = ev ? ev->name : "[unknown event]";
+    size_t lc = strlen(comm), ln = strlen(name);
+    char buf[512], *p = buf;
+    if (lc + ln > sizeof buf - 128) { /* hostile lengths: printf's way */
+        fprintf(f, "%s %6d/%-6d [%03d] ", comm, rec->pid, rec->tid, rec->cpu);
+        cat_time(f, rec->time);
+        fprintf(f, ": %10" PRIu64 " %s:", rec->u.sample.period, name);
+        return;
+    }
+    p = put_str(p, comm, lc);
+    *p++ = ' ';
+    p = put_dec(p, rec->pid, 6, PAD_RIGHT);
+    *p++ = '/';
+    p = put_dec(p, rec->tid, 6, PAD_LEFT);
+    p = put_str(p, " [", 2);
+    p = put_dec(p, rec->cpu, 3, PAD_ZERO);
+    p = put_str(p, "] ", 2);
+    /* cat_time's "sec.usec" */
+    p = put_dec(p, (int64_t)(rec->time / 1000000000u), 0, PAD_RIGHT);
+    *p++ = '.';
+    p = put_dec(p, (int64_t)(rec->time % 1000000000u / 1000u), 6, PAD_ZERO);
+    p = put_str(p, ": ", 2);
+    if (rec->u.sample.period > INT64_MAX) { /* put_dec is signed */
+        fwrite_unlocked(buf, 1, (size_t)(p - buf), f);
+        fprintf(f, "%10" PRIu64 " %s:", rec->u.sample.period, name);
+        return;
+    }
+    p = put_dec(p, (int64_t)rec->u.sample.period, 10, PAD_RIGHT);
+    *p++ = ' ';
+    p = put_str(p, name, ln);
+    *p++ = ':';
+    fwrite_unlocked(buf, 1, (size_t)(p - buf), f);
+}
+
 static int print_sample(struct cat_ctx *c, const tr_record *rec)
 {
     FILE *f = c->out;
     const tr_event_def *ev = tr_reader_event(c->r, rec->u.sample.event);
-    /* the comm at column 0, as perf script prints it and stackcollapse-perf.pl expects */
-    fprintf(f, "%s %6d/%-6d [%03d] ", cat_comm(c, rec->tid), rec->pid, rec->tid, rec->cpu);
-    cat_time(f, rec->time);
-    fprintf(f, ": %10" PRIu64 " %s:", rec->u.sample.period, ev ? ev->name : "[unknown event]");
+    print_sample_header(c, f, rec, ev);
     if (rec->u.sample.raw_len && !c->o->raw)
         print_tracepoint_fields(c, f, rec);
     const uint32_t *frames;
@@ -201,16 +340,13 @@ static int print_sample(struct cat_ctx *c, const tr_record *rec)
     } else if (ev && !(ev->flags & TR_EVF_CALLCHAIN) && n <= 1) {
         if (n == 1) {
             fputc(' ', f);
-            print_frame(c, f, rec, frames[0]);
+            print_frame(c, f, rec, frames[0], 1);
         }
         fputc('\n', f);
     } else {
         fputc('\n', f);
-        for (int i = 0; i < n; i++) {
-            fputc('\t', f);
-            print_frame(c, f, rec, frames[i]);
-            fputc('\n', f);
-        }
+        for (int i = 0; i < n; i++)
+            print_frame(c, f, rec, frames[i], 0);
         fputc('\n', f);
     }
     return ferror(f) ? -1 : 1;
@@ -404,6 +540,8 @@ void cat_sample_reset(struct cat_ctx *c)
         free(st.maps[i].path);
     free(st.maps);
     free(st.table);
+    free(st.lines);
+    free(st.text);
     memset(&st, 0, sizeof st);
     if (tep)
         tep_free(tep);
