@@ -26,6 +26,8 @@ struct fold_opts {
     size_t max_line;
     int quiet;               /* no notes on stderr */
     int no_symbolize;        /* fold trace frames as recorded */
+    const char *cache_dir;   /* symbolization cache (NULL: the default one) */
+    int no_cache;            /* no symbolization cache */
 };
 
 struct fold {

@@ -600,6 +600,7 @@ int fold_trace(struct fold *f, struct lines *l, const char *shown)
     sym_options so;
     sym_options_init(&so);
     so.inlines = 1;
+    so.cache_dir = f->o->no_cache ? NULL : f->o->cache_dir ? f->o->cache_dir : sym_default_cache_dir();
     so.warn = f->o->quiet ? NULL : sym_warn;
     if (!t.no_symbolize && !(t.sym = sym_new(&so))) {
         tr_reader_free(t.r);

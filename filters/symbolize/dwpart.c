@@ -10,14 +10,29 @@
  * .debug_info is inflated as a stream up to the end of the last unit
  * needed (at least doubling each time, so a view is rebuilt O(log n)
  * times), and libdw is given an ELF image made in memory that holds that
- * prefix, the .debug_aranges sets of the units in it, and the small
- * sections units refer into (abbreviations, strings, ranges, addresses).
+ * prefix and the small sections units refer into (abbreviations,
+ * strings, ranges, addresses); the unit of an address is the one our own
+ * table from .debug_aranges names.
  * Location lists and line tables are left out: inline frames need
  * neither (with --lines the whole file is loaded by libdw as before).
  *
  * Where libdeflate is installed (loaded at run time), whole sections and
  * prefixes past a quarter of a section are inflated with it at once: it is
  * about three times as fast as zlib, but it does not stream.
+ *
+ * The views are cached on disk (sym_options.cache_dir), as perf's
+ * ~/.debug and debuginfod's client cache keep files: each view built is
+ * also written to CACHE_DIR/dwarf/BUILD-ID.debug (the last one, when the
+ * session ends): the same ELF image,
+ * which also holds that address -> unit table (".tr_aranges"),
+ * checksums of .debug_info (".tr_sums") and a header (".tr_cache")
+ * naming the build-id and the inflated size of .debug_info.  A later run
+ * maps that file and answers from it without inflating anything; only an
+ * address whose unit lies beyond the cached view inflates the debug file
+ * again (from its start) and rewrites the cache with the larger view.  A
+ * cache file is used only as far as it checks out (see cache_hdr).  The
+ * table is the same from the cache or from the file, so an address always
+ * gets the same unit: the cache changes the cost of a run, not its result.
  *
  * Used only when it fits: a 64-bit little-endian ELF, zlib-compressed
  * .debug_info, a .debug_aranges, no .gnu_debugaltlink (dwz), the same
@@ -31,10 +46,12 @@
 #include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
 #include <elfutils/libdw.h>
+#include <elfutils/libdwelf.h>
 
 #include "sym_int.h"
 
@@ -90,9 +107,58 @@ typedef struct zsec {
     size_t len, total; /* buf[0..len) inflated of total */
 } zsec;
 
+/* The ".tr_cache" section of a cached view.  Its fields are each checked
+ * against what they must be; the rest of the image is checked by
+ * checksums: of each CHUNK bytes of .debug_info in ".tr_sums" (checked
+ * as libdw comes to read them), of everything else here. */
+#define CACHE_MAGIC "trdwarf" /* 8 bytes with its NUL */
+enum { CACHE_VERSION = 1, CHUNK = 65536 };
+typedef struct cache_hdr {
+    char magic[8];
+    uint32_t version, build_id_len;
+    uint8_t build_id[64];
+    uint64_t info_total; /* inflated size of the debug file's .debug_info */
+    uint64_t covers;     /* this image's .debug_info: its units [0, covers) */
+    uint64_t size;       /* of the whole image */
+    uint64_t checksum;   /* of the image but this header and .debug_info */
+} cache_hdr;
+
+/* Where a cached image's parts are (file offsets and sizes). */
+typedef struct image_parts {
+    size_t hdr, info, info_size, sums, ar, ar_size;
+} image_parts;
+
+static uint64_t rest_checksum(const uint8_t *img, size_t size, const image_parts *ip)
+{
+    size_t hdr_end = ip->hdr + sizeof(cache_hdr), info_end = ip->info + ip->info_size;
+    uint64_t h = sym_checksum(img, ip->hdr, 0);
+    h = sym_checksum(img + hdr_end, ip->info - hdr_end, h);
+    return sym_checksum(img + info_end, size - info_end, h);
+}
+
+/* The checksum of chunk i of .debug_info (size bytes at info). */
+static uint64_t chunk_checksum(const uint8_t *info, size_t size, size_t i)
+{
+    size_t off = i * (size_t)CHUNK;
+    return sym_checksum(info + off, size - off < CHUNK ? size - off : CHUNK, 0);
+}
+
+static size_t nchunks(size_t size)
+{
+    return (size + CHUNK - 1) / CHUNK;
+}
+
 struct sym_dwpart {
     int fd;
     Elf *elf;
+    uint8_t build_id[64];
+    size_t build_id_len;
+    const char *cache_dir; /* NULL: no cache */
+    char cache_name[140];  /* BUILD-ID.debug */
+    /* the debug file's sections, inflated only when a view is built */
+    Elf_Scn *info_scn, *abbrev_scn, *aranges_scn, *kept_scn[NKEPT];
+    size_t info_total;     /* inflated size of .debug_info */
+    int cold;              /* the sections below: 0 not yet, 1 ready, -1 failed */
     struct { const char *name; uint8_t *data; size_t size; } kept[NKEPT];
     size_t nkept;
     /* .debug_info and .debug_abbrev inflated as far as needed */
@@ -101,16 +167,20 @@ struct sym_dwpart {
     size_t abbrev_need; /* the abbreviation tables of those units end here */
     size_t units_seen;  /* units up to here have their tables in abbrev_need */
     size_t abbrev_start;/* where the last table parsed starts */
-    /* .debug_aranges, and address -> unit from it */
-    uint8_t *aranges;
-    size_t aranges_len;
+    /* address -> unit, from .debug_aranges (sorted by lo: so in the cache) */
     arange *ar;
     size_t nar;
-    /* the view libdw reads */
+    /* the view libdw reads: built in memory (image) or a cache file mapped (view_fd) */
     uint8_t *image;
+    int view_fd;
     Elf *velf;
     Dwarf *dw;
     size_t covers; /* units of .debug_info in the view: [0, covers) */
+    /* a cache file's .debug_info and .tr_sums, and how far they were checked */
+    const uint8_t *vinfo, *vsums;
+    size_t checked;
+    size_t image_size;
+    int unsaved;   /* image was built here: written to the cache when done */
 };
 
 /* A section's bytes, inflated when compressed (zlib only): malloc'd. */
@@ -189,21 +259,21 @@ static size_t aranges_set(const uint8_t *a, size_t len, size_t off, uint64_t *cu
     return lsz + (size_t)ulen;
 }
 
-static int parse_aranges(sym_dwpart *p)
+static int parse_aranges(sym_dwpart *p, const uint8_t *a, size_t len)
 {
     size_t cap = 0;
-    for (size_t off = 0; off < p->aranges_len;) {
+    for (size_t off = 0; off < len;) {
         uint64_t cu;
         size_t hdr;
         unsigned asz;
-        size_t sz = aranges_set(p->aranges, p->aranges_len, off, &cu, &hdr, &asz);
+        size_t sz = aranges_set(a, len, off, &cu, &hdr, &asz);
         if (!sz)
             return -1;
         for (size_t t = off + hdr; t + 16 <= off + sz; t += 16) {
-            uint64_t lo = rd(p->aranges + t, 8), n = rd(p->aranges + t + 8, 8);
+            uint64_t lo = rd(a + t, 8), n = rd(a + t + 8, 8);
             if (lo == 0 && n == 0)
                 break;
-            if (n == 0)
+            if (n == 0 || lo + n < lo)
                 continue;
             if (p->nar == cap) {
                 cap = cap ? cap * 2 : 256;
@@ -408,53 +478,47 @@ static int cover_abbrevs(sym_dwpart *p)
 
 typedef struct view_sec {
     const char *name;
-    const uint8_t *data;
+    const void *data;
     size_t size;
 } view_sec;
 
-/* The ELF image libdw reads: the kept sections, the .debug_info prefix of
- * whole units and the aranges sets of those units. */
-static int build_view(sym_dwpart *p)
+/* Make (elf, dw) the view, dropping the previous one; image (malloc'd)
+ * or fd (a cache file) is what elf reads. */
+static void set_view(sym_dwpart *p, uint8_t *image, int fd, Elf *elf, Dwarf *dw, size_t covers)
 {
-    /* aranges of the units in the prefix */
-    uint8_t *ar = malloc(p->aranges_len ? p->aranges_len : 1);
-    size_t arlen = 0;
-    if (!ar)
-        return -1;
-    for (size_t off = 0; off < p->aranges_len;) {
-        uint64_t cu;
-        size_t hdr;
-        unsigned asz;
-        size_t sz = aranges_set(p->aranges, p->aranges_len, off, &cu, &hdr, &asz);
-        if (!sz)
-            break;
-        if (cu < p->complete) {
-            memcpy(ar + arlen, p->aranges + off, sz);
-            arlen += sz;
-        }
-        off += sz;
-    }
-    view_sec sec[NKEPT + 3];
-    size_t ns = 0;
-    sec[ns++] = (view_sec){ ".debug_info", p->info.buf, p->complete };
-    sec[ns++] = (view_sec){ ".debug_abbrev", p->abbrev.buf, p->abbrev_need };
-    sec[ns++] = (view_sec){ ".debug_aranges", ar, arlen };
-    for (size_t i = 0; i < p->nkept; i++)
-        sec[ns++] = (view_sec){ p->kept[i].name, p->kept[i].data, p->kept[i].size };
-    /* layout: header, section data, .shstrtab, section headers */
+    if (p->dw)
+        dwarf_end(p->dw);
+    if (p->velf)
+        elf_end(p->velf);
+    free(p->image);
+    if (p->view_fd >= 0)
+        close(p->view_fd);
+    p->image = image;
+    p->view_fd = fd;
+    p->velf = elf;
+    p->dw = dw;
+    p->covers = covers;
+    p->vinfo = p->vsums = NULL;
+    p->checked = 0;
+    p->unsaved = 0;
+}
+
+/* An ELF image of sections sec[0..ns) (malloc'd, *size bytes): header,
+ * section data, .shstrtab, section headers. */
+static uint8_t *elf_image(const sym_dwpart *p, const view_sec *sec, size_t ns, size_t *size,
+                          size_t *data_off)
+{
     char shstr[256];
-    size_t shlen = 1, name_off[NKEPT + 4];
+    size_t shlen = 1, name_off[NKEPT + 6];
     shstr[0] = '\0';
-    for (size_t i = 0; i < ns; i++) {
+    for (size_t i = 0; i <= ns; i++) {
+        const char *name = i < ns ? sec[i].name : ".shstrtab";
+        size_t l = strlen(name) + 1;
         name_off[i] = shlen;
-        size_t l = strlen(sec[i].name) + 1;
-        memcpy(shstr + shlen, sec[i].name, l);
+        memcpy(shstr + shlen, name, l);
         shlen += l;
     }
-    name_off[ns] = shlen;
-    memcpy(shstr + shlen, ".shstrtab", 10);
-    shlen += 10;
-    size_t off = sizeof(Elf64_Ehdr), data_off[NKEPT + 4];
+    size_t off = sizeof(Elf64_Ehdr);
     for (size_t i = 0; i < ns; i++) {
         off = (off + 7) & ~(size_t)7;
         data_off[i] = off;
@@ -466,10 +530,8 @@ static int build_view(sym_dwpart *p)
     size_t shoff = off, nsh = ns + 2;
     size_t total = shoff + nsh * sizeof(Elf64_Shdr);
     uint8_t *img = calloc(1, total);
-    if (!img) {
-        free(ar);
-        return -1;
-    }
+    if (!img)
+        return NULL;
     GElf_Ehdr oe;
     gelf_getehdr(p->elf, &oe);
     Elf64_Ehdr eh;
@@ -495,7 +557,47 @@ static int build_view(sym_dwpart *p)
     memcpy(img + data_off[ns], shstr, shlen);
     sh[ns + 1] = (Elf64_Shdr){ .sh_name = (Elf64_Word)name_off[ns], .sh_type = SHT_STRTAB,
                                .sh_offset = data_off[ns], .sh_size = shlen, .sh_addralign = 1 };
-    free(ar);
+    *size = total;
+    return img;
+}
+
+/* The view libdw reads: the .debug_info prefix of whole units, the
+ * abbreviations they use, the kept sections, and for the cache the
+ * checksums, the address -> unit table and the header.  Written to the
+ * cache too. */
+static int build_view(sym_dwpart *p)
+{
+    size_t nsums = nchunks(p->complete);
+    uint64_t *sums = calloc(nsums ? nsums : 1, sizeof *sums);
+    if (!sums)
+        return -1;
+    for (size_t i = 0; i < nsums && p->cache_dir; i++)
+        sums[i] = chunk_checksum(p->info.buf, p->complete, i);
+    cache_hdr h;
+    memset(&h, 0, sizeof h);
+    memcpy(h.magic, CACHE_MAGIC, sizeof h.magic);
+    h.version = CACHE_VERSION;
+    h.build_id_len = (uint32_t)p->build_id_len;
+    memcpy(h.build_id, p->build_id, p->build_id_len);
+    h.info_total = p->info_total;
+    h.covers = p->complete;
+    view_sec sec[NKEPT + 5];
+    size_t ns = 0, total, data_off[NKEPT + 6];
+    sec[ns++] = (view_sec){ ".tr_cache", &h, sizeof h };
+    sec[ns++] = (view_sec){ ".debug_info", p->info.buf, p->complete };
+    sec[ns++] = (view_sec){ ".tr_sums", sums, nsums * sizeof *sums };
+    sec[ns++] = (view_sec){ ".debug_abbrev", p->abbrev.buf, p->abbrev_need };
+    sec[ns++] = (view_sec){ ".tr_aranges", p->ar, p->nar * sizeof *p->ar };
+    for (size_t i = 0; i < p->nkept; i++)
+        sec[ns++] = (view_sec){ p->kept[i].name, p->kept[i].data, p->kept[i].size };
+    uint8_t *img = elf_image(p, sec, ns, &total, data_off);
+    free(sums);
+    if (!img)
+        return -1;
+    image_parts ip = { .hdr = data_off[0], .info = data_off[1], .info_size = p->complete };
+    h.size = total;
+    h.checksum = p->cache_dir ? rest_checksum(img, total, &ip) : 0;
+    memcpy(img + data_off[0], &h, sizeof h);
     Elf *e = elf_memory((char *)img, total);
     Dwarf *dw = e ? dwarf_begin_elf(e, DWARF_C_READ, NULL) : NULL;
     if (!dw) {
@@ -504,16 +606,137 @@ static int build_view(sym_dwpart *p)
         free(img);
         return -1;
     }
-    if (p->dw)
-        dwarf_end(p->dw);
-    if (p->velf)
-        elf_end(p->velf);
-    free(p->image);
-    p->image = img;
-    p->velf = e;
-    p->dw = dw;
-    p->covers = p->complete;
+    set_view(p, img, -1, e, dw, p->complete);
+    p->image_size = total;
+    p->unsaved = p->cache_dir != NULL;
     return 0;
+}
+
+/* Check a cache file's image (size bytes at raw, read by e), all but its
+ * .debug_info: 0 with where its parts are, or -1. */
+static int check_cache(const sym_dwpart *p, Elf *e, const uint8_t *raw, size_t size,
+                       image_parts *ip)
+{
+    GElf_Ehdr eh;
+    size_t shstrndx, sums_size = 0;
+    int nhdr = 0, ninfo = 0, nsums = 0, nar = 0;
+    cache_hdr h;
+    if (elf_kind(e) != ELF_K_ELF || !gelf_getehdr(e, &eh) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+        eh.e_ident[EI_DATA] != ELFDATA2LSB || elf_getshdrstrndx(e, &shstrndx) != 0)
+        return -1;
+    for (Elf_Scn *scn = NULL; (scn = elf_nextscn(e, scn)) != NULL;) {
+        GElf_Shdr sh;
+        const char *name;
+        if (!gelf_getshdr(scn, &sh) || sh.sh_flags != 0 ||
+            (sh.sh_type != SHT_PROGBITS && sh.sh_type != SHT_STRTAB) || sh.sh_offset > size ||
+            sh.sh_size > size - sh.sh_offset || !(name = elf_strptr(e, shstrndx, sh.sh_name)))
+            return -1;
+        if (strcmp(name, ".tr_cache") == 0) {
+            if (nhdr++ || sh.sh_size != sizeof h)
+                return -1;
+            memcpy(&h, raw + sh.sh_offset, sizeof h);
+            ip->hdr = sh.sh_offset;
+        } else if (strcmp(name, ".debug_info") == 0) {
+            if (ninfo++)
+                return -1;
+            ip->info = sh.sh_offset;
+            ip->info_size = sh.sh_size;
+        } else if (strcmp(name, ".tr_sums") == 0) {
+            if (nsums++)
+                return -1;
+            ip->sums = sh.sh_offset;
+            sums_size = sh.sh_size;
+        } else if (strcmp(name, ".tr_aranges") == 0) {
+            if (nar++)
+                return -1;
+            ip->ar = sh.sh_offset;
+            ip->ar_size = sh.sh_size;
+        }
+    }
+    if (nhdr != 1 || ninfo != 1 || nsums != 1 || nar != 1 ||
+        memcmp(h.magic, CACHE_MAGIC, sizeof h.magic) != 0 || h.version != CACHE_VERSION ||
+        h.build_id_len != p->build_id_len || memcmp(h.build_id, p->build_id, sizeof h.build_id) != 0 ||
+        h.info_total != p->info_total || h.covers != ip->info_size || h.covers > h.info_total ||
+        h.size != size || ip->hdr + sizeof h > ip->info || sums_size != nchunks(ip->info_size) * 8)
+        return -1;
+    return rest_checksum(raw, size, ip) == h.checksum ? 0 : -1;
+}
+
+/* A cached view is checked as libdw comes to read it: before it reads the
+ * unit at cu, .debug_info up to the end of that unit (libdw reads the
+ * units before it too), a chunk at a time.  0, or -1 when damaged. */
+static int check_prefix(sym_dwpart *p, uint64_t cu)
+{
+    const uint8_t *b = p->vinfo;
+    size_t size = p->covers, lsz = 4;
+    if (!b)
+        return 0;
+    if (size - cu < 4)
+        return -1;
+    uint64_t len = rd(b + cu, 4);
+    if (len == 0xffffffffu) {
+        if (size - cu < 12)
+            return -1;
+        len = rd(b + cu + 4, 8);
+        lsz = 12;
+    }
+    if (len > size - cu - lsz)
+        return -1;
+    /* the length read is inside what is checked, so a damaged one shows */
+    for (size_t end = cu + lsz + (size_t)len; p->checked < end;) {
+        size_t i = p->checked / CHUNK;
+        if (chunk_checksum(b, size, i) != rd(p->vsums + 8 * i, 8))
+            return -1;
+        p->checked = size - i * (size_t)CHUNK < CHUNK ? size : (i + 1) * (size_t)CHUNK;
+    }
+    return 0;
+}
+
+/* The table of a cache file (len bytes at a) into p->ar: 0, or -1 when it
+ * is not one parse_aranges makes. */
+static int load_aranges(sym_dwpart *p, const uint8_t *a, size_t len)
+{
+    size_t n = len / sizeof *p->ar;
+    if (n == 0 || len % sizeof *p->ar || !(p->ar = malloc(len)))
+        return -1;
+    memcpy(p->ar, a, len);
+    p->nar = n;
+    for (size_t i = 0; i < n; i++)
+        if (p->ar[i].lo >= p->ar[i].hi || (i && p->ar[i].lo < p->ar[i - 1].lo))
+            return -1;
+    return 0;
+}
+
+/* Use the cached view of this debug file, mapped, when there is a good
+ * one: 0 (with the address -> unit table from it), or -1. */
+static int load_cache(sym_dwpart *p)
+{
+    int fd = sym_cache_open(p->cache_dir, "dwarf", p->cache_name);
+    struct stat st;
+    Elf *e = NULL;
+    Dwarf *dw = NULL;
+    const uint8_t *raw;
+    size_t size = 0;
+    image_parts ip;
+    if (fd < 0)
+        return -1;
+    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size < (off_t)sizeof(Elf64_Ehdr) ||
+        !(e = elf_begin(fd, ELF_C_READ_MMAP, NULL)) || !(raw = (const uint8_t *)elf_rawfile(e, &size)) ||
+        size != (size_t)st.st_size || check_cache(p, e, raw, size, &ip) < 0 ||
+        load_aranges(p, raw + ip.ar, ip.ar_size) < 0 || !(dw = dwarf_begin_elf(e, DWARF_C_READ, NULL)))
+        goto fail;
+    set_view(p, NULL, fd, e, dw, ip.info_size);
+    p->vinfo = raw + ip.info;
+    p->vsums = raw + ip.sums;
+    return 0;
+fail:
+    free(p->ar);
+    p->ar = NULL;
+    p->nar = 0;
+    if (e)
+        elf_end(e);
+    close(fd);
+    return -1;
 }
 
 static int load_addrs_match(Elf *dbg, const sym_symfile *f)
@@ -529,56 +752,113 @@ static int load_addrs_match(Elf *dbg, const sym_symfile *f)
     return 0;
 }
 
-sym_dwpart *sym_dwpart_open(const char *path, const sym_symfile *f)
+/* Find the sections a view is made of, inflating none: 0, or -1 when the
+ * file does not suit. */
+static int find_sections(sym_dwpart *p)
+{
+    size_t shstrndx;
+    if (elf_getshdrstrndx(p->elf, &shstrndx) != 0)
+        return -1;
+    for (Elf_Scn *scn = NULL; (scn = elf_nextscn(p->elf, scn)) != NULL;) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh))
+            return -1;
+        const char *name = elf_strptr(p->elf, shstrndx, sh.sh_name);
+        if (!name || sh.sh_type == SHT_NOBITS)
+            continue;
+        if (strcmp(name, ".gnu_debugaltlink") == 0 || strcmp(name, ".debug_types") == 0 ||
+            strcmp(name, ".debug_info.dwo") == 0)
+            return -1; /* units elsewhere: leave it to libdw */
+        Elf_Scn **slot = NULL;
+        if (strcmp(name, ".debug_info") == 0)
+            slot = &p->info_scn;
+        else if (strcmp(name, ".debug_abbrev") == 0)
+            slot = &p->abbrev_scn;
+        else if (strcmp(name, ".debug_aranges") == 0)
+            slot = &p->aranges_scn;
+        for (size_t i = 0; i < NKEPT && !slot; i++)
+            if (strcmp(name, kept_names[i]) == 0)
+                slot = &p->kept_scn[i];
+        if (slot && *slot)
+            return -1; /* twice */
+        if (slot)
+            *slot = scn;
+    }
+    /* .debug_info not compressed: libdw maps it at no cost, nothing to gain */
+    GElf_Shdr sh;
+    Elf_Data *d;
+    Elf64_Chdr ch;
+    if (!p->info_scn || !p->abbrev_scn || !p->aranges_scn || !gelf_getshdr(p->info_scn, &sh) ||
+        !(sh.sh_flags & SHF_COMPRESSED) || !(d = elf_rawdata(p->info_scn, NULL)) || !d->d_buf ||
+        d->d_size < sizeof ch)
+        return -1;
+    memcpy(&ch, d->d_buf, sizeof ch);
+    if (ch.ch_type != ELFCOMPRESS_ZLIB || ch.ch_size > (1ull << 32))
+        return -1;
+    p->info_total = ch.ch_size;
+    return 0;
+}
+
+/* Set up inflating the debug file's sections, once: 0 or -1. */
+static int cold_init(sym_dwpart *p)
+{
+    if (p->cold)
+        return p->cold > 0 ? 0 : -1;
+    p->cold = -1;
+    GElf_Shdr sh;
+    if (!gelf_getshdr(p->info_scn, &sh) || zsec_open(&p->info, p->info_scn, &sh) < 0 ||
+        p->info.total != p->info_total || !gelf_getshdr(p->abbrev_scn, &sh) ||
+        zsec_open(&p->abbrev, p->abbrev_scn, &sh) < 0)
+        return -1;
+    for (size_t i = 0; i < NKEPT; i++) {
+        if (!p->kept_scn[i])
+            continue;
+        size_t len = 0;
+        uint8_t *b = gelf_getshdr(p->kept_scn[i], &sh) ? section_bytes(p->kept_scn[i], &sh, &len) : NULL;
+        if (!b)
+            return -1;
+        p->kept[p->nkept].name = kept_names[i];
+        p->kept[p->nkept].data = b;
+        p->kept[p->nkept++].size = len;
+    }
+    p->cold = 1;
+    return 0;
+}
+
+sym_dwpart *sym_dwpart_open(const char *path, const sym_symfile *f, const char *cache_dir)
 {
     sym_dwpart *p = calloc(1, sizeof *p);
     if (!p)
         return NULL;
+    p->view_fd = -1;
     p->fd = open(path, O_RDONLY | O_CLOEXEC);
     p->elf = p->fd >= 0 ? elf_begin(p->fd, ELF_C_READ_MMAP, NULL) : NULL;
     GElf_Ehdr eh;
-    size_t shstrndx;
     if (!p->elf || elf_kind(p->elf) != ELF_K_ELF || !gelf_getehdr(p->elf, &eh) ||
         eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_ident[EI_DATA] != ELFDATA2LSB ||
-        BYTE_ORDER != LITTLE_ENDIAN || elf_getshdrstrndx(p->elf, &shstrndx) != 0 ||
-        !load_addrs_match(p->elf, f))
+        BYTE_ORDER != LITTLE_ENDIAN || !load_addrs_match(p->elf, f) || find_sections(p) < 0)
         goto fail;
-    Elf_Scn *scn = NULL;
-    int have_info = 0, have_abbrev = 0;
-    while ((scn = elf_nextscn(p->elf, scn)) != NULL) {
-        GElf_Shdr sh;
-        if (!gelf_getshdr(scn, &sh))
-            goto fail;
-        const char *name = elf_strptr(p->elf, shstrndx, sh.sh_name);
-        if (!name)
-            continue;
-        if (strcmp(name, ".gnu_debugaltlink") == 0 || strcmp(name, ".debug_types") == 0 ||
-            strcmp(name, ".debug_info.dwo") == 0)
-            goto fail; /* units elsewhere: leave it to libdw */
-        if (strcmp(name, ".debug_info") == 0) {
-            /* not compressed: libdw maps it at no cost, nothing to gain */
-            if (!(sh.sh_flags & SHF_COMPRESSED) || have_info++ || zsec_open(&p->info, scn, &sh) < 0)
-                goto fail;
-        } else if (strcmp(name, ".debug_abbrev") == 0) {
-            if (have_abbrev++ || zsec_open(&p->abbrev, scn, &sh) < 0)
-                goto fail;
-        } else if (strcmp(name, ".debug_aranges") == 0) {
-            if (p->aranges || !(p->aranges = section_bytes(scn, &sh, &p->aranges_len)))
-                goto fail;
-        } else {
-            for (size_t i = 0; i < NKEPT; i++)
-                if (strcmp(name, kept_names[i]) == 0 && sh.sh_type != SHT_NOBITS) {
-                    size_t len = 0;
-                    uint8_t *b = section_bytes(scn, &sh, &len);
-                    if (!b)
-                        goto fail;
-                    p->kept[p->nkept].name = kept_names[i];
-                    p->kept[p->nkept].data = b;
-                    p->kept[p->nkept++].size = len;
-                }
+    const void *bid;
+    ssize_t n = dwelf_elf_gnu_build_id(p->elf, &bid);
+    if (cache_dir && n > 0 && n <= (ssize_t)sizeof p->build_id) {
+        static const char hx[] = "0123456789abcdef";
+        p->build_id_len = (size_t)n;
+        memcpy(p->build_id, bid, p->build_id_len);
+        for (size_t i = 0; i < p->build_id_len; i++) {
+            p->cache_name[2 * i] = hx[p->build_id[i] >> 4];
+            p->cache_name[2 * i + 1] = hx[p->build_id[i] & 15];
         }
+        strcpy(p->cache_name + 2 * p->build_id_len, ".debug");
+        p->cache_dir = cache_dir;
     }
-    if (!have_info || !have_abbrev || !p->aranges || parse_aranges(p) < 0)
+    if (p->cache_dir && load_cache(p) == 0)
+        return p;
+    GElf_Shdr sh;
+    size_t len = 0;
+    uint8_t *a = gelf_getshdr(p->aranges_scn, &sh) ? section_bytes(p->aranges_scn, &sh, &len) : NULL;
+    int rc = a ? parse_aranges(p, a, len) : -1;
+    free(a);
+    if (rc < 0)
         goto fail;
     return p;
 fail:
@@ -586,40 +866,52 @@ fail:
     return NULL;
 }
 
+/* Inflate .debug_info past the unit at cu (and past what the view holds)
+ * and build a view of it: 0 or -1. */
+static int grow_view(sym_dwpart *p, uint64_t cu)
+{
+    if (cold_init(p) < 0)
+        return -1;
+    /* at least double the view, so that views are rebuilt rarely */
+    size_t have = p->info.len > p->covers ? p->info.len : p->covers;
+    size_t want = have * 2 > 65536 ? have * 2 : 65536;
+    while ((cu >= p->complete || p->complete < p->covers) && p->info.len < p->info.total) {
+        if (zsec_to(&p->info, want) < 0)
+            return -1;
+        advance_complete(p);
+        want = p->info.len + 65536;
+    }
+    if (cu >= p->complete || cover_abbrevs(p) < 0)
+        return -1;
+    return build_view(p);
+}
+
 int sym_dwpart_addrdie(sym_dwpart *p, uint64_t vaddr, Dwarf_Die *cu)
 {
     const arange *a = find_arange(p, vaddr);
-    if (!a || a->cu >= p->info.total)
+    if (!a || a->cu >= p->info_total)
         return -1;
-    if (a->cu >= p->complete) {
-        /* at least double what is inflated, so views are rebuilt rarely */
-        size_t want = p->info.len * 2 > 65536 ? p->info.len * 2 : 65536;
-        while (a->cu >= p->complete && p->info.len < p->info.total) {
-            if (zsec_to(&p->info, want) < 0)
-                return -1;
-            advance_complete(p);
-            want = p->info.len + 65536;
-        }
-        if (a->cu >= p->complete)
-            return -1;
-    }
-    if (a->cu >= p->covers && (cover_abbrevs(p) < 0 || build_view(p) < 0))
+    if (a->cu < p->covers && check_prefix(p, a->cu) < 0)
+        set_view(p, NULL, -1, NULL, NULL, 0); /* a damaged cache file: built again */
+    if (a->cu >= p->covers && grow_view(p, a->cu) < 0)
         return -1;
-    return dwarf_addrdie(p->dw, vaddr, cu) ? 0 : -1;
+    /* the unit .debug_aranges names, whatever the view holds besides */
+    Dwarf_Off next;
+    size_t hsize;
+    if (dwarf_next_unit(p->dw, a->cu, &next, &hsize, NULL, NULL, NULL, NULL, NULL, NULL) != 0)
+        return -1;
+    return dwarf_offdie(p->dw, a->cu + hsize, cu) ? 0 : -1;
 }
 
 void sym_dwpart_free(sym_dwpart *p)
 {
     if (!p)
         return;
-    if (p->dw)
-        dwarf_end(p->dw);
-    if (p->velf)
-        elf_end(p->velf);
-    free(p->image);
+    if (p->unsaved && p->image) /* the last view built: it holds every unit used */
+        sym_cache_write(p->cache_dir, "dwarf", p->cache_name, p->image, p->image_size);
+    set_view(p, NULL, -1, NULL, NULL, 0);
     zsec_free(&p->info);
     zsec_free(&p->abbrev);
-    free(p->aranges);
     free(p->ar);
     for (size_t i = 0; i < p->nkept; i++)
         free(p->kept[i].data);

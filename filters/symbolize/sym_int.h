@@ -201,11 +201,24 @@ int sym_symfile_read(sym_symfile *f, uint64_t off, uint64_t *val);
 
 /* ---- dwpart.c: compressed separate debug info, inflated only as needed ---- */
 typedef struct sym_dwpart sym_dwpart;
-/* NULL when path does not suit (libdw then loads it whole). */
-sym_dwpart *sym_dwpart_open(const char *path, const sym_symfile *f);
+/* NULL when path does not suit (libdw then loads it whole).  cache_dir:
+ * the views built are kept in CACHE_DIR/dwarf/BUILD-ID.debug and read
+ * from there (NULL: no cache). */
+sym_dwpart *sym_dwpart_open(const char *path, const sym_symfile *f, const char *cache_dir);
 /* The unit DIE holding vaddr (a file vaddr of f): 0, or -1 when none. */
 int sym_dwpart_addrdie(sym_dwpart *p, uint64_t vaddr, Dwarf_Die *cu);
 void sym_dwpart_free(sym_dwpart *p);
+
+/* ---- cache.c: files of the on-disk cache (sym_options.cache_dir) ---- */
+/* DIR/SUB/NAME opened for reading: an fd or -1. */
+int sym_cache_open(const char *dir, const char *sub, const char *name);
+/* Write DIR/SUB/NAME whole or not at all (creating DIR/SUB 0700 as needed),
+ * through a temporary file renamed over it.  Failures are silent. */
+void sym_cache_write(const char *dir, const char *sub, const char *name, const void *data,
+                     size_t len);
+/* A 64-bit checksum of data[0..len) against accidental damage, not
+ * forgery (seed: another range's checksum, to chain them; or 0). */
+uint64_t sym_checksum(const void *data, size_t len, uint64_t seed);
 
 /* ---- unwind.c ---- */
 /* Unwind the user stack of sample rec of process p into s->addrs.

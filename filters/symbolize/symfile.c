@@ -357,7 +357,7 @@ static int open_symfile(sym_session *s, sym_symfile *f)
     const char *debugfile = NULL;
     dwfl_module_info(f->mod, NULL, NULL, NULL, NULL, NULL, NULL, &debugfile);
     if (nsym > 0 && s->opt.inlines && !s->opt.lines && debugfile && strcmp(debugfile, found) != 0 &&
-        (f->part = sym_dwpart_open(debugfile, f)) != NULL) {
+        (f->part = sym_dwpart_open(debugfile, f, s->opt.cache_dir)) != NULL) {
         f->dwarf_tried = 1;
         f->has_dwarf = 1;
     }

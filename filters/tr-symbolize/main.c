@@ -9,7 +9,8 @@
 #include "rewrite.h"
 
 enum { OPT_SYMFS = 256, OPT_DEBUG_DIR, OPT_NO_DEMANGLE, OPT_NO_INLINE, OPT_NO_UNWIND,
-       OPT_NO_DEBUGINFOD, OPT_NO_KERNEL, OPT_SYMBOLS, OPT_KEEP, OPT_STREAM, OPT_STATS };
+       OPT_NO_DEBUGINFOD, OPT_NO_KERNEL, OPT_CACHE_DIR, OPT_NO_CACHE, OPT_SYMBOLS, OPT_KEEP,
+       OPT_STREAM, OPT_STATS };
 
 static const struct cli_opt opts[] = {
     {'o', "output", "FILE", "write the symbolized trace to FILE (default stdout)", 0, "file"},
@@ -22,6 +23,8 @@ static const struct cli_opt opts[] = {
     {0, "no-unwind", NULL, "do not DWARF-unwind samples with stack copies", OPT_NO_UNWIND, NULL},
     {0, "no-debuginfod", NULL, "never ask debuginfod servers (DEBUGINFOD_URLS)", OPT_NO_DEBUGINFOD, NULL},
     {0, "no-running-kernel", NULL, "never use this machine's /proc/kallsyms", OPT_NO_KERNEL, NULL},
+    {0, "cache-dir", "DIR", "keep inflated debug info under DIR (default ~/.cache/tr)", OPT_CACHE_DIR, "dir"},
+    {0, "no-cache", NULL, "neither read nor write the cache", OPT_NO_CACHE, NULL},
     {0, "symbols", NULL, "also write a SYMBOL record for every function seen", OPT_SYMBOLS, NULL},
     {0, "keep-stack-copy", NULL, "keep the registers and stack copies of samples", OPT_KEEP, NULL},
     {0, "stream", NULL, "read the input as it comes (no look-ahead for late blobs)", OPT_STREAM, NULL},
@@ -32,8 +35,8 @@ static const struct cli_opt opts[] = {
 static const struct cli_tool tool = {
     .name = "tr-symbolize",
     .synopsis = {"[-l] [-o FILE] [--symfs DIR] [--debug-dir DIR]... [--no-demangle] [--no-inline] "
-                 "[--no-unwind] [--no-debuginfod] [--no-running-kernel] [--symbols] "
-                 "[--keep-stack-copy] [--stream] [--stats] [FILE]"},
+                 "[--no-unwind] [--no-debuginfod] [--no-running-kernel] [--cache-dir DIR] [--no-cache] "
+                 "[--symbols] [--keep-stack-copy] [--stream] [--stats] [FILE]"},
     .summary = "resolve a trace's addresses into functions, inline frames and lines",
     .opts = opts,
     .operands = "file",
@@ -51,6 +54,7 @@ int main(int argc, char **argv)
         cli_die(CLI_EXIT_FAIL, "out of memory");
     memset(&o, 0, sizeof o);
     sym_options_init(&o.sym);
+    o.sym.cache_dir = sym_default_cache_dir();
     cli_init(&tool, argc, argv);
     while ((c = cli_getopt(argc, argv)) != -1) {
         switch (c) {
@@ -63,6 +67,8 @@ int main(int argc, char **argv)
         case OPT_NO_UNWIND: o.sym.unwind = 0; break;
         case OPT_NO_DEBUGINFOD: o.sym.debuginfod = 0; unsetenv("DEBUGINFOD_URLS"); break;
         case OPT_NO_KERNEL: o.sym.running_kernel = 0; break;
+        case OPT_CACHE_DIR: o.sym.cache_dir = cli_optarg; break;
+        case OPT_NO_CACHE: o.sym.cache_dir = NULL; break;
         case OPT_SYMBOLS: o.symbols = 1; break;
         case OPT_KEEP: o.keep_stack_copy = 1; break;
         case OPT_STREAM: o.stream = 1; break;

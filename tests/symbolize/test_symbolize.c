@@ -2,9 +2,13 @@
  * test_symbolize.c - the symbolize library against traces of this very
  * process: known function addresses, a real DWARF sample of an inlined
  * loop (perf_event_open of itself), corrupt registers and stacks, kernel
- * and JIT tables, build-id mismatches, demangling.
+ * and JIT tables, build-id mismatches, demangling, the cache of inflated
+ * debug info (this test's own, compressed) against damaged and forged
+ * entries.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,10 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <elfutils/libdwelf.h>
 
 #include "../../filters/symbolize/sym_int.h"
 #include "selfsample.h"
@@ -824,6 +830,295 @@ static void test_demangle_rust_v0(void **state)
     }
 }
 
+/* ---- the DWARF cache (dwpart.c): this program's debug info, compressed ---- */
+
+extern char __executable_start;
+
+struct dwcache {
+    char dir[64], debug[96], cache[96], entry[256]; /* temporary dir, files in it */
+    sym_symfile f;         /* what sym_dwpart_open reads of it: the load address */
+    uint64_t vaddr[8];     /* addresses spread over the units, and one in none */
+    long ref[8];           /* their unit DIE offsets without a cache, -1: none */
+    size_t n;
+    uint8_t *good;         /* an entry covering all of them */
+    size_t good_len;
+};
+
+static void *read_whole(const char *path, size_t *len)
+{
+    FILE *fp = fopen(path, "rb");
+    assert_non_null(fp);
+    fseek(fp, 0, SEEK_END);
+    *len = (size_t)ftell(fp);
+    rewind(fp);
+    void *b = malloc(*len + 1);
+    assert_non_null(b);
+    assert_int_equal(fread(b, 1, *len, fp), *len);
+    fclose(fp);
+    return b;
+}
+
+static void write_whole(const char *path, const void *b, size_t len)
+{
+    FILE *fp = fopen(path, "wb");
+    assert_non_null(fp);
+    assert_int_equal(fwrite(b, 1, len, fp), len);
+    assert_int_equal(fclose(fp), 0);
+}
+
+/* The header of section name in the ELF image b (one of ours), or NULL. */
+static Elf64_Shdr *image_section(uint8_t *b, const char *name)
+{
+    Elf64_Ehdr *eh = (Elf64_Ehdr *)b;
+    Elf64_Shdr *sh = (Elf64_Shdr *)(b + eh->e_shoff);
+    const char *str = (const char *)b + sh[eh->e_shstrndx].sh_offset;
+    for (size_t i = 1; i < eh->e_shnum; i++)
+        if (strcmp(str + sh[i].sh_name, name) == 0)
+            return &sh[i];
+    return NULL;
+}
+
+/* Make an entry's checksums right again (its layout: the sections of
+ * layout, the good entry's): one per 64 KiB of .debug_info in .tr_sums,
+ * and the header's last field, over all but the header and .debug_info. */
+static void entry_resum(uint8_t *b, size_t len, uint8_t *layout)
+{
+    const Elf64_Shdr *h = image_section(layout, ".tr_cache"), *info = image_section(layout, ".debug_info"),
+                     *sums = image_section(layout, ".tr_sums");
+    size_t hdr = h->sh_offset, hdr_end = hdr + h->sh_size, at = info->sh_offset, size = info->sh_size;
+    for (size_t off = 0, i = 0; off < size; off += 65536, i++) {
+        uint64_t sum = sym_checksum(b + at + off, size - off < 65536 ? size - off : 65536, 0);
+        memcpy(b + sums->sh_offset + 8 * i, &sum, 8);
+    }
+    uint64_t sum = sym_checksum(b, hdr, 0);
+    sum = sym_checksum(b + hdr_end, at - hdr_end, sum);
+    sum = sym_checksum(b + at + size, len - at - size, sum);
+    memcpy(b + hdr_end - 8, &sum, 8);
+}
+
+static ino_t inode_of(const char *path)
+{
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    return st.st_ino;
+}
+
+/* Look up the first n addresses with a fresh dwpart using the cache; each
+ * result must be the reference unless check is 0 (forged entries). */
+static void lookup_all(struct dwcache *c, size_t n, int check)
+{
+    sym_dwpart *p = sym_dwpart_open(c->debug, &c->f, c->cache);
+    assert_non_null(p);
+    for (size_t i = 0; i < n; i++) {
+        Dwarf_Die die;
+        long off = sym_dwpart_addrdie(p, c->vaddr[i], &die) == 0 ? (long)dwarf_dieoffset(&die) : -1;
+        if (check)
+            assert_int_equal(off, c->ref[i]);
+        Dwarf_Die *scopes = NULL;
+        if (off >= 0 && dwarf_getscopes(&die, c->vaddr[i], &scopes) > 0)
+            (void)dwarf_diename(&scopes[0]);
+        free(scopes);
+    }
+    sym_dwpart_free(p);
+}
+
+/* A file vaddr in the last unit .debug_aranges names (this program's). */
+static uint64_t last_unit_vaddr(void)
+{
+    int fd = open(exe_path(), O_RDONLY);
+    Dwarf *dw = dwarf_begin(fd, DWARF_C_READ);
+    Dwarf_Aranges *ar;
+    size_t n;
+    Dwarf_Off last = 0;
+    Dwarf_Addr addr = 0;
+    assert_non_null(dw);
+    assert_int_equal(dwarf_getaranges(dw, &ar, &n), 0);
+    for (size_t i = 0; i < n; i++) {
+        Dwarf_Addr start;
+        Dwarf_Word len;
+        Dwarf_Off off;
+        if (dwarf_getarangeinfo(dwarf_onearange(ar, i), &start, &len, &off) == 0 && len && off >= last) {
+            last = off;
+            addr = start;
+        }
+    }
+    dwarf_end(dw);
+    close(fd);
+    return addr;
+}
+
+static int dwcache_setup(void **state)
+{
+    static struct dwcache c;
+    char cmd[4400];
+    memset(&c, 0, sizeof c);
+    strcpy(c.dir, "/tmp/tr-sym-cache-XXXXXX");
+    assert_non_null(mkdtemp(c.dir));
+    snprintf(c.debug, sizeof c.debug, "%s/self.debug", c.dir);
+    snprintf(c.cache, sizeof c.cache, "%s/cache", c.dir);
+    snprintf(cmd, sizeof cmd, "objcopy --only-keep-debug --compress-debug-sections=zlib '%s' '%s'",
+             exe_path(), c.debug);
+    assert_int_equal(system(cmd), 0);
+    elf_version(EV_CURRENT);
+    int fd = open(exe_path(), O_RDONLY);
+    Elf *e = elf_begin(fd, ELF_C_READ, NULL);
+    size_t nph;
+    assert_non_null(e);
+    assert_int_equal(elf_getphdrnum(e, &nph), 0);
+    for (size_t i = 0; i < nph && !c.f.nseg; i++) {
+        GElf_Phdr ph;
+        if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_LOAD) {
+            c.f.seg[0].vaddr = ph.p_vaddr;
+            c.f.nseg = 1;
+        }
+    }
+    const void *bid;
+    ssize_t blen = dwelf_elf_gnu_build_id(e, &bid);
+    assert_in_range(blen, 1, 64);
+    char *q = c.entry + snprintf(c.entry, sizeof c.entry, "%s/dwarf/", c.cache);
+    for (ssize_t i = 0; i < blen; i++)
+        q += sprintf(q, "%02x", ((const uint8_t *)bid)[i]);
+    strcpy(q, ".debug");
+    elf_end(e);
+    close(fd);
+    /* this file's unit, later ones, back, the last one, none */
+    const void *fns[] = { (void *)target_leaf, (void *)sym_demangle, (void *)sym_hash,
+                          (void *)target_mid, (void *)tr_strerror, (void *)sym_checksum };
+    for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++)
+        c.vaddr[c.n++] = (uintptr_t)fns[i] - (uintptr_t)&__executable_start + c.f.seg[0].vaddr;
+    c.vaddr[c.n++] = last_unit_vaddr();
+    c.vaddr[c.n++] = 1;
+    sym_dwpart *p = sym_dwpart_open(c.debug, &c.f, NULL);
+    assert_non_null(p);
+    for (size_t i = 0; i < c.n; i++) {
+        Dwarf_Die die;
+        c.ref[i] = sym_dwpart_addrdie(p, c.vaddr[i], &die) == 0 ? (long)dwarf_dieoffset(&die) : -1;
+        assert_true(c.ref[i] >= 0 || i == c.n - 1);
+    }
+    sym_dwpart_free(p);
+    *state = &c;
+    return 0;
+}
+
+static int dwcache_teardown(void **state)
+{
+    struct dwcache *c = *state;
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", c->dir);
+    free(c->good);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static void test_dwarf_cache(void **state)
+{
+    struct dwcache *c = *state;
+    size_t len;
+    /* the first unit: an entry written, then read and left as it is */
+    lookup_all(c, 1, 1);
+    ino_t ino = inode_of(c->entry);
+    lookup_all(c, 1, 1);
+    assert_int_equal(inode_of(c->entry), ino);
+    /* an entry of the units up to the first address's, as a run without
+     * libdeflate (which inflates small sections whole) writes it: unless
+     * it is that already, .debug_info and the header's covers (third
+     * field from the end) cut there */
+    uint8_t *b = read_whole(c->entry, &len);
+    Elf64_Shdr *info = image_section(b, ".debug_info"), *h = image_section(b, ".tr_cache");
+    uint64_t covers = 0;
+    while (covers <= (uint64_t)c->ref[0]) { /* past the unit of vaddr[0] (32-bit DWARF) */
+        uint32_t unit;
+        memcpy(&unit, b + info->sh_offset + covers, 4);
+        covers += (uint64_t)unit + 4;
+    }
+    assert_true(covers <= info->sh_size);
+    if (covers < info->sh_size) {
+        info->sh_size = covers;
+        image_section(b, ".tr_sums")->sh_size = (covers + 65535) / 65536 * 8;
+        memcpy(b + h->sh_offset + h->sh_size - 24, &covers, 8);
+        entry_resum(b, len, b);
+        write_whole(c->entry, b, len);
+    }
+    free(b);
+    ino = inode_of(c->entry);
+    lookup_all(c, 1, 1);
+    assert_int_equal(inode_of(c->entry), ino);
+    /* units beyond it: the same units as without a cache, the entry grown */
+    lookup_all(c, c->n, 1);
+    assert_int_not_equal(inode_of(c->entry), ino);
+    b = read_whole(c->entry, &len);
+    assert_true(image_section(b, ".debug_info")->sh_size > covers);
+    free(b);
+    ino = inode_of(c->entry);
+    lookup_all(c, c->n, 1);
+    assert_int_equal(inode_of(c->entry), ino);
+}
+
+/* An entry covering all the addresses into c->good; returns the size of
+ * its header (at *hdr). */
+static size_t good_entry(struct dwcache *c, size_t *hdr)
+{
+    lookup_all(c, c->n, 1);
+    c->good = read_whole(c->entry, &c->good_len);
+    Elf64_Shdr *h = image_section(c->good, ".tr_cache");
+    assert_non_null(h);
+    *hdr = h->sh_offset;
+    return h->sh_size;
+}
+
+/* Damaged entries: never another unit, and replaced by the good one. */
+static void test_dwarf_cache_damaged(void **state)
+{
+    struct dwcache *c = *state;
+    size_t hdr = 0, hsize = good_entry(c, &hdr);
+    uint8_t *b = malloc(c->good_len + 64);
+    assert_non_null(b);
+    rng_state = 12345;
+    for (int i = 0; i < 120; i++) {
+        size_t len = c->good_len;
+        memcpy(b, c->good, len);
+        switch (i % 5) {
+        case 0: len = rnd() % len; break;                              /* truncated */
+        case 1: b[rnd() % len] ^= (uint8_t)(1 + rnd() % 255); break;  /* one byte */
+        case 2: b[hdr + rnd() % hsize] ^= (uint8_t)(1 + rnd() % 255); break; /* its header */
+        case 3: memset(b + rnd() % (len - 64), 0, 64); break;          /* zeros */
+        case 4: memset(b + len, 'x', 64); len += 64; break;            /* grown */
+        }
+        if (len == c->good_len && memcmp(b, c->good, len) == 0)
+            continue;
+        write_whole(c->entry, b, len);
+        lookup_all(c, c->n, 1);
+        size_t got;
+        uint8_t *now = read_whole(c->entry, &got);
+        assert_true(got == c->good_len && memcmp(now, c->good, got) == 0);
+        free(now);
+    }
+    free(b);
+}
+
+/* Forged entries (damage with the checksum made right again): whatever
+ * they say, no crash, no read outside them (ASan). */
+static void test_dwarf_cache_forged(void **state)
+{
+    struct dwcache *c = *state;
+    size_t hdr = 0, hsize = good_entry(c, &hdr);
+    uint8_t *b = malloc(c->good_len);
+    assert_non_null(b);
+    rng_state = 777;
+    for (int i = 0; i < 200; i++) {
+        memcpy(b, c->good, c->good_len);
+        for (int k = 0; k < 1 + i % 8; k++) {
+            size_t at = rnd() % c->good_len;
+            if (at >= hdr && at < hdr + hsize && i % 2)
+                continue; /* mostly keep the header good, to reach the DWARF */
+            b[at] ^= (uint8_t)(1 + rnd() % 255);
+        }
+        entry_resum(b, c->good_len, c->good); /* where its parts were */
+        write_whole(c->entry, b, c->good_len);
+        lookup_all(c, c->n, 0);
+    }
+    free(b);
+}
+
 static void test_tables_parse(void **state)
 {
     (void)state;
@@ -858,6 +1153,9 @@ int main(void)
         cmocka_unit_test(test_demangle),
         cmocka_unit_test(test_demangle_rust_v0),
         cmocka_unit_test(test_tables_parse),
+        cmocka_unit_test_setup_teardown(test_dwarf_cache, dwcache_setup, dwcache_teardown),
+        cmocka_unit_test_setup_teardown(test_dwarf_cache_damaged, dwcache_setup, dwcache_teardown),
+        cmocka_unit_test_setup_teardown(test_dwarf_cache_forged, dwcache_setup, dwcache_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

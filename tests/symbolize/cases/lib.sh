@@ -21,7 +21,7 @@ record() {
     fi
 }
 build_id() {
-    readelf -n "$1" | awk '/Build ID/ {print $3}'
+    readelf -n "$1" 2>/dev/null | awk '/Build ID/ {print $3}'
 }
 # Functions seen in the samples' frames of module MOD (basename), one per line.
 funcs_of() {
