@@ -73,3 +73,18 @@ run_workload() {
 echo "tr-rec-strace vs strace ($(strace -V | head -1)), best of $REPS, $(nproc) cpus, $(uname -r)"
 run_workload "syscall-heavy loop" "openat,close" dd if=/dev/zero of=/dev/null bs=1 count="$DD_BYTES"
 run_workload "file-tree walk" "%file" find "$TREE" -xdev
+
+# -k: a user stack per syscall (both unwind with libdw; strace also names the
+# frames as it goes, tr-rec-strace leaves that to tr-symbolize, measured apart)
+echo
+echo "== stacks (-k): ls -R $TREE/doc"
+k_base=$(best ls -R "$TREE/doc")
+k_s=$(best strace -k -o "$TMP/k.txt" ls -R "$TREE/doc")
+k_t=$(best "$REC" -k -o "$TMP/k.tr" ls -R "$TREE/doc")
+k_y=$(best sh -c "'$BIN/tr-symbolize' '$TMP/k.tr' | '$BIN/tr-cat' > '$TMP/k.out'")
+row "run" "seconds" "x untraced" "tr/strace"
+row "untraced" "$k_base" "1.00" ""
+row "strace -k -o FILE" "$k_s" "$(ratio "$k_s" "$k_base")" ""
+row "tr-rec-strace -k -o FILE" "$k_t" "$(ratio "$k_t" "$k_base")" "$(ratio "$k_t" "$k_s")"
+row "  + tr-symbolize | tr-cat (after the run)" "$k_y" "" "$(ratio "$(awk -v a="$k_t" -v b="$k_y" 'BEGIN { print a + b }')" "$k_s")"
+echo "   trace size: strace text $(size "$TMP/k.txt") bytes, tr $(size "$TMP/k.tr") bytes"

@@ -1,5 +1,6 @@
 TOOLS += tr-rec-strace
 tr-rec-strace_SRCS := $(wildcard recorders/tr-rec-strace/*.c) renderers/tr-cat/cat-syscall-desc.c
+tr-rec-strace_LIBS := $(call pc,--libs,libdw)
 CFLAGS_recorders/tr-rec-strace := -I$(B)/gen/tr-rec-strace -Irenderers/tr-cat
 
 # The syscall table is generated from the kernel headers, never typed by hand.

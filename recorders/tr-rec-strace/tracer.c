@@ -32,9 +32,8 @@
 #include <sys/syscall.h>
 
 #include "cli.h"
+#include "stacks.h"
 #include "tracer.h"
-
-#define STACK_MAX 64
 
 struct tracer {
     tr_writer *w;
@@ -49,6 +48,7 @@ struct tracer {
     int write_error;
     unsigned long options;
     struct tracer_result *res;
+    struct stacks *stacks; /* -k */
 };
 
 static volatile sig_atomic_t stop_requested;
@@ -194,59 +194,6 @@ static pid_t read_tgid(pid_t tid)
     return p ? (pid_t)atoi(p + 6) : tid;
 }
 
-/* ---- stacks (-k): frame-pointer walk ------------------------------------ */
-
-/* 1 when the bytes before ret are a call instruction (so ret is a return address) */
-static int follows_call(pid_t tid, uint64_t ret)
-{
-    uint8_t b[7];
-    if (ret < 7 || mem_read(tid, ret - 7, b, 7) != 7)
-        return 0;
-    /* b[6] is the byte just before ret */
-    if (b[2] == 0xe8)                                   /* call rel32 */
-        return 1;
-    if (b[5] == 0xff && (b[6] & 0xf8) == 0xd0)          /* call *%reg */
-        return 1;
-    if (b[4] == 0xff && (b[5] & 0xf8) == 0x50)          /* call *disp8(%reg) */
-        return 1;
-    if (b[1] == 0xff && ((b[2] & 0xf8) == 0x90 || b[2] == 0x15)) /* call *disp32(%reg), *rip */
-        return 1;
-    return 0;
-}
-
-static uint32_t user_stack(struct tracer *T, struct tracee *tr)
-{
-    struct user_regs_struct regs;
-    if (ptrace(PTRACE_GETREGS, tr->tid, NULL, &regs) < 0)
-        return 0;
-    uint64_t addrs[STACK_MAX];
-    uint32_t flags[STACK_MAX];
-    size_t n = 0;
-    addrs[n++] = regs.rip;
-    /* libc's syscall wrappers keep no frame: the caller's return address is at [rsp] */
-    uint64_t top;
-    int have_top = 0;
-    if (mem_read(tr->tid, regs.rsp, &top, 8) == 8 && follows_call(tr->tid, top)) {
-        addrs[n++] = top;
-        have_top = 1;
-    }
-    uint64_t fp = regs.rbp;
-    while (n < STACK_MAX && fp && !(fp & 7)) {
-        uint64_t frame[2];
-        if (mem_read(tr->tid, fp, frame, sizeof frame) != sizeof frame || !frame[1])
-            break;
-        if (!(have_top && n == 2 && frame[1] == top)) /* the wrapper had a frame after all */
-            addrs[n++] = frame[1];
-        if (frame[0] <= fp)
-            break;
-        fp = frame[0];
-    }
-    memset(flags, 0, sizeof flags);
-    uint32_t id = 0;
-    check_write(T, tr_writer_stack_addrs(T->w, addrs, flags, n, &id));
-    return id;
-}
-
 /* ---- syscall stops -------------------------------------------------------- */
 
 static int path_filter_matches(struct tracer *T, struct tracee *tr, const struct sc_desc *d)
@@ -301,8 +248,26 @@ static void syscall_entry(struct tracer *T, struct tracee *tr, uint32_t arch, ui
     if (!path_filter_matches(T, tr, d))
         return;
     tr->selected = 1;
-    if (T->o->stacks)
-        tr->stack = user_stack(T, tr);
+    if (T->o->stacks && !T->stacks && !(T->stacks = stacks_new(T->w)))
+        cli_die(CLI_EXIT_FAIL, "out of memory");
+    if (T->stacks)
+        check_write(T, stacks_capture(T->stacks, tr->tgid, tr->tid, &tr->stack));
+}
+
+/* Syscalls after which a process's code mappings may have changed (-k):
+ * 1 those that may unmap or replace, 2 those that only add or change. */
+static int changes_maps(uint32_t nr)
+{
+    static int nr_munmap = -1, nr_mremap, nr_mmap, nr_mprotect;
+    if (nr_munmap < 0) {
+        nr_munmap = systab_nr("munmap");
+        nr_mremap = systab_nr("mremap");
+        nr_mmap = systab_nr("mmap");
+        nr_mprotect = systab_nr("mprotect");
+    }
+    if ((int)nr == nr_munmap || (int)nr == nr_mremap)
+        return 1;
+    return (int)nr == nr_mmap || (int)nr == nr_mprotect ? 2 : 0;
 }
 
 static void syscall_exit(struct tracer *T, struct tracee *tr, int64_t ret)
@@ -327,6 +292,9 @@ static void syscall_exit(struct tracer *T, struct tracee *tr, int64_t ret)
         capture_exit(tr, desc_of(T, tr->nr), systab_name(tr->nr), ret, &T->o->cap);
         write_syscall(T, tr, ret, TR_SYSF_HAS_RET, t);
     }
+    int change = T->stacks && !is_error_ret(ret) ? changes_maps(tr->nr) : 0;
+    if (change)
+        stacks_maps_changed(T->stacks, tr->tgid, change == 1);
     tr->in_syscall = 0;
     tr->selected = 0;
 }
@@ -403,6 +371,8 @@ static void on_exec_event(struct tracer *T, struct tracee **trp)
         }
     }
     tr->startup = 0;
+    if (T->stacks)
+        stacks_forget(T->stacks, tr->tgid); /* a new address space */
     write_comm(T, tr, 1);
     *trp = tr;
 }
@@ -431,6 +401,8 @@ static void on_exit_status(struct tracer *T, pid_t tid, int status)
     }
     if (tid == T->main_pid)
         T->main_status = status;
+    if (tid == tgid && T->stacks)
+        stacks_forget(T->stacks, tgid);
     tracee_remove(&T->tab, tid);
 }
 
@@ -651,6 +623,13 @@ static void tracer_init(struct tracer *T, tr_writer *w, const struct tracer_opts
         T->options |= PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE;
 }
 
+static void tracer_end(struct tracer *T)
+{
+    tracee_table_free(&T->tab);
+    stacks_free(T->stacks);
+    T->stacks = NULL;
+}
+
 static void write_syscall_table(tr_writer *w)
 {
     size_t n = systab_count();
@@ -737,7 +716,13 @@ int tracer_run_command(tr_writer *w, const struct tracer_opts *o, char **argv,
     struct sock_filter *prog = NULL;
     unsigned short plen = 0;
     if (o->seccomp && filter_restricted(o->filter)) {
-        if (filter_bpf(o->filter, &prog, &plen) < 0) {
+        /* -k: stop at the calls that change code mappings too, unrecorded */
+        struct filter stops = *o->filter;
+        if (o->stacks)
+            for (uint32_t nr = 0; nr < SYSTAB_MAX; nr++)
+                if (changes_maps(nr))
+                    stops.trace[nr] = 1;
+        if (filter_bpf(&stops, &prog, &plen) < 0) {
             cli_warn("out of memory");
             return -1;
         }
@@ -795,7 +780,7 @@ int tracer_run_command(tr_writer *w, const struct tracer_opts *o, char **argv,
     }
     close(pfd[0]);
     res->status = T.main_status;
-    tracee_table_free(&T.tab);
+    tracer_end(&T);
     return rc;
 }
 
@@ -878,7 +863,7 @@ int tracer_attach(tr_writer *w, const struct tracer_opts *o, const pid_t *pids, 
     }
     if (T.tab.count == 0) {
         stop_timer();
-        tracee_table_free(&T.tab);
+        tracer_end(&T);
         return -1;
     }
     int rc = trace_loop(&T);
@@ -886,6 +871,6 @@ int tracer_attach(tr_writer *w, const struct tracer_opts *o, const pid_t *pids, 
     if (res->detached)
         for (size_t i = 0; i < n; i++)
             fprintf(stderr, "%s: Process %d detached\n", cli_name(), (int)pids[i]);
-    tracee_table_free(&T.tab);
+    tracer_end(&T);
     return rc;
 }

@@ -25,7 +25,7 @@
 
 struct map {
     int32_t pid;
-    uint64_t start, end;
+    uint64_t start, end, pgoff;
     char *path;
 };
 
@@ -54,7 +54,8 @@ static int tep_tried;
 
 /* ---- process maps, for the module of unsymbolized frames ---- */
 
-static void add_map(int32_t pid, uint64_t start, uint64_t len, const char *path, size_t path_len)
+static void add_map(int32_t pid, uint64_t start, uint64_t len, uint64_t pgoff, const char *path,
+                    size_t path_len)
 {
     if (st.nmaps == st.cap) {
         size_t cap = st.cap ? st.cap * 2 : 64;
@@ -67,7 +68,7 @@ static void add_map(int32_t pid, uint64_t start, uint64_t len, const char *path,
     char *p = strndup(path, path_len);
     if (!p)
         return;
-    st.maps[st.nmaps++] = (struct map){pid, start, start + len, p};
+    st.maps[st.nmaps++] = (struct map){pid, start, start + len, pgoff, p};
 }
 
 static void drop_maps(int32_t pid)
@@ -87,25 +88,35 @@ static void copy_maps(int32_t from, int32_t to)
     size_t n = st.nmaps;
     for (size_t i = 0; i < n; i++)
         if (st.maps[i].pid == from)
-            add_map(to, st.maps[i].start, st.maps[i].end - st.maps[i].start, st.maps[i].path,
-                    strlen(st.maps[i].path));
+            add_map(to, st.maps[i].start, st.maps[i].end - st.maps[i].start, st.maps[i].pgoff,
+                    st.maps[i].path, strlen(st.maps[i].path));
+}
+
+const char *cat_module_of(int32_t pid, uint64_t addr, uint64_t *file_off)
+{
+    for (size_t i = st.nmaps; i > 0; i--) { /* newest mapping wins */
+        const struct map *m = &st.maps[i - 1];
+        if ((m->pid == pid || m->pid == -1) && addr >= m->start && addr < m->end) {
+            if (file_off)
+                *file_off = addr - m->start + m->pgoff;
+            return m->path;
+        }
+    }
+    return NULL;
 }
 
 static const char *module_of(int32_t pid, uint64_t addr)
 {
-    for (size_t i = st.nmaps; i > 0; i--) { /* newest mapping wins */
-        const struct map *m = &st.maps[i - 1];
-        if ((m->pid == pid || m->pid == -1) && addr >= m->start && addr < m->end)
-            return m->path;
-    }
-    return "[unknown]";
+    const char *m = cat_module_of(pid, addr, NULL);
+    return m ? m : "[unknown]";
 }
 
 static void track(const tr_record *rec)
 {
     switch (rec->type) {
     case TR_REC_MMAP:
-        add_map(rec->pid, rec->u.mmap.start, rec->u.mmap.len, rec->u.mmap.path, rec->u.mmap.path_len);
+        add_map(rec->pid, rec->u.mmap.start, rec->u.mmap.len, rec->u.mmap.pgoff, rec->u.mmap.path,
+                rec->u.mmap.path_len);
         break;
     case TR_REC_COMM:
         if (rec->u.comm.exec)

@@ -29,6 +29,7 @@ struct sc_item {
     struct sc_cap cap[TR_MAX_CAPTURES];
     uint8_t *data;        /* captures or siginfo */
     size_t data_len;
+    char *stack;          /* -k: its " > module(func+0xoff) [0xaddr]" lines, NUL-terminated */
     int32_t code;
     int interrupted;      /* its entry line was cut by "<unfinished ...>" */
     int entry_done;       /* its entry line was printed by an earlier flush */

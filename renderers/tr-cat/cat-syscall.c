@@ -131,6 +131,14 @@ static void emit_entry(struct cat_ctx *c, size_t idx)
     it->interrupted = 0;
 }
 
+/* The finished line of a syscall, then its stack (-k), as strace -k prints them. */
+static void out_call_line(struct cat_ctx *c, const struct sc_item *it)
+{
+    out_line(c);
+    if (it->stack)
+        fputs(it->stack, c->out);
+}
+
 static void emit_exit(struct cat_ctx *c, size_t idx)
 {
     struct sc_item *it = &S.items[idx];
@@ -147,14 +155,14 @@ static void emit_exit(struct cat_ctx *c, size_t idx)
             sb_printf(&S.line, "<... %s resumed>", sc_sys_name(c, it->nr));
         }
         sb_puts(&S.line, " <detached ...>");
-        out_line(c);
+        out_call_line(c, it);
         S.open_tid = 0;
         return;
     }
     if (S.open_tid == it->tid && S.open_item == idx && !it->interrupted) {
         size_t start = 0;
         sc_format_exit(c, it, &S.line, start);
-        out_line(c);
+        out_call_line(c, it);
         S.open_tid = 0;
         return;
     }
@@ -172,7 +180,7 @@ static void emit_exit(struct cat_ctx *c, size_t idx)
     line_prefix(c, who, it->time + it->dur, &S.line);
     sb_printf(&S.line, "<... %s resumed>", name);
     sc_format_exit(c, it, &S.line, 0);
-    out_line(c);
+    out_call_line(c, it);
 }
 
 static void emit_signal(struct cat_ctx *c, struct sc_item *it)
@@ -222,7 +230,9 @@ static int cmp_event(const void *a, const void *b)
 static void free_item(struct sc_item *it)
 {
     free(it->data);
+    free(it->stack);
     it->data = NULL;
+    it->stack = NULL;
 }
 
 /* At the end of a stream: an unfinished call after which its thread shows nothing more
@@ -355,7 +365,40 @@ static void note_tid(int32_t tid)
         S.tids[S.ntids++] = tid;
 }
 
-static int copy_syscall(struct sc_item *it, const tr_record *rec)
+/* The stack of a syscall as strace -k prints it: one " > " line per frame,
+ * leaf first, "module(function+0xoffset) [0xaddress in the file]" (the
+ * address itself when its mapping is unknown; "module()" when the frame
+ * has no name: run tr-symbolize first).  NULL when there is none. */
+static char *stack_lines(struct cat_ctx *c, const tr_record *rec)
+{
+    const uint32_t *fr;
+    int n = rec->u.syscall.stack ? tr_reader_stack(c->r, rec->u.syscall.stack, &fr) : 0;
+    if (n <= 0)
+        return NULL;
+    struct sb b = {0};
+    for (int i = 0; i < n; i++) {
+        const tr_frame *f = tr_reader_frame(c->r, fr[i]);
+        if (!f) {
+            sb_puts(&b, " > [frame lost]\n");
+            continue;
+        }
+        uint64_t off = f->addr;
+        const char *mod = cat_module_of(rec->pid, f->addr, &off);
+        const char *fn = NULL;
+        if (f->flags & TR_FRAME_SYMBOLIZED) {
+            const char *m = tr_reader_string(c->r, f->module, NULL);
+            fn = tr_reader_string(c->r, f->func, NULL);
+            mod = m ? m : mod;
+        }
+        sb_printf(&b, " > %s(", mod ? mod : "[unknown]");
+        if (fn)
+            sb_printf(&b, "%s+0x%" PRIx64, fn, f->offset);
+        sb_printf(&b, ") [0x%" PRIx64 "]%s\n", off, f->flags & TR_FRAME_INLINE ? " (inlined)" : "");
+    }
+    return b.p;
+}
+
+static int copy_syscall(struct cat_ctx *c, struct sc_item *it, const tr_record *rec)
 {
     it->type = rec->type;
     it->time = rec->time;
@@ -383,6 +426,7 @@ static int copy_syscall(struct sc_item *it, const tr_record *rec)
         off += cp->len;
     }
     it->ncap = n;
+    it->stack = stack_lines(c, rec);
     return 0;
 }
 
@@ -426,7 +470,7 @@ static int json_syscall(struct cat_ctx *c, const tr_record *rec)
 {
     struct sc_item it;
     memset(&it, 0, sizeof it);
-    if (copy_syscall(&it, rec) < 0)
+    if (copy_syscall(c, &it, rec) < 0)
         return -1;
     FILE *f = c->out;
     const char *name = sc_sys_name(c, it.nr);
@@ -545,6 +589,8 @@ int cat_syscall_record(struct cat_ctx *c, const tr_record *rec)
     case TR_REC_BLOB:
     case TR_REC_COMM:
     case TR_REC_FORK:
+    case TR_REC_MMAP: /* -k: the mappings of its stacks */
+    case TR_REC_MODULE_STATUS:
         return S.strace_stream && !c->o->json ? 1 : 0;
     case TR_REC_STREAM_START:
         return 0;
@@ -569,7 +615,7 @@ int cat_syscall_record(struct cat_ctx *c, const tr_record *rec)
         return -1;
     note_tid(rec->tid);
     if (rec->type == TR_REC_SYSCALL) {
-        if (copy_syscall(it, rec) < 0) {
+        if (copy_syscall(c, it, rec) < 0) {
             S.n--;
             return -1;
         }

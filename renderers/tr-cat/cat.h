@@ -78,6 +78,9 @@ void cat_json_str(FILE *f, const char *s, size_t len);
 void cat_time(FILE *f, uint64_t ns);
 /* Frame as "addr func+0xoff (module)" into buf */
 void cat_frame(struct cat_ctx *c, uint32_t frame_id, char *buf, size_t len);
+/* The module (path) mapped at addr in process pid by the MMAP records seen
+ * so far (cat-sample.c), with addr's offset in its file; NULL when none. */
+const char *cat_module_of(int32_t pid, uint64_t addr, uint64_t *file_off);
 
 /* Family hooks: *_record prints rec as text or, with o->json, as one JSON line; it returns
  * 1 if it printed rec, 0 if rec is not its family (generic output is used), -1 on error.
