@@ -1,8 +1,8 @@
 /*
  * stacks.c - the user stack of a syscall (-k), unwound while its thread is
  * stopped at the syscall, as strace -k does: libdwfl's unwinder over the
- * process's own binaries (.eh_frame, .debug_frame), so code without frame
- * pointers (every Debian library) unwinds too.  One libdwfl session per
+ * process's own binaries (their .eh_frame), so code without frame pointers
+ * (every Debian library) unwinds too.  One libdwfl session per
  * process, its modules reported again when its mappings may have changed
  * (after mmap, munmap, mprotect, mremap: stacks_maps_changed) and once more
  * when an address falls outside them.  Threads are read through ptrace,
@@ -47,6 +47,19 @@ struct stacks {
     Dwfl_Callbacks cb;
 };
 
+/* Unwinding needs the binaries' own CFI: separate debug files are never
+ * looked for.  Reading them cost a third of the time (libc6-dbg's are
+ * compressed), and ld.so's .debug_frame from libc6-dbg unwound _dl_start
+ * into itself once more, where its .eh_frame agrees with gdb and strace. */
+static int no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+                        const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
+                        char **debuginfo_file_name)
+{
+    (void)mod, (void)userdata, (void)modname, (void)base, (void)file_name, (void)debuglink_file;
+    (void)debuglink_crc, (void)debuginfo_file_name;
+    return -1;
+}
+
 struct stacks *stacks_new(tr_writer *w)
 {
     struct stacks *s = calloc(1, sizeof *s);
@@ -54,7 +67,7 @@ struct stacks *stacks_new(tr_writer *w)
         return NULL;
     s->w = w;
     s->cb.find_elf = dwfl_linux_proc_find_elf;
-    s->cb.find_debuginfo = dwfl_standard_find_debuginfo;
+    s->cb.find_debuginfo = no_debuginfo;
     s->cb.debuginfo_path = &s->debuginfo_path;
     return s;
 }
