@@ -872,9 +872,12 @@ static int grow_view(sym_dwpart *p, uint64_t cu)
 {
     if (cold_init(p) < 0)
         return -1;
-    /* at least double the view, so that views are rebuilt rarely */
+    /* at least double the view, so that views are rebuilt rarely, and
+     * past the unit's start at once (zsec_to then chooses how) */
     size_t have = p->info.len > p->covers ? p->info.len : p->covers;
     size_t want = have * 2 > 65536 ? have * 2 : 65536;
+    if (want < cu + 65536)
+        want = cu + 65536;
     while ((cu >= p->complete || p->complete < p->covers) && p->info.len < p->info.total) {
         if (zsec_to(&p->info, want) < 0)
             return -1;
