@@ -236,7 +236,9 @@ static void end_stream(struct rw *c, uint64_t lost)
 static void start_stream(struct rw *c)
 {
     end_stream(c, 0);
-    tr_writer_options wo = {.stack_delta = c->o->keep_stack_copy};
+    /* chunks of 128 KiB: a reader down the pipe (tr-cat, tr-fold) starts
+     * while this one still resolves, and they compress as well */
+    tr_writer_options wo = {.stack_delta = c->o->keep_stack_copy, .chunk_size = 128u << 10};
     werr(c, tr_writer_open(&c->w, c->out_fd, &wo));
 }
 
