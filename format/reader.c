@@ -112,7 +112,7 @@ struct tr_reader {
     size_t nsys_names, capsys_names;
 
     uint32_t incompat;     /* the current stream's TR_INCOMPAT_* flags */
-    stack_images images;   /* STACK_DELTA: each thread's last stack copy in the chunk */
+    stack_images images;   /* STACK_DELTA: each thread's stack image in the chunk */
 
     tr_reader_stats st;
     tr_reader_diag diag;
@@ -639,8 +639,8 @@ truncated: {
 /* ---- records ---- */
 
 /* STACK_DELTA: a sample's stack copy is the bytes written in the record
- * followed by the last kept bytes of its thread's previous copy in the
- * chunk.  Completes rec's stack copy and makes it the thread's image. */
+ * followed by the last kept bytes of its thread's stack image (spec/FORMAT.md
+ * 4.4).  Completes rec's stack copy and lays it over the image. */
 static int complete_stack_copy(tr_reader *r, tr_record *rec, size_t kept)
 {
     size_t f = rec->u.sample.stack_copy_len;

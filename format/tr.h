@@ -348,12 +348,13 @@ typedef struct tr_writer_options {
     size_t chunk_size;      /* raw bytes per chunk; 0 = default (1 MiB); max 16 MiB */
     uint64_t key_interval;  /* raw bytes between key chunks; 0 = default (64 MiB) */
     uint32_t flush_ms;      /* tr_writer_poll flushes after this; 0 = default (100) */
-    /* 1: write each sample's stack copy as the bytes that differ from the
-     * previous copy of the same thread, in front of the bytes the two end
-     * with (TR_INCOMPAT_STACK_DELTA: the stream then needs a format 1.1
-     * reader).  Readers deliver the whole copy either way.  For recorders
-     * of DWARF stacks: consecutive copies of a thread share their outer
-     * frames, so the reader decompresses a fraction of the bytes. */
+    /* 1: write each sample's stack copy as the bytes in front of the end it
+     * shares with the thread's earlier copies in the chunk, laid over one
+     * another at their ends (TR_INCOMPAT_STACK_DELTA: the stream then needs
+     * a format 1.1 reader; spec/FORMAT.md 4.4).  Readers deliver the whole
+     * copy either way.  For recorders of DWARF stacks: a thread's copies
+     * share their outer frames, so readers decompress a fraction of the
+     * bytes. */
     int stack_delta;
 } tr_writer_options;
 

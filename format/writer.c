@@ -56,7 +56,7 @@ struct tr_writer {
     sticky *sticky;
     size_t nsticky, capsticky;
 
-    stack_images images; /* opt.stack_delta: each thread's last stack copy in the chunk */
+    stack_images images; /* opt.stack_delta: each thread's stack image in the chunk */
 
     tr_writer_stats st;
 };
@@ -177,6 +177,7 @@ static int append(tr_writer *w, const tr_record *rec)
     if (w->chunk.len + w->body.len + 64 > TR_RAW_MAX) {
         if ((e = flush_chunk(w))) return e;
         if (im && (e = encode(w, rec, &im, &kept))) return e;
+        if (w->body.len > TR_RAW_MAX / 2) return TR_E_TOO_LARGE; /* written whole, it is too large */
     }
     uint8_t pre[40];
     size_t n = 0;
