@@ -389,6 +389,8 @@ static char *stack_lines(struct cat_ctx *c, const tr_record *rec)
             const char *m = tr_reader_string(c->r, f->module, NULL);
             fn = tr_reader_string(c->r, f->func, NULL);
             mod = m ? m : mod;
+            if (fn && !strcmp(fn, "[unknown]"))
+                fn = NULL; /* no symbol there: "module()", as strace prints it */
         }
         sb_printf(&b, " > %s(", mod ? mod : "[unknown]");
         if (fn)
