@@ -18,7 +18,9 @@
 #include "cli.h"
 #include "tr.h"
 
-struct pending { uint64_t time; size_t entry; int used; };
+/* A task off the CPU since time, its wait counted in entry; woken: when a
+ * wakeup of it was seen (0 none). */
+struct pending { uint64_t time, woken; size_t entry; int used; };
 
 /* The line reader has read the first bytes already: give the trace reader
  * an fd that starts at the beginning again (seek back in a file; through a
@@ -115,6 +117,8 @@ struct tstate {
     /* sched_switch payload layout */
     int sw_next_off, sw_next_size, sw_prev_off, sw_prev_size, sw_known;
     int sw_state_off, sw_state_size;
+    /* the "pid" field of sched_wakeup, sched_waking, sched_wakeup_new (-1 unknown, -2 not looked up) */
+    int wk_off[3], wk_size[3];
     uint64_t unresolved;
     /* --no-symbolize: mappings for the module of raw frames */
     struct tmap { int32_t pid; uint64_t start, end; char *path; } *maps;
@@ -388,13 +392,53 @@ static struct pending *pending_of(struct tstate *t, int32_t tid, int create)
     return &t->pend[e->n - 1];
 }
 
+static void end_wait(struct tstate *t, struct pending *p, uint64_t time)
+{
+    t->f->map.e[p->entry].n += time > p->time ? time - p->time : 0;
+    p->used = 0;
+}
+
+/* tid runs again now: its recorded switch-in ends its wait. */
 static void close_pending(struct tstate *t, int32_t tid, uint64_t time)
 {
     struct pending *p = pending_of(t, tid, 0);
-    if (p && p->used) {
-        t->f->map.e[p->entry].n += time > p->time ? time - p->time : 0;
-        p->used = 0;
+    if (p && p->used)
+        end_wait(t, p, time);
+}
+
+/* tid is seen running (an event of its own) without its switch-in on
+ * record: its wait ended by now, at its wakeup when one was seen. */
+static void close_pending_running(struct tstate *t, int32_t tid, uint64_t time)
+{
+    struct pending *p = pending_of(t, tid, 0);
+    if (p && p->used)
+        end_wait(t, p, p->woken && p->woken < time ? p->woken : time);
+}
+
+/* A wakeup event (name, raw payload): the woken task's wait ends there if
+ * its switch-in turns out not to be recorded. */
+static void note_wakeup(struct tstate *t, const char *name, const uint8_t *data, size_t len, uint64_t time)
+{
+    static const char *const events[3] = {"sched_wakeup", "sched_waking", "sched_wakeup_new"};
+    int i = 0;
+    if (strncmp(name, "sched:", 6))
+        return;
+    while (i < 3 && strcmp(name + 6, events[i]))
+        i++;
+    if (i == 3)
+        return;
+    if (t->wk_off[i] == -2) {
+        char blob[64];
+        size_t flen;
+        snprintf(blob, sizeof blob, "ftrace/format/sched/%s", events[i]);
+        const uint8_t *fmt = tr_reader_blob(t->r, blob, &flen);
+        if (!fmt || !format_field((const char *)fmt, flen, "pid", &t->wk_off[i], &t->wk_size[i]))
+            t->wk_off[i] = -1;
     }
+    int32_t pid = (int32_t)payload_int(data, len, t->wk_off[i], t->wk_size[i]);
+    struct pending *p = pid > 0 ? pending_of(t, pid, 0) : NULL;
+    if (p && p->used && !p->woken)
+        p->woken = time;
 }
 
 /* A switch: the task switching out (the sample's thread, with its stack)
@@ -410,7 +454,7 @@ static int offcpu_sample(struct tstate *t, const tr_record *rec)
         if (next > 0)
             close_pending(t, next, rec->time);
     }
-    close_pending(t, rec->tid, rec->time);
+    close_pending_running(t, rec->tid, rec->time);
     if (!wanted(t, rec))
         return 0;
     pscript_begin(t->ps, comm_of(t, rec->tid), rec->pid, rec->tid, 0);
@@ -421,6 +465,7 @@ static int offcpu_sample(struct tstate *t, const tr_record *rec)
     if (!p)
         return -1;
     p->time = rec->time;
+    p->woken = 0;
     p->entry = t->f->last_entry;
     p->used = 1;
     return 0;
@@ -436,8 +481,14 @@ static int on_sample(struct tstate *t, const tr_record *rec)
         t->event_chosen = 1;
     }
     if (strlen(t->event) != nl || memcmp(t->event, name, nl)) {
-        if (t->o->offcpu)
-            close_pending(t, rec->tid, rec->time); /* it is running */
+        if (t->o->offcpu) {
+            close_pending_running(t, rec->tid, rec->time); /* it is running */
+            if (rec->u.sample.raw_len && nl < 64) {
+                char ename[64];
+                snprintf(ename, sizeof ename, "%.*s", (int)nl, name);
+                note_wakeup(t, ename, rec->u.sample.raw, rec->u.sample.raw_len, rec->time);
+            }
+        }
         if (!t->other[0])
             snprintf(t->other, sizeof t->other, "%.*s", (int)nl, name);
         t->other_samples++;
@@ -492,9 +543,10 @@ static const char *switch_state(int64_t state)
 /* Tracepoint events of tr-rec-ftrace.  Folded by task and event (the event
  * the leaf, under the task); with --offcpu, sched:sched_switch events give
  * each task's time off the CPU: from its switch-out to its next switch-in,
- * exactly when every switch was recorded (system-wide); a recording of a
- * command (pid-filtered by the kernel) misses switch-ins from the idle task,
- * and the wait then ends at the task's next event: an upper bound. */
+ * exactly when every switch was recorded.  Kernels do not always trace the
+ * switches from the idle task (CPU 1 of our CI's VM traces none); then the
+ * wait ends at the task's wakeup when one was recorded, else at its next
+ * event: an upper bound. */
 static int on_trace_event(struct tstate *t, const tr_record *rec)
 {
     const tr_event_def *ev = tr_reader_event(t->r, rec->u.trace_event.event);
@@ -502,11 +554,13 @@ static int on_trace_event(struct tstate *t, const tr_record *rec)
     snprintf(name, sizeof name, "%.*s", ev ? (int)ev->name_len : 15, ev ? ev->name : "[unknown event]");
     if (t->o->offcpu) {
         /* any event of a task shows it running: a wait whose switch-in was
-         * not recorded (a pid-filtered recording) ends here at the latest */
+         * not recorded ends here at the latest (at its wakeup if seen) */
         if (rec->tid > 0)
-            close_pending(t, rec->tid, rec->time);
-        if (strcmp(name, "sched:sched_switch"))
+            close_pending_running(t, rec->tid, rec->time);
+        if (strcmp(name, "sched:sched_switch")) {
+            note_wakeup(t, name, rec->u.trace_event.data, rec->u.trace_event.len, rec->time);
             return 0;
+        }
         if (!t->sw_known)
             load_switch_format(t);
         if (!t->sw_known)
@@ -530,6 +584,7 @@ static int on_trace_event(struct tstate *t, const tr_record *rec)
         if (!p)
             return -1;
         p->time = rec->time;
+        p->woken = 0;
         p->entry = t->f->last_entry;
         p->used = 1;
         return 0;
@@ -569,6 +624,8 @@ int fold_trace(struct fold *f, struct lines *l, const char *shown)
     int fd = l->fd;
     struct tstate t;
     memset(&t, 0, sizeof t);
+    for (int i = 0; i < 3; i++)
+        t.wk_off[i] = -2;
     t.f = f;
     t.o = f->o;
     t.no_symbolize = f->o->no_symbolize;
@@ -639,6 +696,8 @@ int fold_trace(struct fold *f, struct lines *l, const char *shown)
         }
         if (rec.type == TR_REC_STREAM_START) {
             t.sw_known = 0;
+            for (int i = 0; i < 3; i++)
+                t.wk_off[i] = -2;
             smap_free(&t.off); /* waits do not continue into another recording */
             smap_init(&t.off);
             t.npend = 0;
@@ -650,7 +709,7 @@ int fold_trace(struct fold *f, struct lines *l, const char *shown)
         }
         track(&t, &rec);
         if (f->o->offcpu && rec.type == TR_REC_EXIT)
-            close_pending(&t, rec.tid, rec.time); /* it ran until its exit */
+            close_pending_running(&t, rec.tid, rec.time); /* it ran until its exit */
         int r2 = 0;
         if (rec.type == TR_REC_SAMPLE && !only_syscalls)
             r2 = on_sample(&t, &rec);
