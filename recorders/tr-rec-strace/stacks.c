@@ -106,23 +106,19 @@ static struct proc *proc_of(struct stacks *s, pid_t tgid, int create)
 /* The process's modules, reported (again): 0, or -1 when it cannot be read. */
 static int report(struct stacks *s, struct proc *p)
 {
-    if (!p->dwfl) {
-        if (!(p->dwfl = dwfl_begin(&s->cb)))
-            return -1;
-        dwfl_report_begin(p->dwfl);
-        if (dwfl_linux_proc_report(p->dwfl, p->tgid) != 0 || dwfl_report_end(p->dwfl, NULL, NULL) != 0 ||
-            dwfl_linux_proc_attach(p->dwfl, p->tgid, true) != 0) {
-            dwfl_end(p->dwfl);
-            p->dwfl = NULL;
-            return -1;
-        }
-    } else {
-        dwfl_report_begin(p->dwfl);
-        if (dwfl_linux_proc_report(p->dwfl, p->tgid) != 0 || dwfl_report_end(p->dwfl, NULL, NULL) != 0)
-            return -1;
+    int fresh = !p->dwfl;
+    if (fresh && !(p->dwfl = dwfl_begin(&s->cb)))
+        return -1;
+    dwfl_report_begin(p->dwfl);
+    int ok = dwfl_linux_proc_report(p->dwfl, p->tgid) == 0 && dwfl_report_end(p->dwfl, NULL, NULL) == 0 &&
+             (!fresh || dwfl_linux_proc_attach(p->dwfl, p->tgid, true) == 0); /* we hold it stopped */
+    if (!ok && fresh) {
+        dwfl_end(p->dwfl);
+        p->dwfl = NULL;
     }
-    p->stale = 0;
-    return 0;
+    if (ok)
+        p->stale = 0;
+    return ok ? 0 : -1;
 }
 
 struct walk {
