@@ -156,7 +156,8 @@ static void test_ring_live(void **state)
                                 .clockid = CLOCK_MONOTONIC};
     int fd = perf_event_open_fd(&a, 0, -1, -1, 0);
     if (fd < 0) {
-        print_message("perf_event_open cpu-clock: %s\n", strerror(errno));
+        print_message("SKIP: the kernel refuses perf_event_open of the cpu-clock software event: %s\n",
+                      strerror(errno));
         skip();
     }
     struct perf_ring r;
