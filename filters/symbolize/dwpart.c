@@ -275,13 +275,8 @@ static int parse_aranges(sym_dwpart *p, const uint8_t *a, size_t len)
                 break;
             if (n == 0 || lo + n < lo)
                 continue;
-            if (p->nar == cap) {
-                cap = cap ? cap * 2 : 256;
-                arange *na = realloc(p->ar, cap * sizeof *na);
-                if (!na)
-                    return -1;
-                p->ar = na;
-            }
+            if (sym_reserve(&p->ar, &cap, p->nar + 1, sizeof *p->ar, 256) < 0)
+                return -1;
             p->ar[p->nar++] = (arange){ lo, lo + n, cu };
         }
         off += sz;

@@ -209,14 +209,8 @@ void sym_warnf(sym_session *s, const char *fmt, ...)
     }
     if (s->nwarn - s->warnpos > 10000)
         return; /* nobody drains: stay bounded */
-    if (s->nwarn == s->warncap) {
-        size_t ncap = s->warncap ? s->warncap * 2 : 16;
-        char **n = realloc(s->warnings, ncap * sizeof *n);
-        if (!n)
-            return;
-        s->warnings = n;
-        s->warncap = ncap;
-    }
+    if (sym_reserve(&s->warnings, &s->warncap, s->nwarn + 1, sizeof *s->warnings, 16) < 0)
+        return;
     char *c = strdup(buf);
     if (c)
         s->warnings[s->nwarn++] = c;
@@ -522,14 +516,8 @@ static int prescan_blob(sym_session *s, const tr_record *rec)
         b.kind = 2;
     if (b.kind < 0)
         return 0;
-    if (s->npre == s->precap) {
-        size_t ncap = s->precap ? s->precap * 2 : 16;
-        pre_blob *n = realloc(s->pre, ncap * sizeof *n);
-        if (!n)
-            return TR_E_NOMEM;
-        s->pre = n;
-        s->precap = ncap;
-    }
+    if (sym_reserve(&s->pre, &s->precap, s->npre + 1, sizeof(pre_blob), 16) < 0)
+        return TR_E_NOMEM;
     b.data = malloc(b.len ? b.len : 1);
     if (!b.data)
         return TR_E_NOMEM;
@@ -860,14 +848,8 @@ int sym_push_symbol(sym_session *s, uint64_t owner, const char *module, const ch
         return 0;
     if (sym_map_put(&s->symbols_seen, owner, start, (void *)1) < 0)
         return TR_E_NOMEM;
-    if (s->nsyms == s->symcap) {
-        size_t ncap = s->symcap ? s->symcap * 2 : 256;
-        sym_symbol_info *n = realloc(s->syms, ncap * sizeof *n);
-        if (!n)
-            return TR_E_NOMEM;
-        s->syms = n;
-        s->symcap = ncap;
-    }
+    if (sym_reserve(&s->syms, &s->symcap, s->nsyms + 1, sizeof *s->syms, 256) < 0)
+        return TR_E_NOMEM;
     s->syms[s->nsyms++] = (sym_symbol_info){ module, name, start, size, flags };
     return 0;
 }

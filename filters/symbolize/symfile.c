@@ -406,15 +406,9 @@ sym_symfile *sym_symfile_get(sym_session *s, const char *path, const uint8_t *bu
     f->path = sym_intern(&s->strings, path, strlen(path));
     memcpy(f->build_id, build_id, build_id_len);
     f->build_id_len = build_id_len;
-    if (s->nfiles == s->filecap) {
-        size_t ncap = s->filecap ? s->filecap * 2 : 32;
-        sym_symfile **n = realloc(s->filelist, ncap * sizeof *n);
-        if (!n) {
-            free(f);
-            return NULL;
-        }
-        s->filelist = n;
-        s->filecap = ncap;
+    if (sym_reserve(&s->filelist, &s->filecap, s->nfiles + 1, sizeof *s->filelist, 32) < 0) {
+        free(f);
+        return NULL;
     }
     if (!f->path || sym_map_put(&s->files, (uintptr_t)k, 0, f) < 0) {
         free(f);

@@ -27,14 +27,8 @@ static sym_tab *tab_new(const char *text, size_t len)
 
 static int tab_push(sym_tab *t, size_t *cap, const sym_tab_entry *e)
 {
-    if (t->n == *cap) {
-        size_t ncap = *cap ? *cap * 2 : 1024;
-        sym_tab_entry *n = realloc(t->e, ncap * sizeof *n);
-        if (!n)
-            return -1;
-        t->e = n;
-        *cap = ncap;
-    }
+    if (sym_reserve(&t->e, cap, t->n + 1, sizeof *t->e, 1024) < 0)
+        return -1;
     t->e[t->n++] = *e;
     return 0;
 }
