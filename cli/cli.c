@@ -324,3 +324,21 @@ char *cli_read_file(const char *path, size_t *len)
 }
 
 void cli_ignore_sigpipe(void) { signal(SIGPIPE, SIG_IGN); }
+
+int cli_read_comm(pid_t pid, pid_t tid, char *buf, size_t size)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/task/%d/comm", (int)pid, (int)tid);
+    buf[0] = '\0';
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t n = read(fd, buf, size - 1);
+    close(fd);
+    if (n < 0)
+        n = 0;
+    while (n > 0 && buf[n - 1] == '\n')
+        n--;
+    buf[n] = '\0';
+    return n > 0 ? 0 : -1;
+}

@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdarg.h>
+#include <sys/types.h>
 
 /* Exit statuses shared by the tools (each tool's spec lists its own). */
 enum {
@@ -85,6 +86,9 @@ int cli_open_input(const char *path, const char **shown);
  * known in advance), NUL-terminated; *len (may be NULL) gets its length.
  * NULL with errno set when it cannot be opened or read. */
 char *cli_read_file(const char *path, size_t *len);
+/* The comm of thread tid of process pid (/proc/PID/task/TID/comm, without
+ * its newline) into buf: 0, or -1 (then buf is "") when it cannot be read. */
+int cli_read_comm(pid_t pid, pid_t tid, char *buf, size_t size);
 
 /* Flush stdout; on failure print "tool: write error: stdout: ..." and
  * return 1, else return status unchanged. */

@@ -64,15 +64,9 @@ int ft_pid_is_live_recorder(pid_t pid)
         return 0;
     if (kill(pid, 0) != 0 && errno == ESRCH)
         return 0;
-    char path[64], comm[32] = "";
-    snprintf(path, sizeof path, "/proc/%ld/comm", (long)pid);
-    FILE *f = fopen(path, "re");
-    if (!f)
+    char comm[32];
+    if (cli_read_comm(pid, pid, comm, sizeof comm) < 0)
         return 0;
-    if (!fgets(comm, sizeof comm, f))
-        comm[0] = 0;
-    fclose(f);
-    comm[strcspn(comm, "\n")] = 0;
     /* comm is the executable's name cut to 15 bytes */
     return strcmp(comm, "tr-rec-ftrace") == 0;
 }

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "ftrace.h"
 
 struct ft_tasks {
@@ -69,22 +70,10 @@ static void read_proc(struct ft_task *task)
         task->known = 1;
         return;
     }
-    snprintf(path, sizeof path, "/proc/%d/task/%d/comm", task->tid, task->tid);
-    FILE *f = fopen(path, "re");
-    if (f) {
-        if (fgets(line, sizeof line, f)) {
-            line[strcspn(line, "\n")] = 0;
-            size_t n = strlen(line);
-            if (n >= sizeof task->comm)
-                n = sizeof task->comm - 1;
-            memcpy(task->comm, line, n);
-            task->comm[n] = 0;
-            task->known = 1;
-        }
-        fclose(f);
-    }
+    if (cli_read_comm(task->tid, task->tid, task->comm, sizeof task->comm) == 0)
+        task->known = 1;
     snprintf(path, sizeof path, "/proc/%d/task/%d/status", task->tid, task->tid);
-    f = fopen(path, "re");
+    FILE *f = fopen(path, "re");
     if (f) {
         while (fgets(line, sizeof line, f))
             if (!strncmp(line, "Tgid:", 5)) {

@@ -257,15 +257,9 @@ int sb_finish(struct sideband *sb, tr_writer *w)
 
 static int synth_comm(tr_writer *w, pid_t pid, pid_t tid, uint64_t time)
 {
-    char path[64], comm[64];
-    snprintf(path, sizeof path, "/proc/%d/task/%d/comm", (int)pid, (int)tid);
-    FILE *f = fopen(path, "re");
-    if (!f)
+    char comm[64];
+    if (cli_read_comm(pid, tid, comm, sizeof comm) < 0)
         return 0;
-    if (!fgets(comm, sizeof comm, f))
-        comm[0] = 0;
-    fclose(f);
-    comm[strcspn(comm, "\n")] = 0;
     tr_record rec = {.type = TR_REC_COMM, .time = time, .pid = pid, .tid = tid, .cpu = -1};
     rec.u.comm.comm = comm;
     rec.u.comm.len = strlen(comm);

@@ -144,27 +144,10 @@ static void write_simple(struct tracer *T, tr_record *rec)
     check_write(T, tr_writer_add(T->w, rec));
 }
 
-static void read_comm(pid_t tid, char *buf, size_t len)
-{
-    char path[64];
-    snprintf(path, sizeof path, "/proc/%d/comm", (int)tid);
-    buf[0] = 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return;
-    ssize_t n = read(fd, buf, len - 1);
-    close(fd);
-    if (n < 0)
-        n = 0;
-    while (n > 0 && buf[n - 1] == '\n')
-        n--;
-    buf[n] = 0;
-}
-
 static void write_comm(struct tracer *T, struct tracee *tr, int exec)
 {
     char comm[64];
-    read_comm(tr->tid, comm, sizeof comm);
+    cli_read_comm(tr->tid, tr->tid, comm, sizeof comm);
     tr_record rec;
     memset(&rec, 0, sizeof rec);
     rec.type = TR_REC_COMM;
