@@ -50,6 +50,14 @@ void fold_free(struct fold *f)
     smap_free(&f->map);
 }
 
+void fold_warn_other_events(const struct fold *f, const char *shown, const char *event, uint64_t n,
+                            const char *other)
+{
+    if (!f->o->quiet)
+        cli_warn("%s: folded event '%s' only; skipped %llu samples of others such as '%s' "
+                 "(choose with --event)", shown, event, (unsigned long long)n, other);
+}
+
 int fold_is_trace(const void *p, size_t len)
 {
     const unsigned char *b = p;
@@ -61,23 +69,14 @@ int fold_text_lines(struct fold *f, struct lines *l, const char *shown)
 {
     struct pscript_stats st;
     int rc = pscript_fold(l, &f->o->ps, &f->map, &st);
-    if (rc == -1) {
-        cli_warn("%s: read error: %s", shown, strerror(l->err));
+    if (lines_warn_error(l, rc, shown))
         return CLI_EXIT_FAIL;
-    }
-    if (rc == -2) {
-        cli_warn("%s:%llu: line longer than %zu bytes", shown, (unsigned long long)l->line_no,
-                 l->max_line);
-        return CLI_EXIT_FAIL;
-    }
     if (rc < 0) {
         cli_warn("%s: out of memory", shown);
         return CLI_EXIT_FAIL;
     }
-    if (st.other_event[0] && !f->o->quiet)
-        cli_warn("%s: folded event '%s' only; skipped %llu samples of others such as '%s' "
-                 "(choose with --event)", shown, st.event, (unsigned long long)st.filtered,
-                 st.other_event);
+    if (st.other_event[0])
+        fold_warn_other_events(f, shown, st.event, st.filtered, st.other_event);
     if (st.unrecognized && !f->o->quiet)
         cli_warn("%s: skipped %llu unrecognized lines (first at line %llu)", shown,
                  (unsigned long long)st.unrecognized,

@@ -26,6 +26,10 @@ struct lines {
 
 void lines_init(struct lines *l, int fd, size_t max_line);
 void lines_free(struct lines *l);
+/* After a read that returned rc: 1 when rc is a read error (-1) or a line
+ * longer than max_line (-2), which is then warned about (shown: the input's
+ * name), else 0. */
+int lines_warn_error(const struct lines *l, int rc, const char *shown);
 /* lines_next() when the next line is not whole in the buffer yet. */
 int lines_next_read(struct lines *l, char **line, size_t *len);
 

@@ -392,6 +392,17 @@ static struct pending *pending_of(struct tstate *t, int32_t tid, int create)
     return &t->pend[e->n - 1];
 }
 
+/* tid leaves the CPU at time: its wait is counted in the entry just added
+ * (or found) for its stack, the last key built.  0, or -1 out of memory. */
+static int open_pending(struct tstate *t, int32_t tid, uint64_t time)
+{
+    struct pending *p = pending_of(t, tid, 1);
+    if (!p)
+        return -1;
+    *p = (struct pending){.time = time, .entry = t->f->last_entry, .used = 1};
+    return 0;
+}
+
 static void end_wait(struct tstate *t, struct pending *p, uint64_t time)
 {
     t->f->map.e[p->entry].n += time > p->time ? time - p->time : 0;
@@ -417,13 +428,14 @@ static void close_pending_running(struct tstate *t, int32_t tid, uint64_t time)
 
 /* A wakeup event (name, raw payload): the woken task's wait ends there if
  * its switch-in turns out not to be recorded. */
-static void note_wakeup(struct tstate *t, const char *name, const uint8_t *data, size_t len, uint64_t time)
+static void note_wakeup(struct tstate *t, const char *name, size_t nl, const uint8_t *data, size_t len,
+                        uint64_t time)
 {
     static const char *const events[3] = {"sched_wakeup", "sched_waking", "sched_wakeup_new"};
     int i = 0;
-    if (strncmp(name, "sched:", 6))
+    if (nl < 6 || memcmp(name, "sched:", 6))
         return;
-    while (i < 3 && strcmp(name + 6, events[i]))
+    while (i < 3 && (nl - 6 != strlen(events[i]) || memcmp(name + 6, events[i], nl - 6)))
         i++;
     if (i == 3)
         return;
@@ -460,15 +472,7 @@ static int offcpu_sample(struct tstate *t, const tr_record *rec)
     pscript_begin(t->ps, comm_of(t, rec->tid), rec->pid, rec->tid, 0);
     if (add_frames(t, t->ps, rec) < 0 || pscript_end(t->ps) < 0)
         return -1;
-    /* the entry just added (or found) for this stack: the last key built */
-    struct pending *p = pending_of(t, rec->tid, 1);
-    if (!p)
-        return -1;
-    p->time = rec->time;
-    p->woken = 0;
-    p->entry = t->f->last_entry;
-    p->used = 1;
-    return 0;
+    return open_pending(t, rec->tid, rec->time);
 }
 
 static int on_sample(struct tstate *t, const tr_record *rec)
@@ -483,11 +487,7 @@ static int on_sample(struct tstate *t, const tr_record *rec)
     if (strlen(t->event) != nl || memcmp(t->event, name, nl)) {
         if (t->o->offcpu) {
             close_pending_running(t, rec->tid, rec->time); /* it is running */
-            if (rec->u.sample.raw_len && nl < 64) {
-                char ename[64];
-                snprintf(ename, sizeof ename, "%.*s", (int)nl, name);
-                note_wakeup(t, ename, rec->u.sample.raw, rec->u.sample.raw_len, rec->time);
-            }
+            note_wakeup(t, name, nl, rec->u.sample.raw, rec->u.sample.raw_len, rec->time);
         }
         if (!t->other[0])
             snprintf(t->other, sizeof t->other, "%.*s", (int)nl, name);
@@ -558,7 +558,7 @@ static int on_trace_event(struct tstate *t, const tr_record *rec)
         if (rec->tid > 0)
             close_pending_running(t, rec->tid, rec->time);
         if (strcmp(name, "sched:sched_switch")) {
-            note_wakeup(t, name, rec->u.trace_event.data, rec->u.trace_event.len, rec->time);
+            note_wakeup(t, name, strlen(name), rec->u.trace_event.data, rec->u.trace_event.len, rec->time);
             return 0;
         }
         if (!t->sw_known)
@@ -580,14 +580,7 @@ static int on_trace_event(struct tstate *t, const tr_record *rec)
         if (pscript_leaf(t->ps, switch_state(state)) < 0 ||
             pscript_end(t->ps) < 0)
             return -1;
-        struct pending *p = pending_of(t, prev, 1);
-        if (!p)
-            return -1;
-        p->time = rec->time;
-        p->woken = 0;
-        p->entry = t->f->last_entry;
-        p->used = 1;
-        return 0;
+        return open_pending(t, prev, rec->time);
     }
     if (t->o->ps.event && strcmp(t->o->ps.event, name))
         return 0;
@@ -723,10 +716,8 @@ int fold_trace(struct fold *f, struct lines *l, const char *shown)
             break;
         }
     }
-    if (t.other[0] && !f->o->quiet)
-        cli_warn("%s: folded event '%s' only; skipped %llu samples of others such as '%s' "
-                 "(choose with --event)", shown, t.event, (unsigned long long)t.other_samples,
-                 t.other);
+    if (t.other[0])
+        fold_warn_other_events(f, shown, t.event, t.other_samples, t.other);
     if (t.unresolved && !f->o->quiet)
         cli_warn("%s: %llu stacks or frames could not be resolved (lost definitions)", shown,
                  (unsigned long long)t.unresolved);

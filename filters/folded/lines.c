@@ -6,6 +6,17 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h"
+
+int lines_warn_error(const struct lines *l, int rc, const char *shown)
+{
+    if (rc == -1)
+        cli_warn("%s: read error: %s", shown, strerror(l->err));
+    else if (rc == -2)
+        cli_warn("%s:%llu: line longer than %zu bytes", shown, (unsigned long long)l->line_no, l->max_line);
+    return rc == -1 || rc == -2;
+}
+
 void lines_init(struct lines *l, int fd, size_t max_line)
 {
     memset(l, 0, sizeof *l);

@@ -105,15 +105,8 @@ static int load_folded(struct diff *d, int which, struct lines *l, const char *s
             return CLI_EXIT_USAGE;
         }
     }
-    if (rc == -1) {
-        cli_warn("%s: read error: %s", shown, strerror(l->err));
+    if (lines_warn_error(l, rc, shown))
         return CLI_EXIT_USAGE;
-    }
-    if (rc == -2) {
-        cli_warn("%s:%llu: line longer than %zu bytes", shown, (unsigned long long)l->line_no,
-                 l->max_line);
-        return CLI_EXIT_USAGE;
-    }
     if (skipped)
         cli_warn("%s: skipped %llu malformed lines (first: line %llu)", shown,
                  (unsigned long long)skipped, (unsigned long long)first);

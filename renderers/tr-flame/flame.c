@@ -286,14 +286,8 @@ int flame_read(struct flame *f, int fd, const char *shown)
             break;
         }
     }
-    if (rc == -1) {
-        cli_warn("%s: read error: %s", shown, strerror(l.err));
+    if (lines_warn_error(&l, rc, shown))
         status = CLI_EXIT_FAIL;
-    } else if (rc == -2) {
-        cli_warn("%s:%llu: line longer than %zu bytes", shown, (unsigned long long)l.line_no,
-                 l.max_line);
-        status = CLI_EXIT_FAIL;
-    }
     lines_free(&l);
     return status;
 }
