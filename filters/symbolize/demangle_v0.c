@@ -374,31 +374,21 @@ static void path(v0 *d, int in_value)
         ident_raw(d, &p, &n, &puny);
         print_ident(d, p, n, puny);
         break;
-    case 'M': /* <T> */
+    case 'M':   /* <T> */
+    case 'X': { /* <T as Trait> */
         disambiguator(d);
-        {
-            /* the impl path is not printed in the short form */
-            size_t save = d->len;
-            path(d, 0);
-            d->len = save;
-        }
-        emits(d, "<");
-        type(d);
-        emits(d, ">");
-        break;
-    case 'X': /* <T as Trait> */
-        disambiguator(d);
-        {
-            size_t save = d->len;
-            path(d, 0);
-            d->len = save;
-        }
-        emits(d, "<");
-        type(d);
-        emits(d, " as ");
+        size_t save = d->len; /* the impl path is not printed in the short form */
         path(d, 0);
+        d->len = save;
+        emits(d, "<");
+        type(d);
+        if (c == 'X') {
+            emits(d, " as ");
+            path(d, 0);
+        }
         emits(d, ">");
         break;
+    }
     case 'Y': /* <T as Trait> in a trait definition */
         emits(d, "<");
         type(d);

@@ -210,6 +210,18 @@ static void fmt_struct(struct fmt *F, unsigned i, char t)
     }
 }
 
+/* A value whose low bits (kind_mask) name a kind and whose other bits are
+ * flags: "O_RDONLY|O_CLOEXEC", "MAP_PRIVATE|MAP_ANONYMOUS", "SOCK_STREAM|SOCK_CLOEXEC". */
+static void print_kind_flags(struct sb *b, const struct xlat *kinds, uint64_t kind_mask, const struct xlat *flags,
+                             uint64_t v)
+{
+    print_xval(b, kinds, v & kind_mask, "%#llx");
+    if (v & ~kind_mask) {
+        sb_putc(b, '|');
+        print_flags(b, flags, v & ~kind_mask, "0");
+    }
+}
+
 static void fmt_at_flags(struct fmt *F, uint64_t v)
 {
     if (strcmp(F->name, "faccessat2") == 0) {
@@ -270,23 +282,11 @@ static void fmt_arg(struct fmt *F, unsigned i, char t)
             fmt_buffer(F, i, (uint64_t)F->it->ret, t == 'R');
         break;
     case 'A': fmt_argv(F, i); break;
-    case 'O':
-        print_xval(b, x_open_access, v & 3, "%#llx");
-        if (v & ~3ull) {
-            sb_putc(b, '|');
-            print_flags(b, x_open_flags, v & ~3ull, "0");
-        }
-        break;
+    case 'O': print_kind_flags(b, x_open_access, 3, x_open_flags, v); break;
     case 'M': sb_printf(b, "%#03o", (unsigned)v); break;
     case '1': print_flags(b, x_open_flags, v, "0"); break;
     case 'P': print_flags(b, x_mmap_prot, v, "PROT_NONE"); break;
-    case 'm':
-        print_xval(b, x_mmap_type, v & 0xf, "%#llx");
-        if (v & ~0xfull) {
-            sb_putc(b, '|');
-            print_flags(b, x_mmap_flags, v & ~0xfull, "0");
-        }
-        break;
+    case 'm': print_kind_flags(b, x_mmap_type, 0xf, x_mmap_flags, v); break;
     case 'G': print_signal(b, (int)v); break;
     case 'X':
         if (v == 0)
@@ -301,13 +301,7 @@ static void fmt_arg(struct fmt *F, unsigned i, char t)
     case 'h': print_xval(b, x_sigprocmask, v, "%#llx"); break;
     case 'H': print_flags(b, x_wait_opts, v, "0"); break;
     case 'F': print_xval(b, x_af, v, "%llu"); break;
-    case 'K':
-        print_xval(b, x_sock_type, v & 0xf, "%#llx");
-        if (v & ~0xfull) {
-            sb_putc(b, '|');
-            print_flags(b, x_sock_flags, v & ~0xfull, "0");
-        }
-        break;
+    case 'K': print_kind_flags(b, x_sock_type, 0xf, x_sock_flags, v); break;
     case 'g': print_flags(b, x_grnd, v, "0"); break;
     case 'j': print_xval(b, x_clocks, v, "%llu"); break;
     case 'y': print_flags(b, x_timer_flags, v, "0"); break;
