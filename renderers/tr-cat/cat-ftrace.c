@@ -319,8 +319,7 @@ int cat_ftrace_record(struct cat_ctx *c, const tr_record *rec)
 {
     if ((rec->type == TR_REC_COMM || rec->type == TR_REC_LOST || rec->type == TR_REC_EXIT) && !c->o->json &&
         !c->o->raw) {
-        const char *p = tr_reader_meta(c->r, "producer");
-        if (!p || strcmp(p, "tr-rec-ftrace"))
+        if (cat_producer(c) != CAT_FROM_FTRACE)
             return 0;
         /* tr-rec-ftrace names tasks with COMM records as it first sees them,
          * and ends with the command's EXIT; trace-cmd report prints no such

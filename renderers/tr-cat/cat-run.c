@@ -28,6 +28,17 @@ static int selected(struct cat_ctx *c, const struct cat_filter *f, const tr_reco
 }
 
 /* One record through its family, or generically. */
+int cat_producer(struct cat_ctx *c)
+{
+    if (!c->producer && c->r) {
+        const char *p = tr_reader_meta(c->r, "producer"); /* absorbed with the stream's first chunk */
+        if (p)
+            c->producer = !strcmp(p, "tr-rec-strace") ? CAT_FROM_STRACE
+                          : !strcmp(p, "tr-rec-ftrace") ? CAT_FROM_FTRACE : CAT_FROM_OTHER;
+    }
+    return c->producer;
+}
+
 static int print_record(struct cat_ctx *c, const tr_record *rec)
 {
     int done = cat_sample_record(c, rec);
@@ -87,6 +98,7 @@ int cat_read(struct cat_ctx *c, tr_reader *r, const char *name, const struct cat
         }
         if (rec.type == TR_REC_STREAM_START) {
             c->stream = rec.stream;
+            c->producer = 0;
             if (!c->o->summary) reset_families(c);
         }
         if (rec.type == TR_REC_COMM) cat_note_comm(c, &rec);

@@ -38,7 +38,7 @@ struct stat_row {
 };
 
 static struct {
-    int strace_stream;    /* producer is tr-rec-strace */
+    int follow_read;      /* follow_meta was read from the stream's metadata */
     int follow_meta;
     int64_t real_minus_mono;
     int have_real;
@@ -432,16 +432,6 @@ static int copy_syscall(struct cat_ctx *c, struct sc_item *it, const tr_record *
     return 0;
 }
 
-static void note_meta(const tr_record *rec)
-{
-    const char *k = rec->u.meta.key, *v = rec->u.meta.value;
-    size_t kl = rec->u.meta.key_len;
-    if (kl == 8 && !strncmp(k, "producer", 8))
-        S.strace_stream = rec->u.meta.value_len == 13 && !strncmp(v, "tr-rec-strace", 13);
-    else if (kl == 13 && !strncmp(k, "strace.follow", 13))
-        S.follow_meta = v[0] == '1';
-}
-
 static void note_clock(struct cat_ctx *c)
 {
     if (S.have_real || !c->r)
@@ -567,39 +557,37 @@ static int json_signal_or_exit(struct cat_ctx *c, const tr_record *rec)
 
 /* ---- hooks ------------------------------------------------------------------------- */
 
-static void check_stream(struct cat_ctx *c)
+/* 1 for a stream of tr-rec-strace (its -f read once from the metadata). */
+static int strace_stream(struct cat_ctx *c)
 {
-    if (S.strace_stream || !c->r)
-        return;
-    const char *p = tr_reader_meta(c->r, "producer");
-    if (p && !strcmp(p, "tr-rec-strace")) {
-        S.strace_stream = 1;
+    if (cat_producer(c) != CAT_FROM_STRACE)
+        return 0;
+    if (!S.follow_read) {
         const char *f = tr_reader_meta(c->r, "strace.follow");
         S.follow_meta = f && f[0] == '1';
+        S.follow_read = 1;
     }
+    return 1;
 }
 
 int cat_syscall_record(struct cat_ctx *c, const tr_record *rec)
 {
-    check_stream(c);
+    int strace = strace_stream(c);
     switch (rec->type) {
-    case TR_REC_META:
-        note_meta(rec);
-        /* strace prints no metadata */
-        return S.strace_stream && !c->o->json ? 1 : 0;
+    case TR_REC_META: /* strace prints no metadata */
     case TR_REC_SYSCALL_TABLE:
     case TR_REC_BLOB:
     case TR_REC_COMM:
     case TR_REC_FORK:
     case TR_REC_MMAP: /* -k: the mappings of its stacks */
     case TR_REC_MODULE_STATUS:
-        return S.strace_stream && !c->o->json ? 1 : 0;
+        return strace && !c->o->json ? 1 : 0;
     case TR_REC_STREAM_START:
         return 0;
     case TR_REC_STREAM_END:
         if (!c->o->json)
             flush_items(c, 1, 0);
-        return S.strace_stream && !c->o->json ? 1 : 0;
+        return strace && !c->o->json ? 1 : 0;
     case TR_REC_SYSCALL:
     case TR_REC_SIGNAL:
     case TR_REC_EXIT:
@@ -607,7 +595,7 @@ int cat_syscall_record(struct cat_ctx *c, const tr_record *rec)
     default:
         return 0;
     }
-    if (rec->type != TR_REC_SYSCALL && !S.strace_stream)
+    if (rec->type != TR_REC_SYSCALL && !strace)
         return 0; /* signals and exits of other recorders: generic output */
     if (c->o->json)
         return (rec->type == TR_REC_SYSCALL ? json_syscall(c, rec) : json_signal_or_exit(c, rec)) < 0 ? -1 : 1;

@@ -42,7 +42,14 @@ struct cat_ctx {
     int multi_process;    /* more than one pid seen or -f: prefix pids */
     int info;             /* --info */
     struct cat_comms *comms; /* tid -> comm, from COMM records (cat-generic.c) */
+    int producer;         /* CAT_FROM_*: the current stream's recorder, 0 not known yet */
 };
+
+/* The recorder of the current stream, from its "producer" metadata: it
+ * decides which family prints the generic records (comm, exit, mmap ...)
+ * in that recorder's own style. */
+enum { CAT_FROM_OTHER = 1, CAT_FROM_STRACE, CAT_FROM_FTRACE };
+int cat_producer(struct cat_ctx *c);
 
 /* Free what the context holds (the comm table). */
 void cat_free(struct cat_ctx *c);
