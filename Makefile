@@ -29,7 +29,7 @@ endif
 
 # Frame pointers everywhere: tr profiles itself with tr.
 CFLAGS ?= $(OPT) -g
-override CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -fno-omit-frame-pointer $(SANFLAGS) -Iformat -Icli
+override CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -fno-omit-frame-pointer $(SANFLAGS) -Iformat -Imodel -Icli
 override LDFLAGS += $(SANFLAGS)
 
 pc = $(shell pkg-config $(1) $(2) 2>/dev/null)
@@ -44,6 +44,10 @@ endif
 LIB := $(B)/libtr.a
 LIB_SRCS := $(wildcard format/*.c)
 CLI_SRCS := $(wildcard cli/*.c)
+# model/: the middle layer every tool reads traces through (model/README.md)
+MODEL_LIB := $(B)/libmodel.a
+MODEL_SRCS := $(wildcard model/*.c)
+MODEL_LIBS :=
 
 TOOLS :=
 UNIT_TESTS :=
@@ -95,6 +99,10 @@ $(LIB): $(call obj,$(LIB_SRCS))
 	@mkdir -p $(dir $@)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
+$(MODEL_LIB): $(call obj,$(MODEL_SRCS))
+	@mkdir -p $(dir $@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
 $(B)/libcli.a: $(call obj,$(CLI_SRCS))
 	@mkdir -p $(dir $@)
 	$(Q)rm -f $@ && ar rcs $@ $^
@@ -102,24 +110,24 @@ $(B)/libcli.a: $(call obj,$(CLI_SRCS))
 # A tool NAME has NAME_SRCS and optional NAME_LIBS; sources in directory D get CFLAGS_D too
 # (for example CFLAGS_renderers/tr-cat := $(call pc,--cflags,libtraceevent)).
 define TOOL_template
-$(B)/bin/$(1): $(call obj,$($(1)_SRCS)) $(B)/libcli.a $(LIB)
+$(B)/bin/$(1): $(call obj,$($(1)_SRCS)) $(B)/libcli.a $(MODEL_LIB) $(LIB)
 	@mkdir -p $$(dir $$@)
 	$$(if $(Q),@echo "  LD      $$@")
-	$(Q)$$(CC) $$(LDFLAGS) -o $$@ $$^ $$($(1)_LIBS) $$(ZSTD_LIBS) -lm
+	$(Q)$$(CC) $$(LDFLAGS) -o $$@ $$^ $$($(1)_LIBS) $$(MODEL_LIBS) $$(ZSTD_LIBS) -lm
 endef
 $(foreach t,$(TOOLS),$(eval $(call TOOL_template,$(t))))
 
 .PHONY: tools
-tools: $(LIB) $(addprefix $(B)/bin/,$(TOOLS))
+tools: $(LIB) $(MODEL_LIB) $(addprefix $(B)/bin/,$(TOOLS))
 
 # --- tests ---------------------------------------------------------------
 # A unit test NAME has NAME_SRCS (test sources plus the modules under test)
 # and optional NAME_LIBS.
 CMOCKA_LIBS = $(or $(call pc,--libs,cmocka),-lcmocka)
 define TEST_template
-$(B)/tests/$(1): $(call obj,$($(1)_SRCS)) $(B)/libcli.a $(LIB)
+$(B)/tests/$(1): $(call obj,$($(1)_SRCS)) $(B)/libcli.a $(MODEL_LIB) $(LIB)
 	@mkdir -p $$(dir $$@)
-	$(Q)$$(CC) $$(LDFLAGS) -o $$@ $$^ $$($(1)_LIBS) $$(CMOCKA_LIBS) $$(ZSTD_LIBS) -lm
+	$(Q)$$(CC) $$(LDFLAGS) -o $$@ $$^ $$($(1)_LIBS) $$(CMOCKA_LIBS) $$(MODEL_LIBS) $$(ZSTD_LIBS) -lm
 endef
 $(foreach t,$(UNIT_TESTS) $(TEST_PROGS) $(BENCHES),$(eval $(call TEST_template,$(t))))
 

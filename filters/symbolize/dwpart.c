@@ -275,7 +275,7 @@ static int parse_aranges(sym_dwpart *p, const uint8_t *a, size_t len)
                 break;
             if (n == 0 || lo + n < lo)
                 continue;
-            if (sym_reserve(&p->ar, &cap, p->nar + 1, sizeof *p->ar, 256) < 0)
+            if (array_reserve(&p->ar, &cap, p->nar + 1, sizeof *p->ar, 256) < 0)
                 return -1;
             p->ar[p->nar++] = (arange){ lo, lo + n, cu };
         }

@@ -130,10 +130,10 @@ sym_session *sym_new(const sym_options *opt)
     s->dwfl_callbacks.find_debuginfo = sym_find_debuginfo;
     s->dwfl_callbacks.section_address = dwfl_offline_section_address;
     s->dwfl_callbacks.debuginfo_path = &s->debuginfo_path;
-    s->s_unknown = sym_intern(&s->strings, "[unknown]", 9);
+    s->s_unknown = strpool_intern(&s->strings, "[unknown]", 9);
     s->s_unknown_mod = s->s_unknown;
-    s->s_kernel = sym_intern(&s->strings, "[kernel.kallsyms]", 17);
-    s->s_jit = sym_intern(&s->strings, "[jit]", 5);
+    s->s_kernel = strpool_intern(&s->strings, "[kernel.kallsyms]", 17);
+    s->s_jit = strpool_intern(&s->strings, "[jit]", 5);
     if (!s->debuginfo_path || !s->s_unknown || !s->s_kernel || !s->s_jit) {
         sym_free(s);
         return NULL;
@@ -161,7 +161,7 @@ static void forget_processes(sym_session *s)
     for (size_t i = 0; i < s->procs.cap; i++)
         if (s->procs.slots[i].val)
             proc_free(s->procs.slots[i].val);
-    sym_map_free(&s->procs);
+    hashmap_free(&s->procs);
 }
 
 void sym_free(sym_session *s)
@@ -172,12 +172,12 @@ void sym_free(sym_session *s)
     sym_unwind_cache_free(s);
     for (size_t i = 0; i < s->cache.cap; i++)
         free(s->cache.slots[i].val);
-    sym_map_free(&s->cache);
-    sym_map_free(&s->symbols_seen);
+    hashmap_free(&s->cache);
+    hashmap_free(&s->symbols_seen);
     for (size_t i = 0; i < s->nfiles; i++)
         sym_symfile_free(s->filelist[i]);
     free(s->filelist);
-    sym_map_free(&s->files);
+    hashmap_free(&s->files);
     sym_tab_free(s->kernel);
     free_prescan(s);
     free(s->vdso);
@@ -190,7 +190,7 @@ void sym_free(sym_session *s)
     free(s->addrs);
     free(s->adjust);
     free(s->debuginfo_path);
-    sym_strpool_free(&s->strings);
+    strpool_free(&s->strings);
     free(s);
 }
 
@@ -209,7 +209,7 @@ void sym_warnf(sym_session *s, const char *fmt, ...)
     }
     if (s->nwarn - s->warnpos > 10000)
         return; /* nobody drains: stay bounded */
-    if (sym_reserve(&s->warnings, &s->warncap, s->nwarn + 1, sizeof *s->warnings, 16) < 0)
+    if (array_reserve(&s->warnings, &s->warncap, s->nwarn + 1, sizeof *s->warnings, 16) < 0)
         return;
     char *c = strdup(buf);
     if (c)
@@ -232,7 +232,7 @@ const char *sym_next_warning(sym_session *s)
 
 static sym_proc *get_proc(sym_session *s, int32_t pid, int create)
 {
-    sym_proc *p = sym_map_get(&s->procs, (uint32_t)pid, 0);
+    sym_proc *p = hashmap_get(&s->procs, (uint32_t)pid, 0);
     if (p || !create)
         return p;
     p = calloc(1, sizeof *p);
@@ -240,7 +240,7 @@ static sym_proc *get_proc(sym_session *s, int32_t pid, int create)
         return NULL;
     p->pid = pid;
     p->session = s;
-    if (sym_map_put(&s->procs, (uint32_t)pid, 0, p) < 0) {
+    if (hashmap_put(&s->procs, (uint32_t)pid, 0, p) < 0) {
         free(p);
         return NULL;
     }
@@ -265,7 +265,7 @@ sym_mapping *sym_proc_find_map(sym_proc *p, uint64_t addr)
 
 static int maps_reserve(sym_proc *p, size_t n)
 {
-    return sym_reserve(&p->maps, &p->cap, n, sizeof *p->maps, 16);
+    return array_reserve(&p->maps, &p->cap, n, sizeof *p->maps, 16);
 }
 
 /* Insert m, cutting away what it overlaps (a new mmap replaces the old). */
@@ -340,7 +340,7 @@ static int observe_mmap(sym_session *s, const tr_record *rec)
     m.end = rec->u.mmap.start + rec->u.mmap.len;
     m.pgoff = rec->u.mmap.pgoff;
     m.prot = rec->u.mmap.prot;
-    m.path = sym_intern(&s->strings, path ? path : "", path ? plen : 0);
+    m.path = strpool_intern(&s->strings, path ? path : "", path ? plen : 0);
     if (!m.path)
         return TR_E_NOMEM;
     size_t bl = rec->u.mmap.build_id_len > 64 ? 64 : rec->u.mmap.build_id_len;
@@ -361,7 +361,7 @@ static int observe_fork(sym_session *s, const tr_record *rec)
         return 0; /* a new thread shares its process's mappings */
     sym_proc *old = get_proc(s, rec->pid, 0);
     if (old) {
-        sym_map_del(&s->procs, (uint32_t)rec->pid, 0);
+        hashmap_del(&s->procs, (uint32_t)rec->pid, 0);
         proc_free(old);
     }
     sym_proc *parent = get_proc(s, ppid, 0);
@@ -516,7 +516,7 @@ static int prescan_blob(sym_session *s, const tr_record *rec)
         b.kind = 2;
     if (b.kind < 0)
         return 0;
-    if (sym_reserve(&s->pre, &s->precap, s->npre + 1, sizeof(pre_blob), 16) < 0)
+    if (array_reserve(&s->pre, &s->precap, s->npre + 1, sizeof(pre_blob), 16) < 0)
         return TR_E_NOMEM;
     b.data = malloc(b.len ? b.len : 1);
     if (!b.data)
@@ -844,11 +844,11 @@ int sym_observe(sym_session *s, tr_reader *r, const tr_record *rec)
 int sym_push_symbol(sym_session *s, uint64_t owner, const char *module, const char *name,
                     uint64_t start, uint64_t size, uint32_t flags)
 {
-    if (sym_map_get(&s->symbols_seen, owner, start))
+    if (hashmap_get(&s->symbols_seen, owner, start))
         return 0;
-    if (sym_map_put(&s->symbols_seen, owner, start, (void *)1) < 0)
+    if (hashmap_put(&s->symbols_seen, owner, start, (void *)1) < 0)
         return TR_E_NOMEM;
-    if (sym_reserve(&s->syms, &s->symcap, s->nsyms + 1, sizeof *s->syms, 256) < 0)
+    if (array_reserve(&s->syms, &s->symcap, s->nsyms + 1, sizeof *s->syms, 256) < 0)
         return TR_E_NOMEM;
     s->syms[s->nsyms++] = (sym_symbol_info){ module, name, start, size, flags };
     return 0;
@@ -866,7 +866,7 @@ int sym_symbols_take_new(sym_session *s, sym_symbol_info *sym)
 
 static int cache_put(sym_session *s, uint64_t owner, uint64_t addr, sym_entry *e)
 {
-    if (sym_map_put(&s->cache, owner, addr, e) < 0) {
+    if (hashmap_put(&s->cache, owner, addr, e) < 0) {
         free(e);
         return TR_E_NOMEM;
     }
@@ -950,14 +950,14 @@ static const sym_entry *resolve_kernel(sym_session *s, uint64_t addr)
             sym_warnf(s, "[kernel.kallsyms]: %s", s->kernel_detail);
     }
     uint64_t owner = s->kernel ? s->kernel->id : 0;
-    sym_entry *e = sym_map_get(&s->cache, owner, addr);
+    sym_entry *e = hashmap_get(&s->cache, owner, addr);
     if (e) {
         s->stats.cache_hits++;
         return e;
     }
     const sym_tab_entry *t = sym_tab_find(s->kernel, addr);
     if (t) {
-        const char *name = sym_intern(&s->strings, t->name, strlen(t->name));
+        const char *name = strpool_intern(&s->strings, t->name, strlen(t->name));
         if (!name)
             return NULL;
         e = single(s, name, t->module, addr - t->start, TR_FRAME_KERNEL);
@@ -980,7 +980,7 @@ static const sym_entry *resolve_jit(sym_session *s, sym_proc *p, uint64_t addr, 
     if (!p || !p->jit)
         return NULL;
     uint64_t owner = p->jit->id;
-    sym_entry *e = sym_map_get(&s->cache, owner, addr);
+    sym_entry *e = hashmap_get(&s->cache, owner, addr);
     if (e) {
         s->stats.cache_hits++;
         return e;
@@ -1042,7 +1042,7 @@ static const sym_entry *resolve_user_slow(sym_session *s, sym_proc *p, uint64_t 
             return j;
         const char *mod = m && m->path[0] ? m->path : s->s_unknown_mod;
         uint64_t owner = (uintptr_t)mod; /* interned: unique */
-        sym_entry *e = sym_map_get(&s->cache, owner, 0);
+        sym_entry *e = hashmap_get(&s->cache, owner, 0);
         if (!e) {
             e = single(s, NULL, mod, 0, 0);
             if (!e || cache_put(s, owner, 0, e) < 0)
@@ -1060,7 +1060,7 @@ static const sym_entry *resolve_user_slow(sym_session *s, sym_proc *p, uint64_t 
     f->used_stream = s->stream_no;
     *file = f;
     uint64_t vaddr = sym_symfile_vaddr(f, addr - m->start + m->pgoff);
-    sym_entry *e = sym_map_get(&s->cache, f->id, vaddr);
+    sym_entry *e = hashmap_get(&s->cache, f->id, vaddr);
     if (e) {
         s->stats.cache_hits++;
         return e;
@@ -1082,7 +1082,7 @@ static int addr_is_kernel(const sym_session *s, uint64_t addr, uint32_t flags)
 
 static int out_reserve(sym_session *s, size_t n)
 {
-    return sym_reserve(&s->out, &s->outcap, n, sizeof *s->out, 256);
+    return array_reserve(&s->out, &s->outcap, n, sizeof *s->out, 256);
 }
 
 /* Append the frames of addr (adjust: it is a return address). */
@@ -1128,11 +1128,11 @@ static int emit_symbolized(sym_session *s, tr_reader *r, size_t *n, const tr_fra
 {
     size_t len;
     const char *func = fr->func ? tr_reader_string(r, fr->func, &len) : NULL;
-    const char *fn = func ? sym_intern(&s->strings, func, len) : s->s_unknown;
+    const char *fn = func ? strpool_intern(&s->strings, func, len) : s->s_unknown;
     const char *mod = fr->module ? tr_reader_string(r, fr->module, &len) : NULL;
-    const char *mn = mod ? sym_intern(&s->strings, mod, len) : s->s_unknown_mod;
+    const char *mn = mod ? strpool_intern(&s->strings, mod, len) : s->s_unknown_mod;
     const char *file = fr->file ? tr_reader_string(r, fr->file, &len) : NULL;
-    const char *fl = file ? sym_intern(&s->strings, file, len) : NULL;
+    const char *fl = file ? strpool_intern(&s->strings, file, len) : NULL;
     if (!fn || !mn || (file && !fl) || out_reserve(s, *n + 1) < 0)
         return TR_E_NOMEM;
     uint32_t flags = fr->flags | TR_FRAME_SYMBOLIZED;

@@ -13,33 +13,8 @@
 
 #include "symbolize.h"
 
-/* ---- util.c: hash map keyed by two 64-bit words, string interning ---- */
-typedef struct sym_map_slot {
-    uint64_t a, b;
-    void *val; /* NULL: empty slot */
-} sym_map_slot;
-typedef struct sym_map {
-    sym_map_slot *slots;
-    size_t cap, count; /* cap is a power of two */
-} sym_map;
-void *sym_map_get(const sym_map *m, uint64_t a, uint64_t b);
-/* val must not be NULL.  Replaces an existing value.  0 or TR_E_NOMEM. */
-int sym_map_put(sym_map *m, uint64_t a, uint64_t b, void *val);
-void sym_map_del(sym_map *m, uint64_t a, uint64_t b);
-void sym_map_free(sym_map *m);
-
-typedef struct sym_strpool {
-    char **slots;
-    size_t cap, count;
-} sym_strpool;
-/* The interned copy of s[0..len) (NUL-terminated), NULL when out of memory. */
-const char *sym_intern(sym_strpool *p, const char *s, size_t len);
-void sym_strpool_free(sym_strpool *p);
-uint64_t sym_hash(const void *data, size_t len);
-/* Grow the array *arrp (any element type, elem bytes each; arrp is the
- * address of the array pointer) to hold at least n elements, doubling from
- * first.  0, or TR_E_NOMEM with the array unchanged. */
-int sym_reserve(void *arrp, size_t *cap, size_t n, size_t elem, size_t first);
+#include "array.h"
+#include "hashmap.h"
 
 /* ---- demangle.c ---- */
 /* The demangled form of name (malloc'd), or NULL to keep name as it is. */
@@ -62,11 +37,11 @@ typedef struct sym_tab {
     size_t text_len;
 } sym_tab;
 /* Parse /proc/kallsyms text (kernel text symbols only).  NULL: nomem. */
-sym_tab *sym_tab_kallsyms(sym_strpool *p, const char *text, size_t len);
+sym_tab *sym_tab_kallsyms(strpool *p, const char *text, size_t len);
 /* The same, taking buf (malloc'd, len + 1 bytes) instead of copying it. */
-sym_tab *sym_tab_kallsyms_take(sym_strpool *p, char *buf, size_t len);
+sym_tab *sym_tab_kallsyms_take(strpool *p, char *buf, size_t len);
 /* Parse a perf map ("START SIZE name" in hex). */
-sym_tab *sym_tab_perfmap(sym_strpool *p, const char *text, size_t len);
+sym_tab *sym_tab_perfmap(strpool *p, const char *text, size_t len);
 const sym_tab_entry *sym_tab_find(const sym_tab *t, uint64_t addr);
 void sym_tab_free(sym_tab *t);
 
@@ -109,11 +84,11 @@ struct sym_proc {
 
 struct sym_session {
     sym_options opt;
-    sym_strpool strings;
-    sym_map procs;       /* pid -> sym_proc */
-    sym_map files;       /* interned key -> sym_symfile */
-    sym_map cache;       /* (owner id, address) -> sym_entry */
-    sym_map symbols_seen;/* (owner id, start) -> (void*)1 */
+    strpool strings;
+    hashmap procs;       /* pid -> sym_proc */
+    hashmap files;       /* interned key -> sym_symfile */
+    hashmap cache;       /* (owner id, address) -> sym_entry */
+    hashmap symbols_seen;/* (owner id, start) -> (void*)1 */
     sym_symfile **filelist; size_t nfiles, filecap;
     sym_tab *kernel;     /* kallsyms of the current stream */
     void *pre; size_t npre, precap; /* sym_prescan's blobs */
@@ -144,7 +119,7 @@ struct sym_session {
     /* unwinding scratch: the sample being unwound */
     const tr_record *cur_sample; sym_proc *cur_proc;
     uint64_t cur_sp; int cur_arch_ok;
-    sym_map cfi;         /* (symfile id, vaddr) -> sym_cfi_rule (fast unwinder) */
+    hashmap cfi;         /* (symfile id, vaddr) -> sym_cfi_rule (fast unwinder) */
     uint64_t fast_unwinds, slow_unwinds;
     sym_stats stats;
     const char *s_unknown, *s_unknown_mod, *s_kernel, *s_jit;

@@ -315,7 +315,7 @@ static int open_symfile(sym_session *s, sym_symfile *f)
         else
             snprintf(d, sizeof d, "not found%s%s", f->build_id_len ? " by build-id " : " (no build-id recorded)",
                      f->build_id_len ? hex : "");
-        f->detail = sym_intern(&s->strings, d, strlen(d));
+        f->detail = strpool_intern(&s->strings, d, strlen(d));
         sym_warnf(s, "%s: %s", f->path, d);
         return 0;
     }
@@ -343,7 +343,7 @@ static int open_symfile(sym_session *s, sym_symfile *f)
     if (!f->mod) {
         f->status = TR_MOD_CORRUPT;
         snprintf(d, sizeof d, "%s: %s", found, dwfl_errmsg(-1));
-        f->detail = sym_intern(&s->strings, d, strlen(d));
+        f->detail = strpool_intern(&s->strings, d, strlen(d));
         sym_warnf(s, "%s: %s", f->path, d);
         return 0;
     }
@@ -376,7 +376,7 @@ static int open_symfile(sym_session *s, sym_symfile *f)
         else
             snprintf(d, sizeof d, "%s%s", found, dw || f->part ? "" : ", no debug info");
     }
-    f->detail = sym_intern(&s->strings, d, strlen(d));
+    f->detail = strpool_intern(&s->strings, d, strlen(d));
     return f->detail ? 0 : TR_E_NOMEM;
 }
 
@@ -391,10 +391,10 @@ sym_symfile *sym_symfile_get(sym_session *s, const char *path, const uint8_t *bu
     int klen = snprintf(key, sizeof key, "%s:%s", hex, path);
     if (klen < 0 || (size_t)klen >= sizeof key)
         klen = (int)sizeof key - 1;
-    const char *k = sym_intern(&s->strings, key, (size_t)klen);
+    const char *k = strpool_intern(&s->strings, key, (size_t)klen);
     if (!k)
         return NULL;
-    sym_symfile *f = sym_map_get(&s->files, (uintptr_t)k, 0);
+    sym_symfile *f = hashmap_get(&s->files, (uintptr_t)k, 0);
     if (f)
         return f;
     f = calloc(1, sizeof *f);
@@ -403,14 +403,14 @@ sym_symfile *sym_symfile_get(sym_session *s, const char *path, const uint8_t *bu
     f->fd = -1;
     f->reported = UINT64_MAX;
     f->id = ++s->next_owner_id;
-    f->path = sym_intern(&s->strings, path, strlen(path));
+    f->path = strpool_intern(&s->strings, path, strlen(path));
     memcpy(f->build_id, build_id, build_id_len);
     f->build_id_len = build_id_len;
-    if (sym_reserve(&s->filelist, &s->filecap, s->nfiles + 1, sizeof *s->filelist, 32) < 0) {
+    if (array_reserve(&s->filelist, &s->filecap, s->nfiles + 1, sizeof *s->filelist, 32) < 0) {
         free(f);
         return NULL;
     }
-    if (!f->path || sym_map_put(&s->files, (uintptr_t)k, 0, f) < 0) {
+    if (!f->path || hashmap_put(&s->files, (uintptr_t)k, 0, f) < 0) {
         free(f);
         return NULL;
     }
@@ -458,13 +458,13 @@ static const char *intern_name(sym_session *s, const char *name)
             tmp[len] = '\0';
             char *d = sym_demangle(tmp);
             if (d) {
-                const char *r = sym_intern(&s->strings, d, strlen(d));
+                const char *r = strpool_intern(&s->strings, d, strlen(d));
                 free(d);
                 return r;
             }
         }
     }
-    return sym_intern(&s->strings, name, len);
+    return strpool_intern(&s->strings, name, len);
 }
 
 static const char *die_name(Dwarf_Die *die)
@@ -494,7 +494,7 @@ static void call_site(sym_session *s, Dwarf_Die *cu, Dwarf_Die *inl, const char 
         dwarf_getsrcfiles(cu, &files, &nfiles) == 0 && v < nfiles) {
         const char *fn = dwarf_filesrc(files, v, NULL, NULL);
         if (fn)
-            *file = sym_intern(&s->strings, fn, strlen(fn));
+            *file = strpool_intern(&s->strings, fn, strlen(fn));
     }
 }
 
@@ -582,7 +582,7 @@ sym_entry *sym_symfile_resolve(sym_session *s, sym_symfile *f, uint64_t vaddr)
         int lineno = 0;
         const char *file = l ? dwfl_lineinfo(l, NULL, &lineno, NULL, NULL, NULL) : NULL;
         if (file) {
-            c.f[0].file = sym_intern(&s->strings, file, strlen(file));
+            c.f[0].file = strpool_intern(&s->strings, file, strlen(file));
             c.f[0].line = (uint32_t)lineno;
         }
         size_t k = 0;

@@ -27,7 +27,7 @@ static sym_tab *tab_new(const char *text, size_t len)
 
 static int tab_push(sym_tab *t, size_t *cap, const sym_tab_entry *e)
 {
-    if (sym_reserve(&t->e, cap, t->n + 1, sizeof *t->e, 1024) < 0)
+    if (array_reserve(&t->e, cap, t->n + 1, sizeof *t->e, 1024) < 0)
         return -1;
     t->e[t->n++] = *e;
     return 0;
@@ -76,7 +76,7 @@ static void tab_finish(sym_tab *t, int fill_sizes)
 
 /* Names point into the table's own copy of the text (NUL-terminated in
  * place): 100,000s of kernel symbols cost one allocation, not one each. */
-sym_tab *sym_tab_kallsyms(sym_strpool *pool, const char *text, size_t len)
+sym_tab *sym_tab_kallsyms(strpool *pool, const char *text, size_t len)
 {
     char *copy = malloc(len + 1);
     if (!copy)
@@ -85,7 +85,7 @@ sym_tab *sym_tab_kallsyms(sym_strpool *pool, const char *text, size_t len)
     return sym_tab_kallsyms_take(pool, copy, len);
 }
 
-sym_tab *sym_tab_kallsyms_take(sym_strpool *pool, char *copy, size_t len)
+sym_tab *sym_tab_kallsyms_take(strpool *pool, char *copy, size_t len)
 {
     sym_tab *t = tab_new(copy, len);
     size_t cap = 0;
@@ -95,7 +95,7 @@ sym_tab *sym_tab_kallsyms_take(sym_strpool *pool, char *copy, size_t len)
     }
     copy[len] = '\0';
     t->text = copy;
-    const char *kernel = sym_intern(pool, "[kernel.kallsyms]", 17);
+    const char *kernel = strpool_intern(pool, "[kernel.kallsyms]", 17);
     if (!kernel)
         goto nomem;
     const char *last_mod = NULL, *last_mod_name = NULL;
@@ -121,7 +121,7 @@ sym_tab *sym_tab_kallsyms_take(sym_strpool *pool, char *copy, size_t len)
                 if (r) {
                     size_t ml = (size_t)(r - p + 1);
                     if (!last_mod || ml != last_mod_len || memcmp(last_mod_name, p, ml) != 0) {
-                        last_mod = sym_intern(pool, p, ml);
+                        last_mod = strpool_intern(pool, p, ml);
                         last_mod_name = last_mod;
                         last_mod_len = ml;
                     }
@@ -141,13 +141,13 @@ nomem:
     return NULL;
 }
 
-sym_tab *sym_tab_perfmap(sym_strpool *pool, const char *text, size_t len)
+sym_tab *sym_tab_perfmap(strpool *pool, const char *text, size_t len)
 {
     sym_tab *t = tab_new(text, len);
     size_t cap = 0;
     if (!t)
         return NULL;
-    const char *jit = sym_intern(pool, "[jit]", 5);
+    const char *jit = strpool_intern(pool, "[jit]", 5);
     if (!jit)
         goto nomem;
     for (const char *p = text, *end = text + len; p < end;) {
@@ -162,7 +162,7 @@ sym_tab *sym_tab_perfmap(sym_strpool *pool, const char *text, size_t len)
         while (name_end > p && (name_end[-1] == '\r' || name_end[-1] == ' '))
             name_end--;
         if (ok1 && ok2 && size && name_end > p) {
-            sym_tab_entry e = { start, size, sym_intern(pool, p, (size_t)(name_end - p)), jit };
+            sym_tab_entry e = { start, size, strpool_intern(pool, p, (size_t)(name_end - p)), jit };
             if (!e.name || tab_push(t, &cap, &e) < 0)
                 goto nomem;
         }

@@ -308,7 +308,7 @@ void sym_unwind_cache_free(sym_session *s)
 {
     for (size_t i = 0; i < s->cfi.cap; i++)
         free(s->cfi.slots[i].val);
-    sym_map_free(&s->cfi);
+    hashmap_free(&s->cfi);
 }
 
 static Dwarf_CFI *symfile_eh_cfi(sym_symfile *f, Dwarf_Addr *bias)
@@ -427,14 +427,14 @@ static const sym_cfi_rule *rule_lookup(sym_session *s, sym_proc *p, uint64_t add
     if (!f || f->fd < 0 || !f->mod)
         return NULL;
     uint64_t vaddr = sym_symfile_vaddr(f, addr - m->start + m->pgoff);
-    sym_cfi_rule *r = sym_map_get(&s->cfi, f->id, vaddr);
+    sym_cfi_rule *r = hashmap_get(&s->cfi, f->id, vaddr);
     if (r)
         return r;
     r = malloc(sizeof *r);
     if (!r)
         return NULL;
     compute_rule(f, vaddr, r);
-    if (sym_map_put(&s->cfi, f->id, vaddr, r) < 0) {
+    if (hashmap_put(&s->cfi, f->id, vaddr, r) < 0) {
         free(r);
         return NULL;
     }

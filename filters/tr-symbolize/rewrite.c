@@ -21,10 +21,10 @@ struct rw {
     tr_reader *r;
     tr_writer *w;
     int out_fd;
-    sym_map strids;   /* interned string pointer -> output string id + 1 */
-    sym_map stacks;   /* (pid, input stack id) -> struct stack_memo, for samples without
+    hashmap strids;   /* interned string pointer -> output string id + 1 */
+    hashmap stacks;   /* (pid, input stack id) -> struct stack_memo, for samples without
                          stack copies; forgotten when mappings or symbol tables change */
-    sym_map framesets;/* 128-bit hash of resolved frames -> output stack id + 1 (per stream) */
+    hashmap framesets;/* 128-bit hash of resolved frames -> output stack id + 1 (per stream) */
     uint32_t *fids;
     size_t fcap;
     int status;
@@ -51,12 +51,12 @@ static uint32_t out_string(struct rw *c, const char *s)
 {
     if (!s)
         return 0;
-    uintptr_t v = (uintptr_t)sym_map_get(&c->strids, (uintptr_t)s, 0);
+    uintptr_t v = (uintptr_t)hashmap_get(&c->strids, (uintptr_t)s, 0);
     if (v)
         return (uint32_t)(v - 1);
     uint32_t id;
     werr(c, tr_writer_string(c->w, s, strlen(s), &id));
-    if (sym_map_put(&c->strids, (uintptr_t)s, 0, (void *)(uintptr_t)(id + 1ull)) < 0)
+    if (hashmap_put(&c->strids, (uintptr_t)s, 0, (void *)(uintptr_t)(id + 1ull)) < 0)
         cli_die(CLI_EXIT_FAIL, "out of memory");
     return id;
 }
@@ -114,7 +114,7 @@ static void forget_stacks(struct rw *c)
 {
     for (size_t i = 0; i < c->stacks.cap; i++)
         free(c->stacks.slots[i].val);
-    sym_map_free(&c->stacks);
+    hashmap_free(&c->stacks);
 }
 
 static uint32_t resolved_stack(struct rw *c, const tr_record *rec)
@@ -128,7 +128,7 @@ static uint32_t resolved_stack(struct rw *c, const tr_record *rec)
     if (depth <= 0)
         memo = 0;
     if (memo) {
-        struct stack_memo *m = sym_map_get(&c->stacks, (uint32_t)rec->pid, in);
+        struct stack_memo *m = hashmap_get(&c->stacks, (uint32_t)rec->pid, in);
         if (m && m->depth == (uint32_t)depth && m->first == ids[0]) {
             c->stacks_memo++;
             return m->out;
@@ -137,7 +137,7 @@ static uint32_t resolved_stack(struct rw *c, const tr_record *rec)
     uint32_t out = resolve_and_write(c, rec);
     if (memo) {
         struct stack_memo *m = malloc(sizeof *m);
-        if (!m || sym_map_put(&c->stacks, (uint32_t)rec->pid, in, m) < 0)
+        if (!m || hashmap_put(&c->stacks, (uint32_t)rec->pid, in, m) < 0)
             cli_die(CLI_EXIT_FAIL, "out of memory");
         *m = (struct stack_memo){ out, (uint32_t)depth, ids[0] };
     }
@@ -178,11 +178,11 @@ static uint32_t resolve_and_write(struct rw *c, const tr_record *rec)
      * each distinct stack once */
     uint64_t ha, hb;
     frames_hash(f, n, &ha, &hb);
-    uintptr_t v = (uintptr_t)sym_map_get(&c->framesets, ha, hb);
+    uintptr_t v = (uintptr_t)hashmap_get(&c->framesets, ha, hb);
     if (v)
         return (uint32_t)(v - 1);
     uint32_t id = out_stack(c, f, n);
-    if (sym_map_put(&c->framesets, ha, hb, (void *)(uintptr_t)(id + 1ull)) < 0)
+    if (hashmap_put(&c->framesets, ha, hb, (void *)(uintptr_t)(id + 1ull)) < 0)
         cli_die(CLI_EXIT_FAIL, "out of memory");
     return id;
 }
@@ -228,8 +228,8 @@ static void end_stream(struct rw *c, uint64_t lost)
     werr(c, tr_writer_finish(c->w, lost));
     tr_writer_free(c->w);
     c->w = NULL;
-    sym_map_free(&c->strids);
-    sym_map_free(&c->framesets);
+    hashmap_free(&c->strids);
+    hashmap_free(&c->framesets);
     forget_stacks(c);
 }
 
@@ -475,8 +475,8 @@ int rewrite_trace(const struct rewrite_options *o, int in_fd, int out_fd)
     }
     sym_free(c.sym);
     free(c.fids);
-    sym_map_free(&c.strids);
-    sym_map_free(&c.framesets);
+    hashmap_free(&c.strids);
+    hashmap_free(&c.framesets);
     forget_stacks(&c);
     return c.status;
 }

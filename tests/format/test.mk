@@ -26,8 +26,8 @@ test_fuzz_cat_replay_LIBS := $(call pc,--libs,libtraceevent)
 
 fuzz-cat: $(B)/libcli.a
 	@mkdir -p build/fuzz /tmp/tr-fuzz-cat-corpus
-	clang -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined -Iformat -Icli \
-	  $(call pc,--cflags,libtraceevent) tests/format/fuzz_cat.c format/*.c cli/*.c \
+	clang -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined -Iformat -Imodel -Icli \
+	  $(call pc,--cflags,libtraceevent) tests/format/fuzz_cat.c format/*.c model/*.c cli/*.c \
 	  $(filter-out renderers/tr-cat/main.c,$(wildcard renderers/tr-cat/*.c)) \
 	  -o build/fuzz/fuzz_cat $(ZSTD_LIBS) $(call pc,--libs,libtraceevent)
 	cp -n spec/vectors/pass/*.tr tests/format/fuzz-corpus/* /tmp/tr-fuzz-cat-corpus/ 2>/dev/null || true

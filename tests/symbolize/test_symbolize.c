@@ -982,7 +982,7 @@ static int dwcache_setup(void **state)
     elf_end(e);
     close(fd);
     /* this file's unit, later ones, back, the last one, none */
-    const void *fns[] = { (void *)target_leaf, (void *)sym_demangle, (void *)sym_hash,
+    const void *fns[] = { (void *)target_leaf, (void *)sym_demangle, (void *)hash_bytes,
                           (void *)target_mid, (void *)tr_strerror, (void *)sym_checksum };
     for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++)
         c.vaddr[c.n++] = (uintptr_t)fns[i] - (uintptr_t)&__executable_start + c.f.seg[0].vaddr;
@@ -1122,7 +1122,7 @@ static void test_dwarf_cache_forged(void **state)
 static void test_tables_parse(void **state)
 {
     (void)state;
-    sym_strpool p = { 0 };
+    strpool p = { 0 };
     sym_tab *t = sym_tab_kallsyms(&p, kallsyms, strlen(kallsyms));
     assert_non_null(t);
     assert_int_equal(t->n, 4); /* the data symbol is not code */
@@ -1137,7 +1137,7 @@ static void test_tables_parse(void **state)
     t = sym_tab_perfmap(&p, junk, sizeof junk - 1);
     assert_non_null(t);
     sym_tab_free(t);
-    sym_strpool_free(&p);
+    strpool_free(&p);
 }
 
 int main(void)

@@ -1,12 +1,15 @@
 /*
- * util.c - open-addressing hash map keyed by two words, string interning.
+ * hashmap.c - the hash map, the string pool and growable arrays
+ * (hashmap.h, array.h).
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "sym_int.h"
+#include "array.h"
+#include "hashmap.h"
+#include "tr.h"
 
-int sym_reserve(void *arrp, size_t *cap, size_t n, size_t elem, size_t first)
+int array_reserve(void *arrp, size_t *cap, size_t n, size_t elem, size_t first)
 {
     if (n <= *cap)
         return 0;
@@ -23,7 +26,7 @@ int sym_reserve(void *arrp, size_t *cap, size_t n, size_t elem, size_t first)
     return 0;
 }
 
-uint64_t sym_hash(const void *data, size_t len)
+uint64_t hash_bytes(const void *data, size_t len)
 {
     const unsigned char *p = data;
     uint64_t h = 0xcbf29ce484222325ull;
@@ -43,29 +46,29 @@ static uint64_t mix(uint64_t a, uint64_t b)
     return h;
 }
 
-static sym_map_slot *map_slot(const sym_map *m, uint64_t a, uint64_t b)
+static hashmap_slot *map_slot(const hashmap *m, uint64_t a, uint64_t b)
 {
     size_t mask = m->cap - 1;
     size_t i = mix(a, b) & mask;
     for (;;) {
-        sym_map_slot *s = &m->slots[i];
+        hashmap_slot *s = &m->slots[i];
         if (!s->val || (s->a == a && s->b == b))
             return s;
         i = (i + 1) & mask;
     }
 }
 
-void *sym_map_get(const sym_map *m, uint64_t a, uint64_t b)
+void *hashmap_get(const hashmap *m, uint64_t a, uint64_t b)
 {
     if (!m->cap)
         return NULL;
     return map_slot(m, a, b)->val;
 }
 
-static int map_grow(sym_map *m)
+static int map_grow(hashmap *m)
 {
     size_t ncap = m->cap ? m->cap * 2 : 64;
-    sym_map n = { calloc(ncap, sizeof(sym_map_slot)), ncap, 0 };
+    hashmap n = { calloc(ncap, sizeof(hashmap_slot)), ncap, 0 };
     if (!n.slots)
         return TR_E_NOMEM;
     for (size_t i = 0; i < m->cap; i++)
@@ -78,11 +81,11 @@ static int map_grow(sym_map *m)
     return 0;
 }
 
-int sym_map_put(sym_map *m, uint64_t a, uint64_t b, void *val)
+int hashmap_put(hashmap *m, uint64_t a, uint64_t b, void *val)
 {
     if ((m->count + 1) * 4 >= m->cap * 3 && map_grow(m) < 0)
         return TR_E_NOMEM;
-    sym_map_slot *s = map_slot(m, a, b);
+    hashmap_slot *s = map_slot(m, a, b);
     if (!s->val)
         m->count++;
     s->a = a;
@@ -91,11 +94,11 @@ int sym_map_put(sym_map *m, uint64_t a, uint64_t b, void *val)
     return 0;
 }
 
-void sym_map_del(sym_map *m, uint64_t a, uint64_t b)
+void hashmap_del(hashmap *m, uint64_t a, uint64_t b)
 {
     if (!m->cap)
         return;
-    sym_map_slot *s = map_slot(m, a, b);
+    hashmap_slot *s = map_slot(m, a, b);
     if (!s->val)
         return;
     s->val = NULL;
@@ -104,20 +107,28 @@ void sym_map_del(sym_map *m, uint64_t a, uint64_t b)
     size_t mask = m->cap - 1;
     size_t i = ((size_t)(s - m->slots) + 1) & mask;
     while (m->slots[i].val) {
-        sym_map_slot t = m->slots[i];
+        hashmap_slot t = m->slots[i];
         m->slots[i].val = NULL;
         *map_slot(m, t.a, t.b) = t;
         i = (i + 1) & mask;
     }
 }
 
-void sym_map_free(sym_map *m)
+hashmap_slot *hashmap_next(const hashmap *m, size_t *i)
+{
+    for (; *i < m->cap; (*i)++)
+        if (m->slots[*i].val)
+            return &m->slots[(*i)++];
+    return NULL;
+}
+
+void hashmap_free(hashmap *m)
 {
     free(m->slots);
     memset(m, 0, sizeof *m);
 }
 
-static int pool_grow(sym_strpool *p)
+static int pool_grow(strpool *p)
 {
     size_t ncap = p->cap ? p->cap * 2 : 256;
     char **n = calloc(ncap, sizeof *n);
@@ -127,7 +138,7 @@ static int pool_grow(sym_strpool *p)
         char *s = p->slots[i];
         if (!s)
             continue;
-        size_t j = sym_hash(s, strlen(s)) & (ncap - 1);
+        size_t j = hash_bytes(s, strlen(s)) & (ncap - 1);
         while (n[j])
             j = (j + 1) & (ncap - 1);
         n[j] = s;
@@ -138,12 +149,12 @@ static int pool_grow(sym_strpool *p)
     return 0;
 }
 
-const char *sym_intern(sym_strpool *p, const char *s, size_t len)
+const char *strpool_intern(strpool *p, const char *s, size_t len)
 {
     if ((p->count + 1) * 2 >= p->cap && pool_grow(p) < 0)
         return NULL;
     size_t mask = p->cap - 1;
-    size_t i = sym_hash(s, len) & mask;
+    size_t i = hash_bytes(s, len) & mask;
     while (p->slots[i]) {
         const char *t = p->slots[i];
         if (strncmp(t, s, len) == 0 && t[len] == '\0')
@@ -160,7 +171,7 @@ const char *sym_intern(sym_strpool *p, const char *s, size_t len)
     return c;
 }
 
-void sym_strpool_free(sym_strpool *p)
+void strpool_free(strpool *p)
 {
     for (size_t i = 0; i < p->cap; i++)
         free(p->slots[i]);
