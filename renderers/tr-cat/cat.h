@@ -43,6 +43,10 @@ struct cat_ctx {
     int info;             /* --info */
     struct cat_comms *comms; /* tid -> comm, from COMM records (cat-generic.c) */
     int producer;         /* CAT_FROM_*: the current stream's recorder, 0 not known yet */
+    /* each view's state for the current stream, owned by its module */
+    struct cat_sample_state *sample;   /* cat-sample.c */
+    struct cat_syscall_state *syscall; /* cat-syscall.c */
+    struct cat_ftrace_state *ftrace;   /* cat-ftrace.c */
 };
 
 /* The recorder of the current stream, from its "producer" metadata: it
