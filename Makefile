@@ -72,6 +72,7 @@ endif
 endif
 
 # --- the fragments -------------------------------------------------------
+include model/model.mk
 include $(sort $(wildcard recorders/*/tool.mk filters/*/tool.mk renderers/*/tool.mk))
 include $(sort $(wildcard tests/*/test.mk))
 -include $(sort $(wildcard bench/*/bench.mk))
