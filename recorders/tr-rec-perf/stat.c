@@ -15,9 +15,9 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "counters.h"
 #include "perf.h"
 #include "sideband.h"
-#include "stat-table.h"
 #include "tr.h"
 
 #define MAX_CPUS 1024
@@ -41,7 +41,7 @@ struct stat_run {
     struct counter ctr[PERF_MAX_EVENTS];
     int cpus[MAX_CPUS];
     int ncpus;
-    struct stt table;
+    struct counters table;
     int werr;
 };
 
@@ -194,10 +194,10 @@ static uint32_t counter_flags(const struct counter *c, const uint64_t v[3])
 static void interval(struct stat_run *s, uint64_t now, uint64_t t0, uint64_t len_ns, int first,
                      uint32_t run)
 {
-    struct stt scratch;
+    struct counters scratch; /* this interval's readings, for its metrics */
     memset(&scratch, 0, sizeof scratch);
     if (first)
-        stt_print_interval_header(stderr);
+        fputs(COUNTERS_INTERVAL_HEADER "\n", stderr);
     for (int i = 0; i < s->o->nevs; i++) {
         uint64_t v[3], d[3];
         read_counter(s, i, v);
@@ -207,8 +207,10 @@ static void interval(struct stat_run *s, uint64_t now, uint64_t t0, uint64_t len
         }
         uint32_t fl = counter_flags(&s->ctr[i], d) | TR_CNTF_INTERVAL;
         write_counter(s, s->evid[i], now, d, run, fl);
-        stt_print_interval(stderr, &scratch, (double)(now - t0) / 1e9, (double)len_ns / 1e9,
-                           s->o->evs[i].name, d[0], d[1], d[2], fl);
+        char line[512];
+        size_t n = counters_format_interval(&scratch, (double)(now - t0) / 1e9, (double)len_ns / 1e9,
+                                            s->o->evs[i].name, d[0], d[1], d[2], fl, line, sizeof line);
+        fprintf(stderr, "%.*s\n", (int)n, line);
     }
     werr(s, tr_writer_poll(s->w));
 }
@@ -310,7 +312,7 @@ static int run_once(struct stat_run *s, uint32_t run, int sfd, const sigset_t *m
         read_counter(s, i, v);
         uint32_t fl = counter_flags(&s->ctr[i], v);
         write_counter(s, s->evid[i], t1, v, run, fl);
-        stt_add(&s->table, o->evs[i].name, v[0], v[1], v[2], fl, run);
+        counters_add(&s->table, o->evs[i].name, v[0], v[1], v[2], fl, run);
     }
     uint64_t tv[3][3] = {{t1 - t0, 0, 0},
                          {(uint64_t)ru.ru_utime.tv_sec * 1000000000ull + (uint64_t)ru.ru_utime.tv_usec * 1000u, 0, 0},
@@ -318,10 +320,18 @@ static int run_once(struct stat_run *s, uint32_t run, int sfd, const sigset_t *m
     static const char *const names[] = {"duration_time", "user_time", "system_time"};
     for (int k = 0; k < (o->cmd_argc ? 3 : 1); k++) {
         write_counter(s, s->tool_id[k], t1, tv[k], run, 0);
-        stt_add(&s->table, names[k], tv[k][0], 0, 0, 0, run);
+        counters_add(&s->table, names[k], tv[k][0], 0, 0, 0, run);
     }
     close_counters(s);
     return status;
+}
+
+static int line_to_stderr(void *arg, const char *line, size_t len)
+{
+    (void)arg;
+    fwrite(line, 1, len, stderr);
+    fputc('\n', stderr);
+    return 0;
 }
 
 int perf_stat(struct perf_opts *o)
@@ -336,7 +346,7 @@ int perf_stat(struct perf_opts *o)
     s->ncpus = target_cpus(s->cpus, MAX_CPUS);
     set_target(s);
     for (int i = 0; i < o->nevs; i++)
-        stt_find(&s->table, o->evs[i].name); /* table order = event order */
+        counters_find(&s->table, o->evs[i].name); /* table order = event order */
 
     const char *out_name;
     int out_fd = cli_open_trace_output(o->output, o->output ? NULL : "trace.tr", &out_name);
@@ -383,7 +393,7 @@ int perf_stat(struct perf_opts *o)
         status = CLI_EXIT_FAIL;
     }
     if (s->table.runs && !o->interval_ms)
-        stt_print(stderr, &s->table);
+        counters_format_table(&s->table, line_to_stderr, NULL);
     tr_writer_free(s->w);
     if (out_fd != STDOUT_FILENO)
         close(out_fd);

@@ -20,8 +20,9 @@
 #include <event-parse.h>
 #include <trace-seq.h>
 
+#include "array.h"
 #include "cat.h"
-#include "../../recorders/tr-rec-perf/stat-table.h"
+#include "counters.h"
 
 struct map {
     int32_t pid;
@@ -29,13 +30,23 @@ struct map {
     char *path;
 };
 
+/* The process maps, which cat_module_of reads without a context. */
 struct sample_state {
     struct map *maps;
     size_t nmaps, cap;
-    struct stt *table;     /* counters of this stream */
-    int interval_header;
-    uint64_t last_interval[STT_MAX];
-    char interval_names[STT_MAX][128];
+};
+
+static struct sample_state st;
+
+/* The samples view's state for the current stream (c->sample; for the
+ * whole input with --summary), created on first use, freed by
+ * cat_sample_reset. */
+struct cat_sample_state {
+    struct counters table;    /* the final readings of the stream's counters */
+    struct counters interval; /* -I readings so far, for their metrics */
+    int interval_header;      /* the -I header was printed */
+    uint64_t last_interval[COUNTERS_MAX];
+    char interval_names[COUNTERS_MAX][128];
     int ninterval;
     uint64_t samples;
     struct { uint32_t event; uint64_t n, period; } per_event[64];
@@ -48,7 +59,13 @@ struct sample_state {
     size_t text_len, text_cap;
 };
 
-static struct sample_state st;
+/* c->sample, created when missing; NULL when out of memory. */
+static struct cat_sample_state *sample_state(struct cat_ctx *c)
+{
+    if (!c->sample)
+        c->sample = calloc(1, sizeof *c->sample);
+    return c->sample;
+}
 static struct tep_handle *tep; /* tracepoint formats of this stream, parsed on first use */
 static int tep_tried;
 
@@ -153,41 +170,29 @@ static size_t format_symbolized(struct cat_ctx *c, const tr_frame *fr, char *buf
  * it cannot be kept (then it is formatted each time). */
 static const char *frame_line(struct cat_ctx *c, uint32_t id, const tr_frame *fr, size_t *len)
 {
-    if (id >= (1u << 22))
+    struct cat_sample_state *s = sample_state(c);
+    if (!s || id >= (1u << 22))
         return NULL;
-    if (id >= st.nlines) {
-        size_t n = st.nlines ? st.nlines : 1024;
-        while (n <= id)
-            n *= 2;
-        void *p = realloc(st.lines, n * sizeof *st.lines);
-        if (!p)
+    if (id >= s->nlines) {
+        size_t old = s->nlines;
+        if (array_reserve(&s->lines, &s->nlines, (size_t)id + 1, sizeof *s->lines, 1024) < 0)
             return NULL;
-        st.lines = p;
-        memset(st.lines + st.nlines, 0, (n - st.nlines) * sizeof *st.lines);
-        st.nlines = n;
+        memset(s->lines + old, 0, (s->nlines - old) * sizeof *s->lines);
     }
-    if (!st.lines[id].len) {
+    if (!s->lines[id].len) {
         char buf[4096];
         size_t n = format_symbolized(c, fr, buf, sizeof buf);
-        if (n >= sizeof buf || n > UINT32_MAX - st.text_len)
+        if (n >= sizeof buf || n > UINT32_MAX - s->text_len)
             return NULL;
-        if (st.text_cap - st.text_len < n) {
-            size_t cap = st.text_cap ? st.text_cap * 2 : 65536;
-            while (cap - st.text_len < n)
-                cap *= 2;
-            char *t = realloc(st.text, cap);
-            if (!t)
-                return NULL;
-            st.text = t;
-            st.text_cap = cap;
-        }
-        memcpy(st.text + st.text_len, buf, n);
-        st.lines[id].off = (uint32_t)st.text_len;
-        st.lines[id].len = (uint32_t)n;
-        st.text_len += n;
+        if (array_reserve(&s->text, &s->text_cap, s->text_len + n, 1, 65536) < 0)
+            return NULL;
+        memcpy(s->text + s->text_len, buf, n);
+        s->lines[id].off = (uint32_t)s->text_len;
+        s->lines[id].len = (uint32_t)n;
+        s->text_len += n;
     }
-    *len = st.lines[id].len;
-    return st.text + st.lines[id].off;
+    *len = s->lines[id].len;
+    return s->text + s->lines[id].off;
 }
 
 /* One frame: "\taddr sym+0xoff (module)...\n", or without the tab and the
@@ -365,78 +370,84 @@ static int print_sample(struct cat_ctx *c, const tr_record *rec)
 
 /* ---- counters ---- */
 
-static struct stt *table(struct cat_ctx *c)
+/* The stream's counter table, its target from the metadata on first use. */
+static struct counters *table(struct cat_ctx *c)
 {
-    if (!st.table) {
-        st.table = calloc(1, sizeof *st.table);
-        if (!st.table)
-            return NULL;
-    }
-    if (!st.table->target[0]) {
+    struct cat_sample_state *s = sample_state(c);
+    if (!s)
+        return NULL;
+    struct counters *t = &s->table;
+    if (!t->target[0]) {
         const char *label = tr_reader_meta(c->r, "stat.label");
         const char *cmd = tr_reader_meta(c->r, "command");
         if (label)
-            snprintf(st.table->target, sizeof st.table->target, "%s", label);
+            snprintf(t->target, sizeof t->target, "%s", label);
         else if (cmd)
-            snprintf(st.table->target, sizeof st.table->target, "'%s'", cmd);
+            snprintf(t->target, sizeof t->target, "'%s'", cmd);
     }
-    return st.table;
+    return t;
 }
 
-static uint64_t *interval_last(const char *name)
+static uint64_t *interval_last(struct cat_sample_state *s, const char *name)
 {
-    for (int i = 0; i < st.ninterval; i++)
-        if (!strcmp(st.interval_names[i], name))
-            return &st.last_interval[i];
-    if (st.ninterval == STT_MAX)
+    for (int i = 0; i < s->ninterval; i++)
+        if (!strcmp(s->interval_names[i], name))
+            return &s->last_interval[i];
+    if (s->ninterval == COUNTERS_MAX)
         return NULL;
-    snprintf(st.interval_names[st.ninterval], sizeof st.interval_names[0], "%s", name);
-    st.last_interval[st.ninterval] = 0;
-    return &st.last_interval[st.ninterval++];
+    snprintf(s->interval_names[s->ninterval], sizeof s->interval_names[0], "%s", name);
+    s->last_interval[s->ninterval] = 0;
+    return &s->last_interval[s->ninterval++];
 }
 
 static int print_interval(struct cat_ctx *c, const tr_record *rec, const char *name)
 {
-    static struct stt scratch;
-    const char *s = tr_reader_meta(c->r, "stat.start");
-    uint64_t start = s ? strtoull(s, NULL, 10) : c->first_time;
-    uint64_t *last = interval_last(name);
+    struct cat_sample_state *s = sample_state(c);
+    if (!s)
+        return -1;
+    const char *m = tr_reader_meta(c->r, "stat.start");
+    uint64_t start = m ? strtoull(m, NULL, 10) : c->first_time;
+    uint64_t *last = interval_last(s, name);
     uint64_t prev = last && *last ? *last : start;
     if (last)
         *last = rec->time;
-    if (!st.interval_header) {
-        stt_print_interval_header(c->out);
-        st.interval_header = 1;
+    if (!s->interval_header) {
+        fputs(COUNTERS_INTERVAL_HEADER "\n", c->out);
+        s->interval_header = 1;
     }
-    stt_print_interval(c->out, &scratch, (double)(rec->time - start) / 1e9,
-                       (double)(rec->time - prev) / 1e9, name, rec->u.counter.value,
-                       rec->u.counter.enabled, rec->u.counter.running, rec->u.counter.flags);
+    char line[512];
+    size_t n = counters_format_interval(&s->interval, (double)(rec->time - start) / 1e9,
+                                        (double)(rec->time - prev) / 1e9, name, rec->u.counter.value,
+                                        rec->u.counter.enabled, rec->u.counter.running, rec->u.counter.flags,
+                                        line, sizeof line);
+    fwrite(line, 1, n, c->out);
+    fputc('\n', c->out);
     return ferror(c->out) ? -1 : 1;
 }
 
 static void account_counter(struct cat_ctx *c, const tr_record *rec)
 {
     const tr_event_def *ev = tr_reader_event(c->r, rec->u.counter.event);
-    struct stt *t = table(c);
+    struct counters *t = table(c);
     if (!t || (rec->u.counter.flags & TR_CNTF_INTERVAL))
         return;
-    stt_add(t, ev ? ev->name : "[unknown event]", rec->u.counter.value, rec->u.counter.enabled,
-            rec->u.counter.running, rec->u.counter.flags, rec->u.counter.run);
+    counters_add(t, ev ? ev->name : "[unknown event]", rec->u.counter.value, rec->u.counter.enabled,
+                 rec->u.counter.running, rec->u.counter.flags, rec->u.counter.run);
 }
 
-static int print_table_json(struct cat_ctx *c, struct stt *t)
+static int print_table_json(struct cat_ctx *c, const struct counters *t)
 {
     FILE *f = c->out;
     fprintf(f, "{\"type\":\"counter_summary\",\"target\":\"");
     cat_json_str(f, t->target, strlen(t->target));
     fprintf(f, "\",\"runs\":%u", t->runs);
     if (t->elapsed.n)
-        fprintf(f, ",\"elapsed_ns\":%.0f", stt_mean(&t->elapsed));
+        fprintf(f, ",\"elapsed_ns\":%.0f", counters_mean(&t->elapsed));
     if (t->user.n)
-        fprintf(f, ",\"user_ns\":%.0f,\"system_ns\":%.0f", stt_mean(&t->user), stt_mean(&t->sys));
+        fprintf(f, ",\"user_ns\":%.0f,\"system_ns\":%.0f", counters_mean(&t->user), counters_mean(&t->sys));
     fprintf(f, ",\"counters\":[");
     for (int i = 0; i < t->nc; i++) {
-        const struct stt_counter *k = &t->c[i];
+        const struct counters_entry *k = &t->c[i];
         fprintf(f, "%s{\"event\":\"", i ? "," : "");
         cat_json_str(f, k->name, strlen(k->name));
         fputc('"', f);
@@ -445,21 +456,30 @@ static int print_table_json(struct cat_ctx *c, struct stt *t)
         else if (k->not_counted || !k->n)
             fprintf(f, ",\"counted\":false");
         else
-            fprintf(f, ",\"value\":%.3f,\"stddev_pct\":%.3f,\"running_pct\":%.2f", stt_mean(k),
-                    stt_rel_stddev(k), k->enabled > 0 ? 100.0 * k->running / k->enabled : 100.0);
+            fprintf(f, ",\"value\":%.3f,\"stddev_pct\":%.3f,\"running_pct\":%.2f", counters_mean(k),
+                    counters_rel_stddev(k), k->enabled > 0 ? 100.0 * k->running / k->enabled : 100.0);
         fputc('}', f);
     }
     fprintf(f, "]}\n");
     return ferror(f) ? -1 : 0;
 }
 
+static int line_to_file(void *arg, const char *line, size_t len)
+{
+    FILE *f = arg;
+    fwrite(line, 1, len, f);
+    fputc('\n', f);
+    return 0;
+}
+
 static int print_table(struct cat_ctx *c)
 {
-    if (!st.table || !st.table->runs)
+    struct cat_sample_state *s = c->sample;
+    if (!s || !s->table.runs)
         return 0;
     if (c->o->json)
-        return print_table_json(c, st.table);
-    stt_print(c->out, st.table);
+        return print_table_json(c, &s->table);
+    counters_format_table(&s->table, line_to_file, c->out);
     return ferror(c->out) ? -1 : 0;
 }
 
@@ -488,7 +508,7 @@ int cat_sample_record(struct cat_ctx *c, const tr_record *rec)
         return 1;
     case TR_REC_STREAM_END:
         /* the table of the stream's counters, before the generic end line */
-        if (!c->o->json && !st.interval_header && print_table(c) < 0)
+        if (!c->o->json && !(c->sample && c->sample->interval_header) && print_table(c) < 0)
             return -1;
         return 0;
     default:
@@ -501,18 +521,21 @@ int cat_sample_account(struct cat_ctx *c, const tr_record *rec)
     if (rec->type == TR_REC_COUNTER) {
         account_counter(c, rec);
     } else if (rec->type == TR_REC_SAMPLE) {
-        st.samples++;
+        struct cat_sample_state *s = sample_state(c);
+        if (!s)
+            return -1;
+        s->samples++;
         int i;
-        for (i = 0; i < st.nevents; i++)
-            if (st.per_event[i].event == rec->u.sample.event)
+        for (i = 0; i < s->nevents; i++)
+            if (s->per_event[i].event == rec->u.sample.event)
                 break;
-        if (i == st.nevents && st.nevents < 64) {
-            st.per_event[i].event = rec->u.sample.event;
-            st.nevents++;
+        if (i == s->nevents && s->nevents < 64) {
+            s->per_event[i].event = rec->u.sample.event;
+            s->nevents++;
         }
-        if (i < st.nevents) {
-            st.per_event[i].n++;
-            st.per_event[i].period += rec->u.sample.period;
+        if (i < s->nevents) {
+            s->per_event[i].n++;
+            s->per_event[i].period += rec->u.sample.period;
         }
     }
     return 0;
@@ -522,22 +545,25 @@ int cat_sample_summary(struct cat_ctx *c)
 {
     if (print_table(c) < 0)
         return -1;
-    if (st.samples && !c->o->json) {
-        fprintf(c->out, "\n# %" PRIu64 " samples\n#  samples          period  event\n", st.samples);
-        for (int i = 0; i < st.nevents; i++) {
-            const tr_event_def *ev = tr_reader_event(c->r, st.per_event[i].event);
-            fprintf(c->out, "%10" PRIu64 " %15" PRIu64 "  %s\n", st.per_event[i].n, st.per_event[i].period,
+    const struct cat_sample_state *s = c->sample;
+    if (!s)
+        return 0;
+    if (s->samples && !c->o->json) {
+        fprintf(c->out, "\n# %" PRIu64 " samples\n#  samples          period  event\n", s->samples);
+        for (int i = 0; i < s->nevents; i++) {
+            const tr_event_def *ev = tr_reader_event(c->r, s->per_event[i].event);
+            fprintf(c->out, "%10" PRIu64 " %15" PRIu64 "  %s\n", s->per_event[i].n, s->per_event[i].period,
                     ev ? ev->name : "[unknown event]");
         }
-    } else if (st.samples) {
-        fprintf(c->out, "{\"type\":\"sample_summary\",\"samples\":%" PRIu64 ",\"events\":[", st.samples);
-        for (int i = 0; i < st.nevents; i++) {
-            const tr_event_def *ev = tr_reader_event(c->r, st.per_event[i].event);
+    } else if (s->samples) {
+        fprintf(c->out, "{\"type\":\"sample_summary\",\"samples\":%" PRIu64 ",\"events\":[", s->samples);
+        for (int i = 0; i < s->nevents; i++) {
+            const tr_event_def *ev = tr_reader_event(c->r, s->per_event[i].event);
             const char *n = ev ? ev->name : "[unknown event]";
             fprintf(c->out, "%s{\"event\":\"", i ? "," : "");
             cat_json_str(c->out, n, strlen(n));
-            fprintf(c->out, "\",\"samples\":%" PRIu64 ",\"period\":%" PRIu64 "}", st.per_event[i].n,
-                    st.per_event[i].period);
+            fprintf(c->out, "\",\"samples\":%" PRIu64 ",\"period\":%" PRIu64 "}", s->per_event[i].n,
+                    s->per_event[i].period);
         }
         fprintf(c->out, "]}\n");
     }
@@ -546,14 +572,16 @@ int cat_sample_summary(struct cat_ctx *c)
 
 void cat_sample_reset(struct cat_ctx *c)
 {
-    (void)c;
     for (size_t i = 0; i < st.nmaps; i++)
         free(st.maps[i].path);
     free(st.maps);
-    free(st.table);
-    free(st.lines);
-    free(st.text);
     memset(&st, 0, sizeof st);
+    if (c->sample) {
+        free(c->sample->lines);
+        free(c->sample->text);
+        free(c->sample);
+        c->sample = NULL;
+    }
     if (tep)
         tep_free(tep);
     tep = NULL;

@@ -18,7 +18,6 @@
 #include "events.h"
 #include "perf.h"
 #include "ring.h"
-#include "stat-table.h"
 #include "tr.h"
 
 static void test_software_names(void **state)
@@ -194,56 +193,13 @@ static void test_ring_live(void **state)
     assert_true(samples >= 300);
 }
 
-/* The perf stat table: multiplexing scale, mean and relative stddev, metrics, special lines. */
-static void test_stat_table(void **state)
-{
-    (void)state;
-    struct stt t;
-    memset(&t, 0, sizeof t);
-    snprintf(t.target, sizeof t.target, "'prog'");
-    /* counted half of the time: scaled by enabled/running */
-    assert_true(stt_scale(100, 2000, 1000) == 200.0);
-    assert_true(stt_scale(100, 0, 0) == 100.0);
-    stt_add(&t, "task-clock", 50000000, 50000000, 50000000, 0, 0);
-    stt_add(&t, "page-faults", 100, 1000, 500, 0, 0);
-    stt_add(&t, "cycles", 0, 0, 0, TR_CNTF_NOT_SUPPORTED, 0);
-    stt_add(&t, "duration_time", 100000000, 0, 0, 0, 0);
-    assert_int_equal(t.nc, 3); /* duration_time is not a table row */
-    assert_true(stt_mean(&t.c[1]) == 200.0);
-    char buf[4096];
-    FILE *f = fmemopen(buf, sizeof buf, "w");
-    stt_print(f, &t);
-    fclose(f);
-    assert_non_null(strstr(buf, " Performance counter stats for 'prog':"));
-    assert_non_null(strstr(buf, "             50.00 msec task-clock"));
-    assert_non_null(strstr(buf, "#    0.500 CPUs utilized"));
-    assert_non_null(strstr(buf, "               200      page-faults"));
-    assert_non_null(strstr(buf, "#    4.000 K/sec"));
-    assert_non_null(strstr(buf, "(50.00%)\n"));
-    assert_non_null(strstr(buf, "   <not supported>      cycles\n"));
-    assert_non_null(strstr(buf, "       0.100000000 seconds time elapsed"));
-    /* three runs: 10, 20, 30 -> mean 20, stddev 10, of the mean 10/sqrt(3) = 28.87% of 20 */
-    struct stt r;
-    memset(&r, 0, sizeof r);
-    for (uint32_t i = 0; i < 3; i++)
-        stt_add(&r, "page-faults", 10 * (i + 1), 0, 0, 0, i);
-    assert_int_equal(r.runs, 3);
-    double rel = stt_rel_stddev(&r.c[0]);
-    assert_true(rel > 28.86 && rel < 28.88);
-    f = fmemopen(buf, sizeof buf, "w");
-    stt_print(f, &r);
-    fclose(f);
-    assert_non_null(strstr(buf, "(3 runs):"));
-    assert_non_null(strstr(buf, "( +- 28.87% )"));
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_software_names),    cmocka_unit_test(test_hardware_cache_raw),
         cmocka_unit_test(test_unknown_and_lists), cmocka_unit_test(test_tracepoint),
         cmocka_unit_test(test_build_id_of_self),  cmocka_unit_test(test_target_helpers),
-        cmocka_unit_test(test_ring_live),         cmocka_unit_test(test_stat_table),
+        cmocka_unit_test(test_ring_live),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

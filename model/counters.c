@@ -1,0 +1,266 @@
+/* counters.c - the perf stat table (counters.h). */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "counters.h"
+#include "tr.h"
+
+struct counters_entry *counters_find(struct counters *t, const char *name)
+{
+    if (!strcmp(name, "duration_time"))
+        return &t->elapsed;
+    if (!strcmp(name, "user_time"))
+        return &t->user;
+    if (!strcmp(name, "system_time"))
+        return &t->sys;
+    for (int i = 0; i < t->nc; i++)
+        if (!strcmp(t->c[i].name, name))
+            return &t->c[i];
+    if (t->nc == COUNTERS_MAX)
+        return NULL;
+    struct counters_entry *e = &t->c[t->nc++];
+    memset(e, 0, sizeof *e);
+    snprintf(e->name, sizeof e->name, "%s", name);
+    return e;
+}
+
+double counters_scale(uint64_t value, uint64_t enabled, uint64_t running)
+{
+    if (running && running < enabled)
+        return (double)value * ((double)enabled / (double)running);
+    return (double)value;
+}
+
+int counters_add(struct counters *t, const char *name, uint64_t value, uint64_t enabled, uint64_t running,
+                 uint32_t flags, uint32_t run)
+{
+    struct counters_entry *e = counters_find(t, name);
+    if (!e)
+        return TR_E_TOO_LARGE;
+    if (run + 1 > t->runs)
+        t->runs = run + 1;
+    if (flags & TR_CNTF_NOT_SUPPORTED) {
+        e->not_supported = 1;
+        return 0;
+    }
+    if ((flags & TR_CNTF_NOT_COUNTED) || (enabled && !running)) {
+        e->not_counted = 1;
+        return 0;
+    }
+    double v = counters_scale(value, enabled, running);
+    e->n++;
+    e->sum += v;
+    e->sumsq += v * v;
+    e->enabled += (double)enabled;
+    e->running += (double)running;
+    return 0;
+}
+
+double counters_mean(const struct counters_entry *e)
+{
+    return e->n ? e->sum / e->n : 0;
+}
+
+double counters_rel_stddev(const struct counters_entry *e)
+{
+    if (e->n < 2)
+        return 0;
+    double m = counters_mean(e);
+    double var = (e->sumsq - e->n * m * m) / (e->n - 1);
+    if (var < 0)
+        var = 0;
+    double sd_mean = sqrt(var / e->n);
+    return m ? 100.0 * sd_mean / m : 0;
+}
+
+/* ---- formatting ---- */
+
+/* A line being built in a fixed buffer: what does not fit is cut. */
+struct line {
+    char *buf;
+    size_t size, len;
+};
+
+static void put(struct line *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(struct line *l, const char *fmt, ...)
+{
+    if (l->len + 1 >= l->size)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(l->buf + l->len, l->size - l->len, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    l->len = (size_t)n < l->size - l->len ? l->len + (size_t)n : l->size - 1;
+}
+
+/* The mean of row name when it has a value, else -1 (tool events are no rows). */
+static double value_of(const struct counters *t, const char *name)
+{
+    for (int i = 0; i < t->nc; i++)
+        if (!strcmp(t->c[i].name, name) && t->c[i].n)
+            return counters_mean(&t->c[i]);
+    return -1;
+}
+
+static int is_clock(const char *name)
+{
+    return !strcmp(name, "task-clock") || !strcmp(name, "cpu-clock") || !strncmp(name, "task-clock:", 11) ||
+           !strncmp(name, "cpu-clock:", 10);
+}
+
+/* The "# ..." comment of entry e with value v (secs: the time elapsed) into
+ * buf; empty when there is none. */
+static void metric(const struct counters *t, const struct counters_entry *e, double v, double secs, char *buf,
+                   size_t len)
+{
+    double task_ms = value_of(t, "task-clock");
+    if (task_ms < 0)
+        task_ms = value_of(t, "cpu-clock");
+    double task_s = task_ms >= 0 ? task_ms / 1e9 : secs;
+    buf[0] = 0;
+    if (is_clock(e->name)) {
+        if (secs > 0)
+            snprintf(buf, len, "# %8.3f CPUs utilized", v / 1e9 / secs);
+        return;
+    }
+    const char *n = e->name;
+    double cycles = value_of(t, "cycles");
+    if (!strcmp(n, "cycles") || !strcmp(n, "cpu-cycles")) {
+        if (task_s > 0)
+            snprintf(buf, len, "# %8.3f GHz", v / task_s / 1e9);
+    } else if (!strcmp(n, "instructions")) {
+        if (cycles > 0)
+            snprintf(buf, len, "# %8.2f  insn per cycle", v / cycles);
+    } else if (!strcmp(n, "branch-misses")) {
+        double br = value_of(t, "branches");
+        if (br > 0)
+            snprintf(buf, len, "# %8.2f%% of all branches", 100.0 * v / br);
+    } else if (!strcmp(n, "cache-misses")) {
+        double refs = value_of(t, "cache-references");
+        if (refs > 0)
+            snprintf(buf, len, "# %8.3f %% of all cache refs", 100.0 * v / refs);
+    } else if (task_s > 0) {
+        double rate = v / task_s;
+        const char *unit = "";
+        if (rate >= 1e9) {
+            rate /= 1e9;
+            unit = "G";
+        } else if (rate >= 1e6) {
+            rate /= 1e6;
+            unit = "M";
+        } else if (rate >= 1e3) {
+            rate /= 1e3;
+            unit = "K";
+        }
+        snprintf(buf, len, "# %8.3f %s/sec", rate, unit);
+    }
+}
+
+/* One counter line after prefix into buf (512 bytes), trailing blanks
+ * removed: its length. */
+static size_t entry_line(const struct counters *t, const struct counters_entry *e, double v, double secs,
+                         int show_spread, const char *prefix, char *buf, size_t size)
+{
+    struct line l = {buf, size, 0};
+    buf[0] = 0;
+    put(&l, "%s", prefix);
+    if (e->not_supported) {
+        put(&l, "%18s      %s", "<not supported>", e->name);
+    } else if (e->not_counted || !e->n) {
+        put(&l, "%18s      %s", "<not counted>", e->name);
+    } else {
+        char num[64], comment[96];
+        if (is_clock(e->name))
+            snprintf(num, sizeof num, "%18.2f msec", v / 1e6);
+        else
+            snprintf(num, sizeof num, "%18.0f     ", v);
+        metric(t, e, v, secs, comment, sizeof comment);
+        put(&l, "%s %-32s %-30s", num, e->name, comment);
+        if (e->running > 0 && e->running < e->enabled)
+            put(&l, "  (%.2f%%)", 100.0 * e->running / e->enabled);
+        if (show_spread)
+            put(&l, "  ( +- %5.2f%% )", counters_rel_stddev(e));
+    }
+    while (l.len && buf[l.len - 1] == ' ')
+        buf[--l.len] = 0;
+    return l.len;
+}
+
+int counters_format_table(const struct counters *t, counters_line_fn fn, void *arg)
+{
+    char buf[sizeof t->target + 128];
+    struct line l = {buf, sizeof buf, 0};
+    int multi = t->runs > 1, rc;
+#define EMIT(s, n)                     \
+    do {                               \
+        if ((rc = fn(arg, s, n)) < 0)  \
+            return rc;                 \
+    } while (0)
+    EMIT("", 0);
+    put(&l, " Performance counter stats for %s", t->target[0] ? t->target : "'?'");
+    if (multi)
+        put(&l, " (%u runs)", t->runs);
+    put(&l, ":");
+    EMIT(buf, l.len);
+    EMIT("", 0);
+    double secs = t->elapsed.n ? counters_mean(&t->elapsed) / 1e9 : 0;
+    for (int i = 0; i < t->nc; i++) {
+        size_t n = entry_line(t, &t->c[i], counters_mean(&t->c[i]), secs, multi && t->c[i].n > 1, "", buf,
+                              512);
+        EMIT(buf, n);
+    }
+    EMIT("", 0);
+    if (t->elapsed.n) {
+        l.len = 0;
+        if (multi) {
+            double m = counters_mean(&t->elapsed) / 1e9;
+            double rel = counters_rel_stddev(&t->elapsed);
+            put(&l, "%18.9f +- %.9f seconds time elapsed  ( +- %5.2f%% )", m, m * rel / 100, rel);
+        } else {
+            put(&l, "%18.9f seconds time elapsed", secs);
+        }
+        EMIT(buf, l.len);
+        if (!multi && (t->user.n || t->sys.n)) {
+            EMIT("", 0);
+            l.len = 0;
+            put(&l, "%18.9f seconds user", counters_mean(&t->user) / 1e9);
+            EMIT(buf, l.len);
+            l.len = 0;
+            put(&l, "%18.9f seconds sys", counters_mean(&t->sys) / 1e9);
+            EMIT(buf, l.len);
+        }
+    }
+    EMIT("", 0);
+#undef EMIT
+    return 0;
+}
+
+size_t counters_format_interval(struct counters *t, double at_secs, double len_secs, const char *name,
+                                uint64_t value, uint64_t enabled, uint64_t running, uint32_t flags, char *buf,
+                                size_t size)
+{
+    struct counters_entry e;
+    memset(&e, 0, sizeof e);
+    snprintf(e.name, sizeof e.name, "%s", name);
+    e.not_supported = (flags & TR_CNTF_NOT_SUPPORTED) != 0;
+    e.not_counted = (flags & TR_CNTF_NOT_COUNTED) != 0;
+    e.n = 1;
+    e.enabled = (double)enabled;
+    e.running = (double)running;
+    double v = counters_scale(value, enabled, running);
+    /* metrics inside an interval use the interval's own task-clock */
+    struct counters_entry *latest = counters_find(t, name);
+    if (latest && !e.not_supported && !e.not_counted) {
+        latest->n = 1;
+        latest->sum = v;
+    }
+    char prefix[32];
+    snprintf(prefix, sizeof prefix, "%16.9f ", at_secs);
+    if (!size)
+        return 0;
+    return entry_line(t, &e, v, len_secs, 0, prefix, buf, size);
+}
