@@ -319,7 +319,7 @@ int cat_ftrace_record(struct cat_ctx *c, const tr_record *rec)
 {
     if ((rec->type == TR_REC_COMM || rec->type == TR_REC_LOST || rec->type == TR_REC_EXIT) && !c->o->json &&
         !c->o->raw) {
-        if (cat_producer(c) != CAT_FROM_FTRACE)
+        if (cat_view(c) != CAT_VIEW_TRACEPOINTS)
             return 0;
         /* tr-rec-ftrace names tasks with COMM records as it first sees them,
          * and ends with the command's EXIT; trace-cmd report prints no such

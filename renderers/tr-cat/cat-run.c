@@ -1,9 +1,71 @@
 /* cat-run.c - read one input and send each record through the filters to
- * its family's renderer (or to the summaries). */
+ * its view (or to the summaries): the table of views, and the choice of a
+ * stream's view. */
 #include <string.h>
 
 #include "cat.h"
 #include "cli.h"
+#include "keys.h"
+
+/* The views, in the order their summaries print and their held-back
+ * output is flushed at a stream's end. */
+static const struct cat_view views[] = {
+    {CAT_VIEW_SAMPLES, VIEW_SAMPLES, cat_sample_record, cat_sample_account, cat_sample_summary, cat_sample_observe,
+     cat_sample_reset},
+    {CAT_VIEW_SYSCALLS, VIEW_SYSCALLS, cat_syscall_record, cat_syscall_account, cat_syscall_summary, NULL,
+     cat_syscall_reset},
+    {CAT_VIEW_TRACEPOINTS, VIEW_TRACEPOINTS, cat_ftrace_record, cat_ftrace_account, cat_ftrace_summary, NULL,
+     cat_ftrace_reset},
+    {CAT_VIEW_GENERIC, NULL, NULL, NULL, NULL, NULL, NULL}, /* tr-cat's own lines */
+};
+#define NVIEWS (sizeof views / sizeof views[0])
+
+/* The view whose family records of this type are: it prints and accounts
+ * them in every stream (losses: tracepoints, which counts ring overruns
+ * and prints them in its own streams).  NULL: a generic record. */
+static const struct cat_view *family_of(uint32_t type)
+{
+    switch (type) {
+    case TR_REC_SAMPLE:
+    case TR_REC_COUNTER:
+        return &views[0];
+    case TR_REC_SYSCALL:
+        return &views[1];
+    case TR_REC_TRACE_EVENT:
+    case TR_REC_LOST:
+        return &views[2];
+    default:
+        return NULL;
+    }
+}
+
+/* Streams written before META_VIEW existed: their view from their recorder. */
+static const struct { const char *producer, *view; } producer_views[] = {
+    {"tr-rec-perf", VIEW_SAMPLES},
+    {"tr-rec-strace", VIEW_SYSCALLS},
+    {"tr-rec-ftrace", VIEW_TRACEPOINTS},
+};
+
+/* The view of the current stream from its metadata (absorbed by the reader
+ * with the stream's first chunk): META_VIEW, else the producer's; generic
+ * when neither is known.  NULL while the stream has no metadata yet. */
+static const struct cat_view *choose_view(struct cat_ctx *c)
+{
+    const char *key, *value;
+    if (!c->r || tr_reader_meta_at(c->r, 0, &key, &value) <= 0)
+        return NULL;
+    const char *name = tr_reader_meta(c->r, META_VIEW);
+    if (!name) {
+        const char *p = tr_reader_meta(c->r, "producer");
+        for (size_t i = 0; p && i < sizeof producer_views / sizeof producer_views[0]; i++)
+            if (!strcmp(p, producer_views[i].producer))
+                name = producer_views[i].view;
+    }
+    for (size_t i = 0; name && i < NVIEWS; i++)
+        if (views[i].name && !strcmp(views[i].name, name))
+            return &views[i];
+    return &views[NVIEWS - 1];
+}
 
 static int has_id(const int32_t *ids, size_t n, int32_t v)
 {
@@ -27,23 +89,22 @@ static int selected(struct cat_ctx *c, const struct cat_filter *f, const tr_reco
     return 1;
 }
 
-/* One record through its family, or generically. */
-int cat_producer(struct cat_ctx *c)
-{
-    if (!c->producer && c->r) {
-        const char *p = tr_reader_meta(c->r, "producer"); /* absorbed with the stream's first chunk */
-        if (p)
-            c->producer = !strcmp(p, "tr-rec-strace") ? CAT_FROM_STRACE
-                          : !strcmp(p, "tr-rec-ftrace") ? CAT_FROM_FTRACE : CAT_FROM_OTHER;
-    }
-    return c->producer;
-}
-
+/* One record through its family's view or the stream's view, else
+ * generically; the stream's end through every view. */
 static int print_record(struct cat_ctx *c, const tr_record *rec)
 {
-    int done = cat_sample_record(c, rec);
-    if (!done) done = cat_syscall_record(c, rec);
-    if (!done) done = cat_ftrace_record(c, rec);
+    int done = 0;
+    if (rec->type == TR_REC_STREAM_END) {
+        for (size_t i = 0; i < NVIEWS && done >= 0; i++)
+            if (views[i].record) {
+                int d = views[i].record(c, rec);
+                if (d) done = d;
+            }
+    } else {
+        const struct cat_view *v = family_of(rec->type);
+        if (!v) v = c->view;
+        if (v && v->record) done = v->record(c, rec);
+    }
     if (done < 0) return -1;
     if (done) return 0;
     return c->o->json ? cat_generic_json(c, rec) : cat_generic_text(c, rec);
@@ -51,16 +112,21 @@ static int print_record(struct cat_ctx *c, const tr_record *rec)
 
 static void account(struct cat_ctx *c, const tr_record *rec)
 {
-    cat_sample_account(c, rec);
-    cat_syscall_account(c, rec);
-    cat_ftrace_account(c, rec);
+    const struct cat_view *v = family_of(rec->type);
+    if (v && v->account) v->account(c, rec);
 }
 
-static void reset_families(struct cat_ctx *c)
+static void reset_views(struct cat_ctx *c)
 {
-    cat_sample_reset(c);
-    cat_syscall_reset(c);
-    cat_ftrace_reset(c);
+    for (size_t i = 0; i < NVIEWS; i++)
+        if (views[i].reset) views[i].reset(c);
+}
+
+static int print_summaries(struct cat_ctx *c)
+{
+    for (size_t i = 0; i < NVIEWS; i++)
+        if (views[i].summary && views[i].summary(c)) return -1;
+    return 0;
 }
 
 /* The reader's errors: those that end the input, and the rest (warned). */
@@ -82,7 +148,8 @@ int cat_read(struct cat_ctx *c, tr_reader *r, const char *name, const struct cat
     int status = 0, rc;
     tr_record rec;
     c->first_time = 0; /* --since and --until count from each input's start */
-    reset_families(c);
+    c->view = NULL;
+    reset_views(c);
     while ((rc = tr_reader_next(r, &rec)) != 0) {
         if (rc < 0) {
             const tr_reader_diag *d = tr_reader_last_diag(r);
@@ -98,11 +165,13 @@ int cat_read(struct cat_ctx *c, tr_reader *r, const char *name, const struct cat
         }
         if (rec.type == TR_REC_STREAM_START) {
             c->stream = rec.stream;
-            c->producer = 0;
-            if (!c->o->summary) reset_families(c);
+            c->view = NULL;
+            if (!c->o->summary) reset_views(c);
         }
+        if (!c->view) c->view = choose_view(c); /* once per stream, at its first metadata */
         if (rec.type == TR_REC_COMM) cat_note_comm(c, &rec);
-        cat_sample_observe(c, &rec);
+        for (size_t i = 0; i < NVIEWS; i++)
+            if (views[i].observe) views[i].observe(c, &rec);
         if (rec.time && !c->first_time) c->first_time = rec.time;
         if (!selected(c, f, &rec)) continue;
         if (c->o->summary) {
@@ -114,10 +183,9 @@ int cat_read(struct cat_ctx *c, tr_reader *r, const char *name, const struct cat
             break;
         }
     }
-    if (c->o->summary && status != CLI_EXIT_FAIL &&
-        (cat_sample_summary(c) || cat_syscall_summary(c) || cat_ftrace_summary(c)))
-        status = CLI_EXIT_FAIL;
-    reset_families(c);
+    if (c->o->summary && status != CLI_EXIT_FAIL && print_summaries(c)) status = CLI_EXIT_FAIL;
+    reset_views(c);
+    c->view = NULL;
     c->r = NULL;
     return status;
 }

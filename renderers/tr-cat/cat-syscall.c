@@ -560,7 +560,7 @@ static int json_signal_or_exit(struct cat_ctx *c, const tr_record *rec)
 /* 1 for a stream of tr-rec-strace (its -f read once from the metadata). */
 static int strace_stream(struct cat_ctx *c)
 {
-    if (cat_producer(c) != CAT_FROM_STRACE)
+    if (cat_view(c) != CAT_VIEW_SYSCALLS)
         return 0;
     if (!S.follow_read) {
         const char *f = tr_reader_meta(c->r, "strace.follow");

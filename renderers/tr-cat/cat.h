@@ -1,13 +1,15 @@
 /*
- * cat.h - tr-cat's record renderers.  main.c reads, filters and dispatches;
- * each record family has its own module that prints it as text or JSON:
+ * cat.h - tr-cat's record renderers.  main.c parses the command line;
+ * cat-run.c reads, filters and sends each record to a view (the table of
+ * views is in cat-run.c); each view has its own module that prints its
+ * records as text or JSON:
  *
- *   cat-generic.c  definitions, metadata, process life, lost, symbols (tr-cat's own)
  *   cat-sample.c   samples (perf script style) and counters (perf stat table)
  *   cat-syscall.c  syscalls, signals, exits in strace style; --summary as strace -c
  *   cat-ftrace.c   tracepoint and function events (trace-cmd report style)
+ *   cat-generic.c  definitions, metadata, process life, lost, symbols (tr-cat's own)
  *
- * A family's hook returns 0 when done, -1 on an output error.
+ * A view's hook returns 0 when done, -1 on an output error.
  */
 #ifndef TR_CAT_H
 #define TR_CAT_H
@@ -42,18 +44,46 @@ struct cat_ctx {
     int multi_process;    /* more than one pid seen or -f: prefix pids */
     int info;             /* --info */
     struct cat_comms *comms; /* tid -> comm, from COMM records (cat-generic.c) */
-    int producer;         /* CAT_FROM_*: the current stream's recorder, 0 not known yet */
+    const struct cat_view *view; /* the current stream's view (cat-run.c), NULL until chosen */
     /* each view's state for the current stream, owned by its module */
     struct cat_sample_state *sample;   /* cat-sample.c */
     struct cat_syscall_state *syscall; /* cat-syscall.c */
     struct cat_ftrace_state *ftrace;   /* cat-ftrace.c */
 };
 
-/* The recorder of the current stream, from its "producer" metadata: it
- * decides which family prints the generic records (comm, exit, mmap ...)
- * in that recorder's own style. */
-enum { CAT_FROM_OTHER = 1, CAT_FROM_STRACE, CAT_FROM_FTRACE };
-int cat_producer(struct cat_ctx *c);
+/* The views of a stream: how its records are shown.  A record of a view's
+ * family (samples and counters; syscalls; tracepoint events and losses)
+ * goes to that view in every stream; the generic records (comm, fork,
+ * exit, mmap, signal, metadata ...) go to the stream's view, which prints
+ * them in its recorder's style or leaves them to the generic printer.
+ * The view of a stream is chosen once, when its metadata is first read,
+ * from its META_VIEW key (model/keys.h), else from its "producer" (traces
+ * written before the key existed); unknown: CAT_VIEW_GENERIC. */
+enum cat_view_id { CAT_VIEW_GENERIC, CAT_VIEW_SAMPLES, CAT_VIEW_SYSCALLS, CAT_VIEW_TRACEPOINTS };
+
+struct cat_view {
+    enum cat_view_id id;
+    const char *name; /* its META_VIEW value ("generic": none) */
+    /* Print rec: a record of the view's family, a generic record of a
+     * stream it shows, or the stream end (every view sees it, to print
+     * what it held back).  1 printed, 0 not (the generic printer prints
+     * it), -1 on an error.  NULL: prints nothing itself. */
+    int (*record)(struct cat_ctx *c, const tr_record *rec);
+    /* --summary: account a record of its family; its table after all input */
+    int (*account)(struct cat_ctx *c, const tr_record *rec);
+    int (*summary)(struct cat_ctx *c);
+    /* every record before filtering (process state); NULL: none */
+    void (*observe)(struct cat_ctx *c, const tr_record *rec);
+    /* at each stream start (not with --summary) and at the input's end:
+     * free the view's state in the context */
+    void (*reset)(struct cat_ctx *c);
+};
+
+/* The id of the current stream's view: CAT_VIEW_GENERIC until chosen. */
+static inline enum cat_view_id cat_view(const struct cat_ctx *c)
+{
+    return c->view ? c->view->id : CAT_VIEW_GENERIC;
+}
 
 /* Free what the context holds (the comm table). */
 void cat_free(struct cat_ctx *c);
@@ -93,9 +123,9 @@ void cat_frame(struct cat_ctx *c, uint32_t frame_id, char *buf, size_t len);
  * so far (cat-sample.c), with addr's offset in its file; NULL when none. */
 const char *cat_module_of(int32_t pid, uint64_t addr, uint64_t *file_off);
 
-/* Family hooks: *_record prints rec as text or, with o->json, as one JSON line; it returns
- * 1 if it printed rec, 0 if rec is not its family (generic output is used), -1 on error.
- * *_summary prints the family's summary table (after all input), 0 or -1. */
+/* View hooks (struct cat_view): *_record prints rec as text or, with o->json, as one JSON
+ * line; it returns 1 if it printed rec, 0 if not (generic output is used), -1 on error.
+ * *_summary prints the view's summary table (after all input), 0 or -1. */
 int cat_sample_record(struct cat_ctx *c, const tr_record *rec);
 int cat_sample_summary(struct cat_ctx *c);
 int cat_sample_account(struct cat_ctx *c, const tr_record *rec); /* --summary input */
@@ -108,7 +138,7 @@ int cat_ftrace_account(struct cat_ctx *c, const tr_record *rec);
 /* Called for every record before filtering (process state such as mmaps and
  * comms must be tracked even when those records are not printed). */
 void cat_sample_observe(struct cat_ctx *c, const tr_record *rec);
-/* Called at each stream start and at the end; free what the family holds */
+/* Called at each stream start and at the end; free what the view holds */
 void cat_sample_reset(struct cat_ctx *c);
 void cat_syscall_reset(struct cat_ctx *c);
 void cat_ftrace_reset(struct cat_ctx *c);
