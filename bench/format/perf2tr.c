@@ -6,12 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "keys.h"
 #include "tr.h"
 
 int main(void)
 {
     tr_writer *w;
     if (tr_writer_open(&w, 1, NULL) || tr_writer_meta_defaults(w, "perf2tr", 0, NULL)) return 1;
+    if (tr_writer_meta(w, META_VIEW, VIEW_SAMPLES)) return 1;
     char line[8192];
     uint64_t addrs[1024];
     uint32_t flags[1024], ev = 0;

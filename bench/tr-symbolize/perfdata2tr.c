@@ -22,6 +22,7 @@
 
 #include "../../recorders/tr-rec-perf/kallsyms.h"
 #include "cli.h"
+#include "keys.h"
 #include "tr.h"
 
 struct section { uint64_t offset, size; };
@@ -376,6 +377,7 @@ int main(int argc, char **argv)
     if (tr_writer_open(&w, 1, &wo) < 0)
         die("cannot write");
     werr(tr_writer_meta_defaults(w, "perfdata2tr", argc, argv));
+    werr(tr_writer_meta(w, META_VIEW, VIEW_SAMPLES));
     tr_event_def d = { 0, TR_EV_SOFTWARE, attr.config, attr.sample_period,
                        (attr.freq ? TR_EVF_FREQ : 0) |
                            (attr.sample_type & PERF_SAMPLE_CALLCHAIN ? TR_EVF_CALLCHAIN : 0) |

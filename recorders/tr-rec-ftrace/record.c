@@ -18,6 +18,7 @@
 
 #include "cli.h"
 #include "ftrace.h"
+#include "keys.h"
 
 #define MAX_EVENT_ID 65536
 /* sub-buffers the reader thread may hold in memory beyond the kernel's buffers */
@@ -176,6 +177,7 @@ static void write_header(struct session *s)
 {
     const struct ft_options *o = s->o;
     note_werr(s, tr_writer_meta_defaults(s->w, "tr-rec-ftrace", o->argc, o->argv));
+    note_werr(s, tr_writer_meta(s->w, META_VIEW, VIEW_TRACEPOINTS));
     note_werr(s, tr_writer_meta(s->w, "clock", "monotonic"));
     note_werr(s, tr_writer_meta(s->w, "ftrace.clock", "mono"));
     char v[64];

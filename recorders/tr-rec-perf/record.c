@@ -20,6 +20,7 @@
 
 #include "buildid.h"
 #include "cli.h"
+#include "keys.h"
 #include "perf.h"
 #include "session.h"
 
@@ -394,6 +395,7 @@ static void write_meta(struct session *s)
     const struct perf_opts *o = s->o;
     char buf[4096];
     werr(s, tr_writer_meta_defaults(s->w, "tr-rec-perf", o->argc, o->argv));
+    werr(s, tr_writer_meta(s->w, META_VIEW, VIEW_SAMPLES));
     werr(s, tr_writer_meta(s->w, "mode", "record"));
     werr(s, tr_writer_meta(s->w, "target", perf_target_kind(o)));
     if (o->cmd_argc) {

@@ -16,6 +16,7 @@
 
 #include "cli.h"
 #include "counters.h"
+#include "keys.h"
 #include "perf.h"
 #include "sideband.h"
 #include "tr.h"
@@ -368,6 +369,7 @@ int perf_stat(struct perf_opts *o)
     if (rc < 0)
         cli_die(CLI_EXIT_FAIL, "%s: %s", out_name, tr_strerror(rc));
     werr(s, tr_writer_meta_defaults(s->w, "tr-rec-perf", o->argc, o->argv));
+    werr(s, tr_writer_meta(s->w, META_VIEW, VIEW_SAMPLES)); /* the perf stat table */
     werr(s, tr_writer_meta(s->w, "mode", "stat"));
     werr(s, tr_writer_meta(s->w, "target", perf_target_kind(o)));
     werr(s, tr_writer_meta(s->w, "stat.label", s->table.target));

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "keys.h"
 #include "tr.h"
 #include "tracer.h"
 
@@ -113,6 +114,7 @@ int main(int argc, char **argv)
     if (rc < 0)
         cli_die(CLI_EXIT_FAIL, "%s: %s", shown, tr_strerror(rc));
     tr_writer_meta_defaults(w, "tr-rec-strace", argc, argv);
+    tr_writer_meta(w, META_VIEW, VIEW_SYSCALLS);
     snprintf(err, sizeof err, "%u", o.cap.strsize);
     tr_writer_meta(w, "strace.strsize", err);
     tr_writer_meta(w, "strace.follow", o.follow ? "1" : "0");
