@@ -7,21 +7,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "buildid.h"
 #include "session.h"
 #include "sideband.h"
 
+/* The index in evs of the event whose fd has sample id id, or -1. */
 static int event_of_id(struct session *s, uint64_t id)
 {
-    static size_t last;
-    if (last < s->nfds && s->fds[last].id == id)
-        return s->fds[last].ev;
-    for (size_t i = 0; i < s->nfds; i++)
-        if (s->fds[i].id == id) {
-            last = i;
-            return s->fds[i].ev;
-        }
-    return -1;
+    const struct perf_ev *ev = hashmap_get(&s->event_by_id, id, 0);
+    return ev ? (int)(ev - s->evs) : -1;
 }
 
 /* --- converting records ------------------------------------------------ */
@@ -53,20 +48,14 @@ static uint64_t record_time(const struct perf_event_header *h)
     return trailer(h, &sid) ? 0 : sid.time;
 }
 
+/* addrs and flags hold at least n entries (one capacity for both). */
 static int grow_addrs(struct session *s, size_t n)
 {
-    if (n <= s->addr_cap)
-        return 0;
-    size_t cap = n < 256 ? 256 : n * 2;
-    uint64_t *a = realloc(s->addrs, cap * sizeof *a);
-    if (!a)
+    size_t cap_addrs = s->addr_cap, cap_flags = s->addr_cap;
+    if (array_reserve(&s->addrs, &cap_addrs, n, sizeof *s->addrs, 256) < 0 ||
+        array_reserve(&s->flags, &cap_flags, n, sizeof *s->flags, 256) < 0)
         return -1;
-    s->addrs = a;
-    uint32_t *f = realloc(s->flags, cap * sizeof *f);
-    if (!f)
-        return -1;
-    s->flags = f;
-    s->addr_cap = cap;
+    s->addr_cap = cap_addrs; /* == cap_flags: both grew from the same capacity */
     return 0;
 }
 
@@ -365,24 +354,9 @@ static int pend_cmp(const void *a, const void *b)
 
 static int stash(struct session *s, const struct perf_event_header *h, int cpu_idx)
 {
-    if (s->arena_len + h->size > s->arena_cap) {
-        size_t cap = s->arena_cap ? s->arena_cap : 1 << 20;
-        while (cap < s->arena_len + h->size)
-            cap *= 2;
-        uint8_t *a = realloc(s->arena, cap);
-        if (!a)
-            return -1;
-        s->arena = a;
-        s->arena_cap = cap;
-    }
-    if (s->npend == s->cappend) {
-        size_t cap = s->cappend ? s->cappend * 2 : 4096;
-        struct pending *p = realloc(s->pend, cap * sizeof *p);
-        if (!p)
-            return -1;
-        s->pend = p;
-        s->cappend = cap;
-    }
+    if (array_reserve(&s->arena, &s->arena_cap, s->arena_len + h->size, 1, 1 << 20) < 0 ||
+        array_reserve(&s->pend, &s->cappend, s->npend + 1, sizeof *s->pend, 4096) < 0)
+        return -1;
     memcpy(s->arena + s->arena_len, h, h->size);
     s->pend[s->npend++] = (struct pending){record_time(h), s->arena_len, h->size, cpu_idx};
     s->arena_len += (h->size + 7u) & ~7u;

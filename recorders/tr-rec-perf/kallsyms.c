@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
+
 struct ksym {
     uint64_t addr;
     const char *line;
@@ -25,9 +27,11 @@ static int u64_cmp(const void *a, const void *b)
 /* The text symbols of all (t, T, w, W lines), in file order; *n their count. */
 static struct ksym *text_symbols(const char *all, size_t *n, uint64_t *text, uint64_t *etext)
 {
-    size_t cap = 1 << 16;
-    struct ksym *syms = malloc(cap * sizeof *syms);
+    size_t cap = 0;
+    struct ksym *syms = NULL;
     *n = 0;
+    if (array_reserve(&syms, &cap, 1 << 16, sizeof *syms, 1 << 16) < 0)
+        return NULL;
     for (const char *p = all; syms && *p;) {
         const char *nl = strchr(p, '\n');
         size_t l = nl ? (size_t)(nl - p) : strlen(p);
@@ -39,13 +43,9 @@ static struct ksym *text_symbols(const char *all, size_t *n, uint64_t *text, uin
         if (etext && !strncmp(end, " T _etext", 9) && (end[9] == '\n' || !end[9]))
             *etext = a;
         if (a && (type == 't' || type == 'T' || type == 'w' || type == 'W')) {
-            if (*n == cap) {
-                struct ksym *ns = realloc(syms, (cap *= 2) * sizeof *ns);
-                if (!ns) {
-                    free(syms);
-                    return NULL;
-                }
-                syms = ns;
+            if (array_reserve(&syms, &cap, *n + 1, sizeof *syms, 1 << 16) < 0) {
+                free(syms);
+                return NULL;
             }
             syms[(*n)++] = (struct ksym){a, p, l};
         }

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "buildid.h"
 #include "cli.h"
 #include "keys.h"
@@ -128,16 +129,10 @@ static int probe_event(const struct perf_ev *ev)
 
 static int add_fd(struct session *s, int fd, int ev)
 {
-    if (s->nfds == s->capfds) {
-        size_t cap = s->capfds ? s->capfds * 2 : 64;
-        struct evfd *n = realloc(s->fds, cap * sizeof *n);
-        if (!n)
-            return -1;
-        s->fds = n;
-        s->capfds = cap;
-    }
+    if (array_reserve(&s->fds, &s->capfds, s->nfds + 1, sizeof *s->fds, 64) < 0)
+        return -1;
     uint64_t id = 0;
-    if (ioctl(fd, PERF_EVENT_IOC_ID, &id) < 0)
+    if (ioctl(fd, PERF_EVENT_IOC_ID, &id) < 0 || hashmap_put(&s->event_by_id, id, 0, &s->evs[ev]) < 0)
         return -1;
     s->fds[s->nfds++] = (struct evfd){fd, ev, id};
     return 0;
@@ -383,6 +378,7 @@ static void cleanup(struct session *s)
     free(s->ring_fd);
     free(s->lost_cpu);
     free(s->fds);
+    hashmap_free(&s->event_by_id);
     free(s->arena);
     free(s->pend);
     free(s->addrs);

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hashmap.h"
 #include "perf.h"
 #include "ring.h"
 #include "sideband.h"
@@ -43,6 +44,7 @@ struct session {
     int *ring_fd;
     struct evfd *fds;
     size_t nfds, capfds;
+    hashmap event_by_id; /* kernel sample id -> its event in evs */
     struct sideband *sb;
     struct perf_child child;
     int have_child, child_done, child_status;

@@ -11,24 +11,25 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "buildid.h"
 #include "cli.h"
+#include "hashmap.h"
 #include "kallsyms.h"
 #include "perf.h"
 
 struct bid_entry {
-    char *path;
     int len; /* -1: unreadable */
     uint8_t id[BUILD_ID_MAX];
 };
 
 struct sideband {
-    struct bid_entry *bids;
-    size_t nbids, capbids;
-    uint64_t *kaddrs; /* open addressing set, 0 = empty */
-    size_t nk, capk;
-    pid_t *pids;
+    strpool paths;  /* the mapped paths looked up, interned */
+    hashmap bids;   /* interned path -> struct bid_entry: the build-id cache */
+    hashmap kaddrs; /* the sampled kernel addresses (keys; values: sb) */
+    pid_t *pids;    /* the pids seen, in order */
     size_t npids, cappids;
+    hashmap pid_seen; /* pid -> sb */
     int vdso_written;
     int vdso_len;
     uint8_t vdso_id[BUILD_ID_MAX];
@@ -47,10 +48,13 @@ void sb_free(struct sideband *sb)
 {
     if (!sb)
         return;
-    for (size_t i = 0; i < sb->nbids; i++)
-        free(sb->bids[i].path);
-    free(sb->bids);
-    free(sb->kaddrs);
+    size_t it = 0;
+    for (hashmap_slot *e; (e = hashmap_next(&sb->bids, &it));)
+        free(e->val);
+    hashmap_free(&sb->bids);
+    strpool_free(&sb->paths);
+    hashmap_free(&sb->kaddrs);
+    hashmap_free(&sb->pid_seen);
     free(sb->pids);
     free(sb);
 }
@@ -59,13 +63,12 @@ int sb_build_id(struct sideband *sb, pid_t pid, const char *path, uint8_t *id)
 {
     if (path[0] != '/')
         return 0;
-    for (size_t i = 0; i < sb->nbids; i++) {
-        struct bid_entry *e = &sb->bids[i];
-        if (!strcmp(e->path, path)) {
-            if (e->len > 0)
-                memcpy(id, e->id, (size_t)e->len);
-            return e->len > 0 ? e->len : 0;
-        }
+    const char *key = strpool_intern(&sb->paths, path, strlen(path));
+    struct bid_entry *e = key ? hashmap_get(&sb->bids, (uintptr_t)key, 0) : NULL;
+    if (e) {
+        if (e->len > 0)
+            memcpy(id, e->id, (size_t)e->len);
+        return e->len > 0 ? e->len : 0;
     }
     uint8_t tmp[BUILD_ID_MAX];
     int n = build_id_from_file(path, tmp);
@@ -74,80 +77,34 @@ int sb_build_id(struct sideband *sb, pid_t pid, const char *path, uint8_t *id)
         snprintf(alt, sizeof alt, "/proc/%d/root%s", (int)pid, path);
         n = build_id_from_file(alt, tmp);
     }
-    if (sb->nbids == sb->capbids) {
-        size_t cap = sb->capbids ? sb->capbids * 2 : 64;
-        struct bid_entry *nb = realloc(sb->bids, cap * sizeof *nb);
-        if (!nb)
-            return n > 0 ? (memcpy(id, tmp, (size_t)n), n) : 0;
-        sb->bids = nb;
-        sb->capbids = cap;
-    }
-    struct bid_entry *e = &sb->bids[sb->nbids];
-    e->path = strdup(path);
-    if (e->path) {
+    e = key ? malloc(sizeof *e) : NULL; /* out of memory: not cached */
+    if (e) {
         e->len = n > 0 ? n : -1;
         if (n > 0)
             memcpy(e->id, tmp, (size_t)n);
-        sb->nbids++;
+        if (hashmap_put(&sb->bids, (uintptr_t)key, 0, e) < 0)
+            free(e);
     }
     if (n > 0)
         memcpy(id, tmp, (size_t)n);
     return n > 0 ? n : 0;
 }
 
-static size_t hash64(uint64_t v) { return (size_t)((v * 0x9E3779B97F4A7C15ull) >> 17); }
-
-static int kset_insert(uint64_t *tab, size_t cap, uint64_t v)
-{
-    for (size_t i = hash64(v) & (cap - 1);; i = (i + 1) & (cap - 1)) {
-        if (tab[i] == v)
-            return 0;
-        if (!tab[i]) {
-            tab[i] = v;
-            return 1;
-        }
-    }
-}
-
 void sb_note_kernel_addr(struct sideband *sb, uint64_t addr)
 {
-    if (!addr)
-        return;
-    if ((sb->nk + 1) * 2 > sb->capk) {
-        size_t cap = sb->capk ? sb->capk * 2 : 1024;
-        uint64_t *nt = calloc(cap, sizeof *nt);
-        if (!nt)
-            return;
-        for (size_t i = 0; i < sb->capk; i++)
-            if (sb->kaddrs[i])
-                kset_insert(nt, cap, sb->kaddrs[i]);
-        free(sb->kaddrs);
-        sb->kaddrs = nt;
-        sb->capk = cap;
-    }
-    sb->nk += (size_t)kset_insert(sb->kaddrs, sb->capk, addr);
+    if (addr)
+        hashmap_put(&sb->kaddrs, addr, 0, sb); /* out of memory: the address is not kept */
 }
 
-uint64_t sb_kernel_addrs(const struct sideband *sb) { return sb->nk; }
+uint64_t sb_kernel_addrs(const struct sideband *sb) { return sb->kaddrs.count; }
 
 void sb_note_pid(struct sideband *sb, pid_t pid)
 {
-    if (pid <= 0)
+    if (pid <= 0 || hashmap_get(&sb->pid_seen, (uint64_t)pid, 0))
         return;
-    for (size_t i = sb->npids; i > 0 && i + 8 > sb->npids; i--)
-        if (sb->pids[i - 1] == pid)
-            return;
-    for (size_t i = 0; i < sb->npids; i++)
-        if (sb->pids[i] == pid)
-            return;
-    if (sb->npids == sb->cappids) {
-        size_t cap = sb->cappids ? sb->cappids * 2 : 32;
-        pid_t *np = realloc(sb->pids, cap * sizeof *np);
-        if (!np)
-            return;
-        sb->pids = np;
-        sb->cappids = cap;
-    }
+    if (array_reserve(&sb->pids, &sb->cappids, sb->npids + 1, sizeof *sb->pids, 32) < 0 ||
+        hashmap_put(&sb->pid_seen, (uint64_t)pid, 0, sb) < 0)
+        return;
     sb->pids[sb->npids++] = pid;
 }
 
@@ -195,14 +152,14 @@ int sb_kernel_build_id(uint8_t *id)
 static int write_kallsyms(struct sideband *sb, tr_writer *w, uint64_t *text, uint64_t *etext)
 {
     char *all = cli_read_file("/proc/kallsyms", NULL);
-    uint64_t *addrs = malloc((sb->nk + 1) * sizeof *addrs);
+    uint64_t *addrs = malloc((sb->kaddrs.count + 1) * sizeof *addrs);
     size_t na = 0, len;
     char *out = NULL;
     int rc = 0;
     if (all && addrs) {
-        for (size_t i = 0; i < sb->capk; i++)
-            if (sb->kaddrs[i])
-                addrs[na++] = sb->kaddrs[i];
+        size_t it = 0;
+        for (hashmap_slot *k; (k = hashmap_next(&sb->kaddrs, &it));)
+            addrs[na++] = k->a;
         out = kallsyms_subset(all, addrs, na, &len, text, etext);
         if (out && len)
             rc = tr_writer_blob(w, "kallsyms", out, len, 0);
@@ -232,7 +189,7 @@ static int write_kernel_mmap(tr_writer *w, uint64_t text, uint64_t etext)
 int sb_finish(struct sideband *sb, tr_writer *w)
 {
     int rc;
-    if (sb->nk) {
+    if (sb->kaddrs.count) {
         uint64_t text = 0, etext = 0;
         if ((rc = write_kallsyms(sb, w, &text, &etext)) < 0)
             return rc;

@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "cli.h"
 #include "counters.h"
 #include "keys.h"
@@ -30,6 +31,7 @@ static const char *const default_events[] = {
 struct counter {
     int *fds;
     int nfds;
+    size_t capfds;
     int supported;
     uint64_t last[3]; /* previous interval reading: value, enabled, running */
 };
@@ -95,12 +97,10 @@ static int open_one(struct stat_run *s, int i, pid_t pid, int cpu, int enable_on
         cli_warn("%s: perf_event_open: %s", ev->name, strerror(e));
         return -e;
     }
-    int *nf = realloc(c->fds, (size_t)(c->nfds + 1) * sizeof *nf);
-    if (!nf) {
+    if (array_reserve(&c->fds, &c->capfds, (size_t)c->nfds + 1, sizeof *c->fds, 16) < 0) {
         close(fd);
         return -ENOMEM;
     }
-    c->fds = nf;
     c->fds[c->nfds++] = fd;
     return 0;
 }
