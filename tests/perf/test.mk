@@ -8,3 +8,6 @@ test_perf_record_SRCS := tests/perf/test_perf_record.c tests/perf/tracefile.c
 test_perf_record_LIBS := $(or $(call pc,--libs,libelf),-lelf)
 CFLAGS_tests/perf := -Irecorders/tr-rec-perf
 CLI_TEST_DIRS += tests/perf/cases
+# tr-viewtrace: a small trace with a chosen producer and view, for tr-cat's views (cases/cat-views)
+TEST_PROGS += tr-viewtrace
+tr-viewtrace_SRCS := tests/perf/viewtrace.c
