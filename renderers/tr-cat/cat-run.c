@@ -7,16 +7,16 @@
 #include "cli.h"
 #include "keys.h"
 
-/* The views, in the order their summaries print and their held-back
- * output is flushed at a stream's end. */
+/* The views, by id; in this order their summaries print and their
+ * held-back output is flushed at a stream's end. */
 static const struct cat_view views[] = {
-    {CAT_VIEW_SAMPLES, VIEW_SAMPLES, cat_sample_record, cat_sample_account, cat_sample_summary, cat_sample_observe,
-     cat_sample_reset},
-    {CAT_VIEW_SYSCALLS, VIEW_SYSCALLS, cat_syscall_record, cat_syscall_account, cat_syscall_summary, NULL,
-     cat_syscall_reset},
-    {CAT_VIEW_TRACEPOINTS, VIEW_TRACEPOINTS, cat_ftrace_record, cat_ftrace_account, cat_ftrace_summary, NULL,
-     cat_ftrace_reset},
-    {CAT_VIEW_GENERIC, NULL, NULL, NULL, NULL, NULL, NULL}, /* tr-cat's own lines */
+    [CAT_VIEW_GENERIC] = {CAT_VIEW_GENERIC, NULL, NULL, NULL, NULL, NULL, NULL}, /* tr-cat's own lines */
+    [CAT_VIEW_SAMPLES] = {CAT_VIEW_SAMPLES, VIEW_SAMPLES, cat_sample_record, cat_sample_account,
+                          cat_sample_summary, cat_sample_observe, cat_sample_reset},
+    [CAT_VIEW_SYSCALLS] = {CAT_VIEW_SYSCALLS, VIEW_SYSCALLS, cat_syscall_record, cat_syscall_account,
+                           cat_syscall_summary, NULL, cat_syscall_reset},
+    [CAT_VIEW_TRACEPOINTS] = {CAT_VIEW_TRACEPOINTS, VIEW_TRACEPOINTS, cat_ftrace_record, cat_ftrace_account,
+                              cat_ftrace_summary, NULL, cat_ftrace_reset},
 };
 #define NVIEWS (sizeof views / sizeof views[0])
 
@@ -28,12 +28,12 @@ static const struct cat_view *family_of(uint32_t type)
     switch (type) {
     case TR_REC_SAMPLE:
     case TR_REC_COUNTER:
-        return &views[0];
+        return &views[CAT_VIEW_SAMPLES];
     case TR_REC_SYSCALL:
-        return &views[1];
+        return &views[CAT_VIEW_SYSCALLS];
     case TR_REC_TRACE_EVENT:
     case TR_REC_LOST:
-        return &views[2];
+        return &views[CAT_VIEW_TRACEPOINTS];
     default:
         return NULL;
     }
@@ -64,7 +64,7 @@ static const struct cat_view *choose_view(struct cat_ctx *c)
     for (size_t i = 0; name && i < NVIEWS; i++)
         if (views[i].name && !strcmp(views[i].name, name))
             return &views[i];
-    return &views[NVIEWS - 1];
+    return &views[CAT_VIEW_GENERIC];
 }
 
 static int has_id(const int32_t *ids, size_t n, int32_t v)
