@@ -30,7 +30,8 @@ struct map {
     char *path;
 };
 
-/* The process maps, which cat_module_of reads without a context. */
+/* The process maps, which cat_module_of reads without a context (process
+ * tracking, which moves to the model's process table). */
 struct sample_state {
     struct map *maps;
     size_t nmaps, cap;
@@ -66,6 +67,7 @@ static struct cat_sample_state *sample_state(struct cat_ctx *c)
         c->sample = calloc(1, sizeof *c->sample);
     return c->sample;
 }
+
 static struct tep_handle *tep; /* tracepoint formats of this stream, parsed on first use */
 static int tep_tried;
 
