@@ -23,6 +23,7 @@
 #include "../../recorders/tr-rec-perf/kallsyms.h"
 #include "cli.h"
 #include "tr.h"
+#include "keys.h"
 
 struct section { uint64_t offset, size; };
 struct file_header {
@@ -300,7 +301,7 @@ static void write_kallsyms(void)
     if (!out)
         die("out of memory");
     if (len)
-        werr(tr_writer_blob(w, "kallsyms", out, len, 0));
+        werr(tr_writer_blob(w, BLOB_KALLSYMS, out, len, 0));
     free(out);
     free(all);
 }

@@ -18,6 +18,7 @@
 
 #include "cli.h"
 #include "ftrace.h"
+#include "keys.h"
 
 #define MAX_EVENT_ID 65536
 /* sub-buffers the reader thread may hold in memory beyond the kernel's buffers */
@@ -152,7 +153,7 @@ static int define_event(struct session *s, struct ft_event *e)
     if (!fmt)
         return -1;
     char name[600];
-    snprintf(name, sizeof name, "ftrace/format/%s/%s", e->system, e->name);
+    snprintf(name, sizeof name, BLOB_FTRACE_FORMAT_FMT, e->system, e->name);
     note_werr(s, tr_writer_blob(s->w, name, fmt, len, 1));
     free(fmt);
     snprintf(name, sizeof name, "%s:%s", e->system, e->name);
@@ -176,21 +177,21 @@ static void write_header(struct session *s)
 {
     const struct ft_options *o = s->o;
     note_werr(s, tr_writer_meta_defaults(s->w, "tr-rec-ftrace", o->argc, o->argv));
-    note_werr(s, tr_writer_meta(s->w, "clock", "monotonic"));
-    note_werr(s, tr_writer_meta(s->w, "ftrace.clock", "mono"));
+    note_werr(s, tr_writer_meta(s->w, META_CLOCK, CLOCK_MONOTONIC_NAME));
+    note_werr(s, tr_writer_meta(s->w, META_FTRACE_CLOCK, "mono"));
     char v[64];
     snprintf(v, sizeof v, "%zu", s->subbuf_size);
-    note_werr(s, tr_writer_meta(s->w, "ftrace.subbuf_size", v));
+    note_werr(s, tr_writer_meta(s->w, META_FTRACE_SUBBUF_SIZE, v));
     snprintf(v, sizeof v, "%d", s->long_size);
-    note_werr(s, tr_writer_meta(s->w, "ftrace.long_size", v));
+    note_werr(s, tr_writer_meta(s->w, META_FTRACE_LONG_SIZE, v));
     char path[1024];
     snprintf(path, sizeof path, "%s/events/header_page", s->dir);
-    if (write_blob_file(s, "ftrace/header_page", path) < 0)
+    if (write_blob_file(s, BLOB_FTRACE_HEADER_PAGE, path) < 0)
         fail("%s: %s", path, strerror(errno));
     snprintf(path, sizeof path, "%s/events/header_event", s->dir);
-    write_blob_file(s, "ftrace/header_event", path);
+    write_blob_file(s, BLOB_FTRACE_HEADER_EVENT, path);
     snprintf(path, sizeof path, "%s/printk_formats", s->dir);
-    write_blob_file(s, "ftrace/printk_formats", path);
+    write_blob_file(s, BLOB_FTRACE_PRINTK_FORMATS, path);
     for (size_t i = 0; i < s->ev.n; i++)
         if (define_event(s, &s->ev.v[i]) < 0)
             fail("%s:%s: cannot read its format: %s", s->ev.v[i].system, s->ev.v[i].name,
@@ -200,7 +201,7 @@ static void write_header(struct session *s)
 /* Function addresses need the kernel's symbols to be named on another machine. */
 static void write_kallsyms(struct session *s)
 {
-    if (write_blob_file(s, "ftrace/kallsyms", "/proc/kallsyms") < 0)
+    if (write_blob_file(s, BLOB_FTRACE_KALLSYMS, "/proc/kallsyms") < 0)
         cli_warn("/proc/kallsyms: %s (function addresses stay unnamed)", strerror(errno));
 }
 
@@ -212,14 +213,14 @@ static void write_task_maps(struct session *s)
     char *k = cli_read_file(path, NULL);
     char *m = ft_tasks_cmdlines(s->tasks, k, &len);
     if (m)
-        note_werr(s, tr_writer_blob(s->w, "ftrace/saved_cmdlines", m, len, 1));
+        note_werr(s, tr_writer_blob(s->w, BLOB_FTRACE_SAVED_CMDLINES, m, len, 1));
     free(k);
     free(m);
     snprintf(path, sizeof path, "%s/saved_tgids", s->dir);
     k = cli_read_file(path, NULL);
     m = ft_tasks_tgids(s->tasks, k, &len);
     if (m)
-        note_werr(s, tr_writer_blob(s->w, "ftrace/saved_tgids", m, len, 1));
+        note_werr(s, tr_writer_blob(s->w, BLOB_FTRACE_SAVED_TGIDS, m, len, 1));
     free(k);
     free(m);
 }

@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "tr.h"
 #include "tracer.h"
+#include "keys.h"
 
 enum { OPT_NO_SECCOMP = 256, OPT_SECCOMP };
 
@@ -114,8 +115,8 @@ int main(int argc, char **argv)
         cli_die(CLI_EXIT_FAIL, "%s: %s", shown, tr_strerror(rc));
     tr_writer_meta_defaults(w, "tr-rec-strace", argc, argv);
     snprintf(err, sizeof err, "%u", o.cap.strsize);
-    tr_writer_meta(w, "strace.strsize", err);
-    tr_writer_meta(w, "strace.follow", o.follow ? "1" : "0");
+    tr_writer_meta(w, META_STRACE_STRSIZE, err);
+    tr_writer_meta(w, META_STRACE_FOLLOW, o.follow ? "1" : "0");
 
     struct tracer_result res;
     int trc = npids ? tracer_attach(w, &o, pids, npids, &res)

@@ -10,6 +10,7 @@
 #include <trace-seq.h>
 
 #include "cat.h"
+#include "keys.h"
 
 struct ev_count {
     char *name;
@@ -86,7 +87,7 @@ static void parse_all_formats(struct cat_ctx *c)
     const char *name;
     const uint8_t *data;
     size_t len;
-    for (size_t i = 0; tr_reader_blob_at(c->r, "ftrace/format/", i, &name, &data, &len); i++)
+    for (size_t i = 0; tr_reader_blob_at(c->r, BLOB_FTRACE_FORMAT_PREFIX, i, &name, &data, &len); i++)
         parse_format(name, data, len);
 }
 
@@ -94,21 +95,21 @@ static void load_text_blobs(struct cat_ctx *c)
 {
     size_t len;
     const uint8_t *b;
-    if (!st.printk_done && (b = tr_reader_blob(c->r, "ftrace/printk_formats", &len))) {
+    if (!st.printk_done && (b = tr_reader_blob(c->r, BLOB_FTRACE_PRINTK_FORMATS, &len))) {
         char *s = dupz(b, len);
         if (s)
             tep_parse_printk_formats(st.tep, s);
         free(s);
         st.printk_done = 1;
     }
-    if (!st.cmdlines_done && (b = tr_reader_blob(c->r, "ftrace/saved_cmdlines", &len))) {
+    if (!st.cmdlines_done && (b = tr_reader_blob(c->r, BLOB_FTRACE_SAVED_CMDLINES, &len))) {
         char *s = dupz(b, len);
         if (s)
             tep_parse_saved_cmdlines(st.tep, s);
         free(s);
         st.cmdlines_done = 1;
     }
-    if (!st.kallsyms_done && (b = tr_reader_blob(c->r, "ftrace/kallsyms", &len))) {
+    if (!st.kallsyms_done && (b = tr_reader_blob(c->r, BLOB_FTRACE_KALLSYMS, &len))) {
         char *s = dupz(b, len);
         if (s)
             tep_parse_kallsyms(st.tep, s);
@@ -126,7 +127,7 @@ static struct tep_handle *tep_for(struct cat_ctx *c, const tr_record *rec)
         return NULL;
     st.tried = 1;
     size_t len;
-    const uint8_t *hp = tr_reader_blob(c->r, "ftrace/header_page", &len);
+    const uint8_t *hp = tr_reader_blob(c->r, BLOB_FTRACE_HEADER_PAGE, &len);
     if (!hp)
         return NULL;
     st.tep = tep_alloc();

@@ -4,6 +4,7 @@
 
 #include "cat.h"
 #include "cli.h"
+#include "keys.h"
 
 static int has_id(const int32_t *ids, size_t n, int32_t v)
 {
@@ -31,7 +32,7 @@ static int selected(struct cat_ctx *c, const struct cat_filter *f, const tr_reco
 int cat_producer(struct cat_ctx *c)
 {
     if (!c->producer && c->r) {
-        const char *p = tr_reader_meta(c->r, "producer"); /* absorbed with the stream's first chunk */
+        const char *p = tr_reader_meta(c->r, META_PRODUCER); /* absorbed with the stream's first chunk */
         if (p)
             c->producer = !strcmp(p, "tr-rec-strace") ? CAT_FROM_STRACE
                           : !strcmp(p, "tr-rec-ftrace") ? CAT_FROM_FTRACE : CAT_FROM_OTHER;

@@ -22,6 +22,7 @@
 
 #include "cat.h"
 #include "../../recorders/tr-rec-perf/stat-table.h"
+#include "keys.h"
 
 struct map {
     int32_t pid;
@@ -231,7 +232,7 @@ static void print_tracepoint_fields(struct cat_ctx *c, FILE *f, const tr_record 
         const char *name;
         const uint8_t *data;
         size_t len;
-        for (size_t i = 0; tr_reader_blob_at(c->r, "ftrace/format/", i, &name, &data, &len) > 0; i++) {
+        for (size_t i = 0; tr_reader_blob_at(c->r, BLOB_FTRACE_FORMAT_PREFIX, i, &name, &data, &len) > 0; i++) {
             char sys[128];
             const char *p = name + strlen("ftrace/format/"), *slash = strchr(p, '/');
             if (!slash || (size_t)(slash - p) >= sizeof sys)
@@ -373,8 +374,8 @@ static struct stt *table(struct cat_ctx *c)
             return NULL;
     }
     if (!st.table->target[0]) {
-        const char *label = tr_reader_meta(c->r, "stat.label");
-        const char *cmd = tr_reader_meta(c->r, "command");
+        const char *label = tr_reader_meta(c->r, META_STAT_LABEL);
+        const char *cmd = tr_reader_meta(c->r, META_COMMAND);
         if (label)
             snprintf(st.table->target, sizeof st.table->target, "%s", label);
         else if (cmd)
@@ -398,7 +399,7 @@ static uint64_t *interval_last(const char *name)
 static int print_interval(struct cat_ctx *c, const tr_record *rec, const char *name)
 {
     static struct stt scratch;
-    const char *s = tr_reader_meta(c->r, "stat.start");
+    const char *s = tr_reader_meta(c->r, META_STAT_START);
     uint64_t start = s ? strtoull(s, NULL, 10) : c->first_time;
     uint64_t *last = interval_last(name);
     uint64_t prev = last && *last ? *last : start;
