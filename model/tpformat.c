@@ -187,12 +187,50 @@ int tpformat_has_header_page(const tpformat *t)
     return t->has_header_page;
 }
 
+/* The offset of line (at a line start) in p[0..n) from `from` on, or -1. */
+static long line_at(const char *p, size_t n, size_t from, const char *line)
+{
+    size_t l = strlen(line);
+    for (size_t i = from; i + l <= n; i++)
+        if ((i == 0 || p[i - 1] == '\n') && !memcmp(p + i, line, l))
+            return (long)i;
+    return -1;
+}
+
+/* A format file has its name, ID, format and print fmt lines in that order,
+ * and each line between the last two is empty or "field:...;" with its
+ * offset and size.  (libtraceevent is not asked to parse what is surely no
+ * format: it leaks on some of that.) */
+static int looks_like_format(const char *p, size_t n)
+{
+    long a = line_at(p, n, 0, "name:");
+    long b = a < 0 ? -1 : line_at(p, n, (size_t)a, "ID:");
+    long c = b < 0 ? -1 : line_at(p, n, (size_t)b, "format:");
+    long d = c < 0 ? -1 : line_at(p, n, (size_t)c, "print fmt:");
+    if (d < 0)
+        return 0;
+    const char *q = memchr(p + c, '\n', (size_t)(d - c)), *end = p + d;
+    while (q && ++q < end) {
+        const char *nl = memchr(q, '\n', (size_t)(end - q));
+        size_t l = (size_t)((nl ? nl : end) - q);
+        while (l && (q[l - 1] == ' ' || q[l - 1] == '\t'))
+            l--;
+        if (l && (q[l - 1] != ';' || !memmem(q, l, "field:", 6) || !memmem(q, l, "offset:", 7) ||
+                  !memmem(q, l, "size:", 5)))
+            return 0;
+        q = nl;
+    }
+    return 1;
+}
+
 /* libtraceevent adds an event whose text has a name and an id even when
  * its fields or print format fail (flagged failed: printing it shows its
  * fields raw); its error codes do not tell memory from malformed text, so
  * the result is judged by what was added. */
 static int parse(tpformat *t, const char *system, const char *text, size_t len)
 {
+    if (!looks_like_format(text, len))
+        return TR_E_CORRUPT_RECORD;
     tep_parse_event(t->tep, text, len, system);
     int id = format_id((const uint8_t *)text, len);
     struct tep_event *ev = id >= 0 ? tep_find_event(t->tep, id) : NULL;
@@ -323,7 +361,7 @@ static void field_of(const struct tep_format_field *fd, tpformat_field *f)
     f->name = fd->name;
     f->offset = fd->offset;
     f->size = fd->size;
-    f->elementsize = fd->elementsize ? (int)fd->elementsize : fd->size;
+    f->elementsize = (int)fd->elementsize;
     unsigned long fl = fd->flags;
     f->flags = (fl & TEP_FIELD_IS_SIGNED ? TPF_SIGNED : 0) | (fl & TEP_FIELD_IS_ARRAY ? TPF_ARRAY : 0) |
                (fl & TEP_FIELD_IS_STRING ? TPF_STRING : 0) | (fl & TEP_FIELD_IS_DYNAMIC ? TPF_DYNAMIC : 0) |

@@ -54,7 +54,7 @@ enum {
 typedef struct tpformat_field {
     const char *name;
     int offset, size;   /* bytes in the payload (of the __data_loc word when TPF_DYNAMIC) */
-    int elementsize;    /* bytes of one element of an array (size otherwise) */
+    int elementsize;    /* bytes of one element of an array; 0 when the format does not say */
     uint32_t flags;     /* TPF_* */
 } tpformat_field;
 

@@ -402,19 +402,23 @@ static void test_hostile_formats(void **state)
         "\xff\xfe\x00garbage\nID: 16\n\x01\x02",
         "name: w\nID: 17\nformat:\n\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n\n"
         "print fmt: \"%s\", __get_str(\n",
+        "name: v\nID: 18\nformat:\n\tfield:int\nprint fmt: \"%d\", REC->a\n",
+        "name: u\nID: 19\nformat:\n\tfield:int a;\toffset:8;\tsize:4;\n\tfield:int\n\nprint fmt: \"%d\", REC->a\n",
+        "name: s\nID: 20\nformat:\n\tfield:int a;\toffset:8;\tsize:4;\tsigned:1;\n\nprint fmt: \"%d %s\", REC->a, "
+        "__print_symbolic(REC->a, {1, \"x\"}",
     };
     tpformat *t;
     assert_int_equal(tpformat_new(&t), 0);
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         int rc = tpformat_add_format(t, "evil", bad[i], strlen(bad[i]));
         assert_true(rc == 0 || rc == TR_E_CORRUPT_RECORD);
-        if (i < 4)
+        if (i < 4 || i == 8 || i == 9)
             assert_int_equal(rc, TR_E_CORRUPT_RECORD);
     }
     assert_int_equal(tpformat_add_format(t, "evil", "", 0), TR_E_CORRUPT_RECORD);
     /* what did parse reads only inside a payload */
     uint8_t pl[8] = {0};
-    for (int id = 12; id <= 17; id++) {
+    for (int id = 12; id <= 20; id++) {
         const tpformat_event *ev = tpformat_event_by_id(t, id);
         if (!ev)
             continue;
