@@ -17,12 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <event-parse.h>
-#include <trace-seq.h>
-
 #include "cat.h"
 #include "../../recorders/tr-rec-perf/stat-table.h"
 #include "keys.h"
+#include "tpformat.h"
 
 struct map {
     int32_t pid;
@@ -50,8 +48,6 @@ struct sample_state {
 };
 
 static struct sample_state st;
-static struct tep_handle *tep; /* tracepoint formats of this stream, parsed on first use */
-static int tep_tried;
 
 /* ---- process maps, for the module of unsymbolized frames ---- */
 
@@ -220,48 +216,15 @@ static void print_frame(struct cat_ctx *c, FILE *f, const tr_record *rec, uint32
 /* "prev_comm=... ==> next_comm=..." of a raw tracepoint payload, or nothing. */
 static void print_tracepoint_fields(struct cat_ctx *c, FILE *f, const tr_record *rec)
 {
-    if (!tep && !tep_tried) {
-        tep_tried = 1;
-        tep = tep_alloc();
-        if (!tep)
-            return;
-        tep_set_loglevel(TEP_LOG_CRITICAL);
-        tep_set_long_size(tep, (rec->u.sample.raw_flags & TR_RAW_32BIT) ? 4 : 8);
-        tep_set_file_bigendian(tep, (rec->u.sample.raw_flags & TR_RAW_BIG_ENDIAN) ? TEP_BIG_ENDIAN
-                                                                                  : TEP_LITTLE_ENDIAN);
-        const char *name;
-        const uint8_t *data;
-        size_t len;
-        for (size_t i = 0; tr_reader_blob_at(c->r, BLOB_FTRACE_FORMAT_PREFIX, i, &name, &data, &len) > 0; i++) {
-            char sys[128];
-            const char *p = name + strlen("ftrace/format/"), *slash = strchr(p, '/');
-            if (!slash || (size_t)(slash - p) >= sizeof sys)
-                continue;
-            memcpy(sys, p, (size_t)(slash - p));
-            sys[slash - p] = 0;
-            tep_parse_event(tep, (const char *)data, len, sys);
-        }
-    }
-    if (!tep || rec->u.sample.raw_len < 2)
+    tpformat *tp = cat_tpformat(c);
+    if (!tp || tpformat_use(tp, c->r, rec->u.sample.raw_flags) < 0)
         return;
-    int type = (int)tep_read_number(tep, rec->u.sample.raw, 2);
-    if (!tep_find_event(tep, type))
+    const tpformat_event *ev = tpformat_event_of(tp, rec->u.sample.raw, rec->u.sample.raw_len);
+    if (!ev)
         return;
-    struct tep_record r;
-    memset(&r, 0, sizeof r);
-    r.ts = rec->time;
-    r.cpu = rec->cpu;
-    r.data = (void *)(uintptr_t)rec->u.sample.raw;
-    r.size = (int)rec->u.sample.raw_len;
-    r.record_size = r.size;
-    r.locked = 1;
-    struct trace_seq seq;
-    trace_seq_init(&seq);
-    tep_print_event(tep, &seq, &r, "%s", TEP_PRINT_INFO);
-    trace_seq_terminate(&seq);
-    if (seq.buffer && seq.buffer[0])
-        fprintf(f, " %s", seq.buffer);
-    trace_seq_destroy(&seq);
+    const char *s = tpformat_print(tp, ev, rec->time, rec->cpu, rec->u.sample.raw, rec->u.sample.raw_len);
+    if (s && s[0])
+        fprintf(f, " %s", s);
 }
 
 enum { PAD_RIGHT, PAD_LEFT, PAD_ZERO };
@@ -555,8 +518,4 @@ void cat_sample_reset(struct cat_ctx *c)
     free(st.lines);
     free(st.text);
     memset(&st, 0, sizeof st);
-    if (tep)
-        tep_free(tep);
-    tep = NULL;
-    tep_tried = 0;
 }
