@@ -166,9 +166,7 @@ static int build(tpformat *t, uint32_t raw_flags)
             tep_parse_header_page(t->tep, h, len, long_size);
         free(h);
     }
-    int rc = index_formats(t);
-    load_text_blobs(t);
-    return rc;
+    return index_formats(t);
 }
 
 int tpformat_use(tpformat *t, tr_reader *r, uint32_t raw_flags)
@@ -176,6 +174,10 @@ int tpformat_use(tpformat *t, tr_reader *r, uint32_t raw_flags)
     if (!t->tep) {
         t->r = r;
         int rc = build(t, raw_flags);
+        if (rc < 0)
+            return rc;
+    } else if (!t->has_formats) {
+        int rc = index_formats(t); /* the first may have come since */
         if (rc < 0)
             return rc;
     }
@@ -481,6 +483,7 @@ const char *tpformat_print(tpformat *t, const tpformat_event *ev, uint64_t time,
     r.size = (int)len;
     r.record_size = r.size;
     r.locked = 1;
+    load_text_blobs(t); /* what %pS, %s of kernel strings and bprint need */
     tep_print_event(t->tep, &t->seq, &r, "%s", TEP_PRINT_INFO);
     trace_seq_terminate(&t->seq);
     if (t->seq.state != TRACE_SEQ__GOOD)

@@ -8,9 +8,9 @@
  * which tr-rec-perf and tr-rec-ftrace write, and tr-rec-ftrace's
  * "ftrace/header_page", "ftrace/printk_formats", "ftrace/saved_cmdlines"
  * and "ftrace/kallsyms" when present.  It is built on first use
- * (tpformat_use) and each event's format is parsed the first time the event
- * is looked up, so a stream with hundreds of formats costs only the ones
- * its records use.  A recorder without a trace (formats read from tracefs)
+ * (tpformat_use); each event's format is parsed the first time the event
+ * is looked up, and the other blobs when they are needed, so a stream with
+ * hundreds of formats costs only what its readers use.  A recorder without a trace (formats read from tracefs)
  * adds format text directly (tpformat_add_format).
  *
  * Payloads are a tracepoint's raw record, common fields included: a
@@ -67,9 +67,10 @@ void tpformat_reset(tpformat *t);
 
 /* Make the handle of r's current stream, when there is none since the last
  * reset: payloads are as raw_flags says (TR_RAW_*: the first payload's).
- * Reads the stream's header page, printk formats, saved cmdlines and
- * kallsyms blobs; formats are parsed as events are looked up, from r (r
- * must stay open until the next reset).  r may be NULL (a recorder: formats
+ * Reads the stream's header page; formats are parsed as events are looked
+ * up, printk formats and kallsyms when printing, saved cmdlines when asked
+ * for a comm, each as soon as it has arrived (r must stay open until the
+ * next reset).  r may be NULL (a recorder: formats
  * come from tpformat_add_format).  Returns 1 when the stream has format
  * blobs or formats were added, 0 when it has none (look-ups then find
  * nothing), TR_E_NOMEM. */
