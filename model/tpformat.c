@@ -270,6 +270,18 @@ int tpformat_add_header_page(tpformat *t, const char *text, size_t len)
     return 0;
 }
 
+int tpformat_header_long_size(const tpformat *t)
+{
+    int v = t->has_header_page ? tep_get_header_page_size(t->tep) : 0;
+    return v == 4 || v == 8 ? v : 0;
+}
+
+size_t tpformat_header_subbuf_size(const tpformat *t)
+{
+    int v = t->has_header_page ? tep_get_sub_buffer_size(t->tep) : 0;
+    return v > 0 ? (size_t)v : 0;
+}
+
 /* Parse the blob called name (system from its name). */
 static void parse_blob(tpformat *t, const char *name)
 {

@@ -85,8 +85,14 @@ int tpformat_has_header_page(const tpformat *t);
  * event usable: printing it shows its fields), TR_E_CORRUPT_RECORD when the
  * text is no format, TR_E_NOMEM. */
 int tpformat_add_format(tpformat *t, const char *system, const char *text, size_t len);
-/* Parse header_page text into the handle; 0, TR_E_CORRUPT_RECORD. */
+/* Parse header_page text (tracefs events/header_page) into the handle; 0,
+ * TR_E_CORRUPT_RECORD, TR_E_NOMEM. */
 int tpformat_add_header_page(tpformat *t, const char *text, size_t len);
+/* From the header page parsed: the kernel's long (the size of the header's
+ * commit field, 4 or 8), and the ring buffer's sub-buffer size (the data
+ * field's offset + size); 0 when not known. */
+int tpformat_header_long_size(const tpformat *t);
+size_t tpformat_header_subbuf_size(const tpformat *t);
 
 /* The event with kernel id (common_type), or NULL: no format for it in
  * the stream (formats written since the last look-up are read then). */

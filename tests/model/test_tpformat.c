@@ -489,6 +489,41 @@ static void test_without_a_trace(void **state)
     tpformat_free(t);
 }
 
+/* The kernel's word and sub-buffer size from header_page text. */
+static void test_header_page(void **state)
+{
+    (void)state;
+    static const struct { const char *text; int long_size; size_t subbuf; } cases[] = {
+        {"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+         "\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
+         "\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
+         "\tfield: char data;\toffset:16;\tsize:4080;\tsigned:0;\n", 8, 4096},
+        {"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+         "\tfield: local_t commit;\toffset:8;\tsize:4;\tsigned:1;\n"
+         "\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
+         "\tfield: char data;\toffset:12;\tsize:16372;\tsigned:0;\n", 4, 16384},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        tpformat *t;
+        assert_int_equal(tpformat_new(&t), 0);
+        assert_int_equal(tpformat_header_long_size(t), 0);
+        assert_int_equal(tpformat_add_header_page(t, cases[i].text, strlen(cases[i].text)), 0);
+        assert_int_equal(tpformat_has_header_page(t), 1);
+        assert_int_equal(tpformat_header_long_size(t), cases[i].long_size);
+        assert_int_equal(tpformat_header_subbuf_size(t), cases[i].subbuf);
+        tpformat_free(t);
+    }
+    static const char *const bad[] = {"nothing", "", "\tfield: local_t commit;\toffset:8;\tsize:",
+                                      "\tfield: local_t commit;\toffset:8;\tsize:3;\tsigned:1;\n"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        tpformat *t;
+        assert_int_equal(tpformat_new(&t), 0);
+        tpformat_add_header_page(t, bad[i], strlen(bad[i]));
+        assert_int_equal(tpformat_header_long_size(t), 0);
+        tpformat_free(t);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -497,6 +532,7 @@ int main(void)
         cmocka_unit_test(test_late_format_and_comms),
         cmocka_unit_test(test_hostile_formats),
         cmocka_unit_test(test_without_a_trace),
+        cmocka_unit_test(test_header_page),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
