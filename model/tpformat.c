@@ -355,6 +355,25 @@ const tpformat_event *tpformat_event_by_name(tpformat *t, const char *system, co
     return NULL;
 }
 
+const tpformat_event *tpformat_event_by_def(tpformat *t, const tr_event_def *def)
+{
+    const tpformat_event *ev = NULL;
+    if (!def)
+        return NULL;
+    if (def->kind == TR_EV_TRACEPOINT && def->config <= 0xffff)
+        ev = tpformat_event_by_id(t, (int)def->config);
+    const char *colon = def->name ? memchr(def->name, ':', def->name_len) : NULL;
+    char system[256], name[256];
+    if (ev || !colon || (size_t)(colon - def->name) >= sizeof system ||
+        def->name_len - (size_t)(colon - def->name) - 1 >= sizeof name)
+        return ev;
+    memcpy(system, def->name, (size_t)(colon - def->name));
+    system[colon - def->name] = 0;
+    memcpy(name, colon + 1, def->name_len - (size_t)(colon - def->name) - 1);
+    name[def->name_len - (size_t)(colon - def->name) - 1] = 0;
+    return tpformat_event_by_name(t, system, name);
+}
+
 const char *tpformat_event_name(const tpformat_event *ev)
 {
     return ev->name;

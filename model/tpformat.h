@@ -103,6 +103,10 @@ const tpformat_event *tpformat_event_of(tpformat *t, const uint8_t *data, size_t
 /* The event system:name ("sched", "sched_switch"), or NULL. */
 const tpformat_event *tpformat_event_by_name(tpformat *t, const char *system, const char *name);
 
+/* The event of a stream's event definition (tr_reader_event): a tracepoint's
+ * by its kernel id (config), else by its name "system:event"; NULL. */
+const tpformat_event *tpformat_event_by_def(tpformat *t, const tr_event_def *def);
+
 const char *tpformat_event_name(const tpformat_event *ev);   /* "sched_switch" */
 const char *tpformat_event_system(const tpformat_event *ev); /* "sched" */
 int tpformat_event_id(const tpformat_event *ev);

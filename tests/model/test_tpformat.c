@@ -243,6 +243,20 @@ static void test_sched_switch(void **state)
     }
     assert_int_equal(i, 7);
 
+    /* by the stream's event definition: its kernel id, else its name */
+    tr_event_def def = {.kind = TR_EV_TRACEPOINT, .config = SWITCH_ID, .name = "x:y", .name_len = 3};
+    assert_ptr_equal(tpformat_event_by_def(t, &def), ev);
+    def.config = 12345;
+    assert_null(tpformat_event_by_def(t, &def));
+    def.name = "sched:sched_switch";
+    def.name_len = strlen(def.name);
+    assert_ptr_equal(tpformat_event_by_def(t, &def), ev);
+    def.kind = TR_EV_SOFTWARE;
+    def.name = "sched:sched_switchy";
+    def.name_len = 12; /* "sched:sched_" */
+    assert_null(tpformat_event_by_def(t, &def));
+    assert_null(tpformat_event_by_def(t, NULL));
+
     /* unknown field and events */
     assert_int_equal(tpformat_field_find(ev, "prev_pidx", &f), 0);
     assert_null(tpformat_event_by_id(t, SWITCH_ID + 1));
