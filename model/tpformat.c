@@ -26,6 +26,7 @@ struct tpformat {
     int has_header_page;
     int has_formats;        /* a format blob was seen or a format added */
     int printk_done, cmdlines_done, kallsyms_done;
+    int text_tried;         /* tpformat_print read the text blobs there were */
     size_t scanned[2];      /* format blobs of each name indexed so far */
     hashmap ids;            /* kernel event id -> blob name (strpool) not parsed yet */
     strpool names;
@@ -514,7 +515,10 @@ const char *tpformat_print(tpformat *t, const tpformat_event *ev, uint64_t time,
     r.size = (int)len;
     r.record_size = r.size;
     r.locked = 1;
-    load_text_blobs(t); /* what %pS, %s of kernel strings and bprint need */
+    if (!t->text_tried) { /* what %pS, %s of kernel strings and bprint need: once, not per record */
+        t->text_tried = 1;
+        load_text_blobs(t);
+    }
     tep_print_event(t->tep, &t->seq, &r, "%s", TEP_PRINT_INFO);
     trace_seq_terminate(&t->seq);
     if (t->seq.state != TRACE_SEQ__GOOD)

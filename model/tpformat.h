@@ -68,12 +68,12 @@ void tpformat_reset(tpformat *t);
 /* Make the handle of r's current stream, when there is none since the last
  * reset: payloads are as raw_flags says (TR_RAW_*: the first payload's).
  * Reads the stream's header page; formats are parsed as events are looked
- * up, printk formats and kallsyms when printing, saved cmdlines when asked
- * for a comm, each as soon as it has arrived (r must stay open until the
- * next reset).  r may be NULL (a recorder: formats
- * come from tpformat_add_format).  Returns 1 when the stream has format
- * blobs or formats were added, 0 when it has none (look-ups then find
- * nothing), TR_E_NOMEM. */
+ * up (formats written later are found then), printk formats, kallsyms and
+ * saved cmdlines at the first tpformat_print, and the ones still missing
+ * at each tpformat_comm (r must stay open until the next reset).  r may be
+ * NULL (a recorder: formats come from tpformat_add_format).  Returns 1 when
+ * the stream has format blobs or formats were added, 0 when it has none
+ * (look-ups then find nothing), TR_E_NOMEM. */
 int tpformat_use(tpformat *t, tr_reader *r, uint32_t raw_flags);
 /* 1 when the handle was built with the stream's "ftrace/header_page" (a
  * tr-rec-ftrace stream: its sub-buffer layout is known), else 0. */
