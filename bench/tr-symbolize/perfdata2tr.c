@@ -24,6 +24,7 @@
 #include "cli.h"
 #include "keys.h"
 #include "tr.h"
+#include "keys.h"
 
 struct section { uint64_t offset, size; };
 struct file_header {
@@ -301,7 +302,7 @@ static void write_kallsyms(void)
     if (!out)
         die("out of memory");
     if (len)
-        werr(tr_writer_blob(w, "kallsyms", out, len, 0));
+        werr(tr_writer_blob(w, BLOB_KALLSYMS, out, len, 0));
     free(out);
     free(all);
 }

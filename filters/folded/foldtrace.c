@@ -16,6 +16,7 @@
 
 #include "../symbolize/symbolize.h"
 #include "cli.h"
+#include "tpformat.h"
 #include "tr.h"
 
 /* A task off the CPU since time, its wait counted in entry; woken: when a
@@ -114,11 +115,14 @@ struct tstate {
     char other[256];
     uint64_t other_samples, samples, syscalls, first_time;
     int have_first;
-    /* sched_switch payload layout */
-    int sw_next_off, sw_next_size, sw_prev_off, sw_prev_size, sw_known;
-    int sw_state_off, sw_state_size;
-    /* the "pid" field of sched_wakeup, sched_waking, sched_wakeup_new (-1 unknown, -2 not looked up) */
-    int wk_off[3], wk_size[3];
+    /* sched_switch payload layout, from the stream's formats */
+    tpformat *tp;
+    tpformat_field sw_next, sw_prev, sw_state;
+    int sw_known, sw_has_state;
+    /* the "pid" field of sched_wakeup, sched_waking, sched_wakeup_new: 1 known, 0 unknown,
+     * -1 not looked up */
+    tpformat_field wk[3];
+    int wk_known[3];
     uint64_t unresolved;
     /* --no-symbolize: mappings for the module of raw frames */
     struct tmap { int32_t pid; uint64_t start, end; char *path; } *maps;
@@ -314,64 +318,23 @@ static int add_frames(struct tstate *t, struct pscript *ps, const tr_record *rec
 
 /* ---- sched_switch payload ------------------------------------------- */
 
-/* Find "field:... NAME;\toffset:N;\tsize:M;" in a tracepoint format. */
-static int format_field(const char *fmt, size_t len, const char *name, int *off, int *size)
+/* The sched_switch fields by name, from the stream's formats (payloads
+ * recorded with raw_flags). */
+static void load_switch_format(struct tstate *t, uint32_t raw_flags)
 {
-    char pat[64];
-    snprintf(pat, sizeof pat, " %s;", name);
-    const char *end = fmt + len;
-    for (const char *p = fmt; p < end;) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        size_t ll = nl ? (size_t)(nl - p) : (size_t)(end - p);
-        char line[512];
-        if (ll < sizeof line) {
-            memcpy(line, p, ll);
-            line[ll] = 0;
-            const char *o = strstr(line, "offset:"), *s = strstr(line, "size:");
-            if (strstr(line, "field:") && strstr(line, pat) && o && s) {
-                *off = atoi(o + 7);
-                *size = atoi(s + 5);
-                return 1;
-            }
-        }
-        p += ll + 1;
-    }
-    return 0;
+    const tpformat_event *ev = NULL;
+    if (tpformat_use(t->tp, t->r, raw_flags) >= 0)
+        ev = tpformat_event_by_name(t->tp, "sched", "sched_switch");
+    t->sw_known = ev && tpformat_field_find(ev, "next_pid", &t->sw_next) &&
+                  tpformat_field_find(ev, "prev_pid", &t->sw_prev);
+    t->sw_has_state = ev && tpformat_field_find(ev, "prev_state", &t->sw_state);
 }
 
-static void load_switch_format(struct tstate *t)
+/* The integer field f of a payload, -1 when it cannot be read. */
+static int64_t payload_int(const tpformat_field *f, uint32_t raw_flags, const uint8_t *data, size_t len)
 {
-    size_t len;
-    const uint8_t *fmt = tr_reader_blob(t->r, "ftrace/format/sched/sched_switch", &len);
-    if (!fmt)
-        fmt = tr_reader_blob(t->r, "format:sched:sched_switch", &len);
-    t->sw_known = fmt && format_field((const char *)fmt, len, "next_pid", &t->sw_next_off, &t->sw_next_size) &&
-                  format_field((const char *)fmt, len, "prev_pid", &t->sw_prev_off, &t->sw_prev_size);
-    if (!fmt || !format_field((const char *)fmt, len, "prev_state", &t->sw_state_off, &t->sw_state_size))
-        t->sw_state_off = -1;
-}
-
-static int64_t payload_int(const uint8_t *data, size_t len, int off, int size)
-{
-    if (off < 0 || size <= 0 || (size_t)off + (size_t)size > len)
-        return -1;
-    const uint8_t *p = data + off;
-    if (size == 4) {
-        int32_t v;
-        memcpy(&v, p, 4);
-        return v;
-    }
-    if (size == 8) {
-        int64_t v;
-        memcpy(&v, p, 8);
-        return v;
-    }
-    return -1;
-}
-
-static int64_t raw_int(const tr_record *rec, int off, int size)
-{
-    return payload_int(rec->u.sample.raw, rec->u.sample.raw_len, off, size);
+    uint64_t v;
+    return tpformat_read(f, raw_flags, data, len, &v) < 0 ? -1 : (int64_t)v;
 }
 
 static struct pending *pending_of(struct tstate *t, int32_t tid, int create)
@@ -429,7 +392,7 @@ static void close_pending_running(struct tstate *t, int32_t tid, uint64_t time)
 /* A wakeup event (name, raw payload): the woken task's wait ends there if
  * its switch-in turns out not to be recorded. */
 static void note_wakeup(struct tstate *t, const char *name, size_t nl, const uint8_t *data, size_t len,
-                        uint64_t time)
+                        uint32_t raw_flags, uint64_t time)
 {
     static const char *const events[3] = {"sched_wakeup", "sched_waking", "sched_wakeup_new"};
     int i = 0;
@@ -439,15 +402,13 @@ static void note_wakeup(struct tstate *t, const char *name, size_t nl, const uin
         i++;
     if (i == 3)
         return;
-    if (t->wk_off[i] == -2) {
-        char blob[64];
-        size_t flen;
-        snprintf(blob, sizeof blob, "ftrace/format/sched/%s", events[i]);
-        const uint8_t *fmt = tr_reader_blob(t->r, blob, &flen);
-        if (!fmt || !format_field((const char *)fmt, flen, "pid", &t->wk_off[i], &t->wk_size[i]))
-            t->wk_off[i] = -1;
+    if (t->wk_known[i] < 0) {
+        const tpformat_event *ev = NULL;
+        if (tpformat_use(t->tp, t->r, raw_flags) >= 0)
+            ev = tpformat_event_by_name(t->tp, "sched", events[i]);
+        t->wk_known[i] = ev && tpformat_field_find(ev, "pid", &t->wk[i]);
     }
-    int32_t pid = (int32_t)payload_int(data, len, t->wk_off[i], t->wk_size[i]);
+    int32_t pid = t->wk_known[i] ? (int32_t)payload_int(&t->wk[i], raw_flags, data, len) : -1;
     struct pending *p = pid > 0 ? pending_of(t, pid, 0) : NULL;
     if (p && p->used && !p->woken)
         p->woken = time;
@@ -460,9 +421,10 @@ static void note_wakeup(struct tstate *t, const char *name, size_t nl, const uin
 static int offcpu_sample(struct tstate *t, const tr_record *rec)
 {
     if (!t->sw_known)
-        load_switch_format(t);
+        load_switch_format(t, rec->u.sample.raw_flags);
     if (t->sw_known) {
-        int32_t next = (int32_t)raw_int(rec, t->sw_next_off, t->sw_next_size);
+        int32_t next = (int32_t)payload_int(&t->sw_next, rec->u.sample.raw_flags, rec->u.sample.raw,
+                                            rec->u.sample.raw_len);
         if (next > 0)
             close_pending(t, next, rec->time);
     }
@@ -487,7 +449,8 @@ static int on_sample(struct tstate *t, const tr_record *rec)
     if (strlen(t->event) != nl || memcmp(t->event, name, nl)) {
         if (t->o->offcpu) {
             close_pending_running(t, rec->tid, rec->time); /* it is running */
-            note_wakeup(t, name, nl, rec->u.sample.raw, rec->u.sample.raw_len, rec->time);
+            note_wakeup(t, name, nl, rec->u.sample.raw, rec->u.sample.raw_len, rec->u.sample.raw_flags,
+                        rec->time);
         }
         if (!t->other[0])
             snprintf(t->other, sizeof t->other, "%.*s", (int)nl, name);
@@ -558,20 +521,22 @@ static int on_trace_event(struct tstate *t, const tr_record *rec)
         if (rec->tid > 0)
             close_pending_running(t, rec->tid, rec->time);
         if (strcmp(name, "sched:sched_switch")) {
-            note_wakeup(t, name, strlen(name), rec->u.trace_event.data, rec->u.trace_event.len, rec->time);
+            note_wakeup(t, name, strlen(name), rec->u.trace_event.data, rec->u.trace_event.len,
+                        rec->u.trace_event.flags, rec->time);
             return 0;
         }
+        uint32_t fl = rec->u.trace_event.flags;
         if (!t->sw_known)
-            load_switch_format(t);
+            load_switch_format(t, fl);
         if (!t->sw_known)
             return 0;
         const uint8_t *d = rec->u.trace_event.data;
         size_t n = rec->u.trace_event.len;
-        int32_t prev = (int32_t)payload_int(d, n, t->sw_prev_off, t->sw_prev_size);
-        int32_t next = (int32_t)payload_int(d, n, t->sw_next_off, t->sw_next_size);
+        int32_t prev = (int32_t)payload_int(&t->sw_prev, fl, d, n);
+        int32_t next = (int32_t)payload_int(&t->sw_next, fl, d, n);
         if (next > 0)
             close_pending(t, next, rec->time);
-        int64_t state = payload_int(d, n, t->sw_state_off, t->sw_state_size);
+        int64_t state = t->sw_has_state ? payload_int(&t->sw_state, fl, d, n) : -1;
         /* the idle task waits for nothing; a dying task (X, Z) runs no more */
         if (prev <= 0 || (state > 0 && (state & 0x30)) || !wanted(t, rec))
             return 0;
@@ -618,7 +583,7 @@ int fold_trace(struct fold *f, struct lines *l, const char *shown)
     struct tstate t;
     memset(&t, 0, sizeof t);
     for (int i = 0; i < 3; i++)
-        t.wk_off[i] = -2;
+        t.wk_known[i] = -1;
     t.f = f;
     t.o = f->o;
     t.no_symbolize = f->o->no_symbolize;
@@ -652,7 +617,9 @@ int fold_trace(struct fold *f, struct lines *l, const char *shown)
     so.inlines = 1;
     so.cache_dir = f->o->no_cache ? NULL : f->o->cache_dir ? f->o->cache_dir : sym_default_cache_dir();
     so.warn = f->o->quiet ? NULL : sym_warn;
-    if (!t.no_symbolize && !(t.sym = sym_new(&so))) {
+    if ((!t.no_symbolize && !(t.sym = sym_new(&so))) || tpformat_new(&t.tp) < 0) {
+        if (t.sym)
+            sym_free(t.sym);
         tr_reader_free(t.r);
         cli_warn("out of memory");
         return CLI_EXIT_FAIL;
@@ -689,8 +656,9 @@ int fold_trace(struct fold *f, struct lines *l, const char *shown)
         }
         if (rec.type == TR_REC_STREAM_START) {
             t.sw_known = 0;
+            tpformat_reset(t.tp);
             for (int i = 0; i < 3; i++)
-                t.wk_off[i] = -2;
+                t.wk_known[i] = -1;
             smap_free(&t.off); /* waits do not continue into another recording */
             smap_init(&t.off);
             t.npend = 0;
@@ -742,6 +710,7 @@ out:
     pscript_free(t.ev_ps);
     if (t.sym)
         sym_free(t.sym);
+    tpformat_free(t.tp);
     tr_reader_free(t.r);
     refeed_stop(&rf);
     smap_free(&t.sysmap);

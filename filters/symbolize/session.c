@@ -13,6 +13,7 @@
 #include <gelf.h>
 
 #include "sym_int.h"
+#include "keys.h"
 
 void sym_options_init(sym_options *o)
 {
@@ -394,9 +395,10 @@ static int32_t jit_blob_pid(const char *name, size_t nl)
     char num[16];
     const char *p;
     size_t k;
-    if (nl > 9 && memcmp(name, "perf-map:", 9) == 0) {
-        p = name + 9;
-        k = nl - 9;
+    const size_t pl = sizeof BLOB_PERF_MAP_PREFIX - 1;
+    if (nl > pl && memcmp(name, BLOB_PERF_MAP_PREFIX, pl) == 0) {
+        p = name + pl;
+        k = nl - pl;
     } else if (nl > 9 && memcmp(name, "perf-", 5) == 0 && memcmp(name + nl - 4, ".map", 4) == 0) {
         p = name + 5;
         k = nl - 9;
@@ -741,14 +743,14 @@ static int sync_reader(sym_session *s, tr_reader *r)
     if (!r)
         return 0;
     const char *v;
-    if (!s->kernel_release[0] && (v = tr_reader_meta(r, "kernel.release")))
+    if (!s->kernel_release[0] && (v = tr_reader_meta(r, META_KERNEL_RELEASE)))
         snprintf(s->kernel_release, sizeof s->kernel_release, "%s", v);
-    if (!s->arch[0] && (v = tr_reader_meta(r, "arch"))) {
+    if (!s->arch[0] && (v = tr_reader_meta(r, META_ARCH))) {
         snprintf(s->arch, sizeof s->arch, "%s", v);
         s->arch_gen++;
     }
     size_t len;
-    const uint8_t *b = tr_reader_blob(r, "kallsyms", &len);
+    const uint8_t *b = tr_reader_blob(r, BLOB_KALLSYMS, &len);
     if (b && (b != s->kblob || len != s->kblob_len)) {
         s->kblob = b;
         s->kblob_len = len;
@@ -756,7 +758,7 @@ static int sync_reader(sym_session *s, tr_reader *r)
         if (rc < 0)
             return rc;
     }
-    if (!s->vdso && (b = tr_reader_blob(r, "vdso", &len)))
+    if (!s->vdso && (b = tr_reader_blob(r, BLOB_VDSO, &len)))
         return set_vdso(s, b, len);
     return 0;
 }
@@ -768,10 +770,10 @@ static void sync_jit(sym_session *s, sym_proc *p)
         return;
     char name[48];
     size_t len;
-    snprintf(name, sizeof name, "perf-%d.map", (int)p->pid);
+    snprintf(name, sizeof name, BLOB_PERF_MAP_OLD_FMT, (int)p->pid);
     const uint8_t *b = tr_reader_blob(s->cur_reader, name, &len);
     if (!b) {
-        snprintf(name, sizeof name, "perf-map:%d", (int)p->pid);
+        snprintf(name, sizeof name, BLOB_PERF_MAP_FMT, (int)p->pid);
         b = tr_reader_blob(s->cur_reader, name, &len);
     }
     if (b && (b != p->jit_blob || len != p->jit_blob_len)) {

@@ -8,6 +8,7 @@
 
 #include <tracefs.h>
 
+#include "array.h"
 #include "ftrace.h"
 #include "cli.h"
 
@@ -61,14 +62,8 @@ static struct ft_event *find(struct ft_events *set, const char *sys, const char 
 
 static struct ft_event *append(struct ft_events *set, const char *sys, const char *ev, int id)
 {
-    if (set->n == set->cap) {
-        size_t cap = set->cap ? set->cap * 2 : 16;
-        struct ft_event *v = realloc(set->v, cap * sizeof *v);
-        if (!v)
-            return NULL;
-        set->v = v;
-        set->cap = cap;
-    }
+    if (array_reserve(&set->v, &set->cap, set->n + 1, sizeof *set->v, 16) < 0)
+        return NULL;
     struct ft_event *e = &set->v[set->n];
     memset(e, 0, sizeof *e);
     e->system = strdup(sys);

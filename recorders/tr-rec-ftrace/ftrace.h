@@ -102,9 +102,6 @@ int ft_parse_subbuf(struct kbuffer *kbuf, void *subbuf, size_t subbuf_size, int 
 /* Check that a sub-buffer's header fits it; *missed = events lost before it
  * (-1: lost, count unknown; 0: none).  0 or FT_PAGE_CORRUPT. */
 int ft_subbuf_check(const void *subbuf, size_t subbuf_size, int long_size, long long *missed);
-/* The kernel's word size from header_page text (size of "commit"), 8 or 4;
- * 0 when not found. */
-int ft_header_long_size(const char *header_page);
 
 /* ---- order.c: the per-CPU streams merged in time order ---- */
 

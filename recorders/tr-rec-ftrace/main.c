@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "cli.h"
 #include "ftrace.h"
 
@@ -38,13 +39,13 @@ static const struct cli_tool tool = {
     .operands = "cmd",
 };
 
-static char **push(char **v, size_t *n, char *s)
+/* Append s to the list v of *n words (room for *cap). */
+static char **push(char **v, size_t *n, size_t *cap, char *s)
 {
-    char **nv = realloc(v, (*n + 1) * sizeof *nv);
-    if (!nv)
+    if (array_reserve(&v, cap, *n + 1, sizeof *v, 8) < 0)
         cli_die(CLI_EXIT_FAIL, "out of memory");
-    nv[(*n)++] = s;
-    return nv;
+    v[(*n)++] = s;
+    return v;
 }
 
 int main(int argc, char **argv)
@@ -56,14 +57,15 @@ int main(int argc, char **argv)
     int list = 0;
     char **formats = NULL;
     size_t nformats = 0;
+    size_t cap_specs = 0, cap_filters = 0, cap_func = 0, cap_formats = 0, cap_notrace = 0;
     int c;
     cli_init(&tool, argc, argv);
     while ((c = cli_getopt(argc, argv)) != -1) {
         switch (c) {
         case 'e': {
             size_t n = o.nspecs;
-            o.specs = push(o.specs, &o.nspecs, cli_optarg);
-            o.filters = push(o.filters, &n, NULL);
+            o.specs = push(o.specs, &o.nspecs, &cap_specs, cli_optarg);
+            o.filters = push(o.filters, &n, &cap_filters, NULL);
             break;
         }
         case OPT_FILTER:
@@ -78,12 +80,12 @@ int main(int argc, char **argv)
                 /* trace-cmd's -l: a function filter, taking the next word */
                 if (cli_optind >= argc)
                     cli_die(CLI_EXIT_USAGE, "option '-l' after --function needs a FUNC_GLOB");
-                o.func_filters = push(o.func_filters, &o.nfunc_filters, argv[cli_optind++]);
+                o.func_filters = push(o.func_filters, &o.nfunc_filters, &cap_func, argv[cli_optind++]);
             } else
                 list = 1;
             break;
         case OPT_FORMAT:
-            formats = push(formats, &nformats, cli_optarg);
+            formats = push(formats, &nformats, &cap_formats, cli_optarg);
             break;
         case 'p':
             o.pid = (pid_t)cli_parse_u64(cli_optarg, 1, 0x7fffffff, "pid");
@@ -106,7 +108,7 @@ int main(int argc, char **argv)
             o.function = 2;
             break;
         case 'n':
-            o.func_notrace = push(o.func_notrace, &o.nfunc_notrace, cli_optarg);
+            o.func_notrace = push(o.func_notrace, &o.nfunc_notrace, &cap_notrace, cli_optarg);
             break;
         case 'q':
             o.quiet = 1;

@@ -78,15 +78,3 @@ int ft_parse_subbuf(struct kbuffer *kbuf, void *subbuf, size_t subbuf_size, int 
     }
     return n;
 }
-
-int ft_header_long_size(const char *hp)
-{
-    const char *p = hp ? strstr(hp, " commit;") : NULL;
-    if (!p)
-        return 0;
-    const char *s = strstr(p, "size:");
-    if (!s)
-        return 0;
-    int v = atoi(s + 5);
-    return v == 4 || v == 8 ? v : 0;
-}

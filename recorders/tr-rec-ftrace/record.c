@@ -19,6 +19,7 @@
 #include "cli.h"
 #include "ftrace.h"
 #include "keys.h"
+#include "tpformat.h"
 
 #define MAX_EVENT_ID 65536
 /* sub-buffers the reader thread may hold in memory beyond the kernel's buffers */
@@ -48,6 +49,9 @@ struct session {
     size_t subbuf_size;
     int long_size;
     uint32_t raw_flags;
+    tpformat *tp;          /* the formats of the events recorded, as written to the trace */
+    tpformat_field f_type, f_pid; /* common_type, common_pid of every event */
+    int common_known;      /* f_type and f_pid are from a format */
     struct ft_tasks *tasks;
     struct ft_target target;
     uint64_t nevents, lost;
@@ -152,8 +156,13 @@ static int define_event(struct session *s, struct ft_event *e)
     char *fmt = ft_event_format(s->dir, e->system, e->name, &len);
     if (!fmt)
         return -1;
+    if (tpformat_add_format(s->tp, e->system, fmt, len) == 0 && !s->common_known) {
+        const tpformat_event *ev = tpformat_event_by_id(s->tp, e->id);
+        s->common_known = ev && tpformat_field_find(ev, "common_type", &s->f_type) &&
+                          tpformat_field_find(ev, "common_pid", &s->f_pid);
+    }
     char name[600];
-    snprintf(name, sizeof name, "ftrace/format/%s/%s", e->system, e->name);
+    snprintf(name, sizeof name, BLOB_FTRACE_FORMAT_FMT, e->system, e->name);
     note_werr(s, tr_writer_blob(s->w, name, fmt, len, 1));
     free(fmt);
     snprintf(name, sizeof name, "%s:%s", e->system, e->name);
@@ -178,21 +187,21 @@ static void write_header(struct session *s)
     const struct ft_options *o = s->o;
     note_werr(s, tr_writer_meta_defaults(s->w, "tr-rec-ftrace", o->argc, o->argv));
     note_werr(s, tr_writer_meta(s->w, META_VIEW, VIEW_TRACEPOINTS));
-    note_werr(s, tr_writer_meta(s->w, "clock", "monotonic"));
-    note_werr(s, tr_writer_meta(s->w, "ftrace.clock", "mono"));
+    note_werr(s, tr_writer_meta(s->w, META_CLOCK, CLOCK_MONOTONIC_NAME));
+    note_werr(s, tr_writer_meta(s->w, META_FTRACE_CLOCK, "mono"));
     char v[64];
     snprintf(v, sizeof v, "%zu", s->subbuf_size);
-    note_werr(s, tr_writer_meta(s->w, "ftrace.subbuf_size", v));
+    note_werr(s, tr_writer_meta(s->w, META_FTRACE_SUBBUF_SIZE, v));
     snprintf(v, sizeof v, "%d", s->long_size);
-    note_werr(s, tr_writer_meta(s->w, "ftrace.long_size", v));
+    note_werr(s, tr_writer_meta(s->w, META_FTRACE_LONG_SIZE, v));
     char path[1024];
     snprintf(path, sizeof path, "%s/events/header_page", s->dir);
-    if (write_blob_file(s, "ftrace/header_page", path) < 0)
+    if (write_blob_file(s, BLOB_FTRACE_HEADER_PAGE, path) < 0)
         fail("%s: %s", path, strerror(errno));
     snprintf(path, sizeof path, "%s/events/header_event", s->dir);
-    write_blob_file(s, "ftrace/header_event", path);
+    write_blob_file(s, BLOB_FTRACE_HEADER_EVENT, path);
     snprintf(path, sizeof path, "%s/printk_formats", s->dir);
-    write_blob_file(s, "ftrace/printk_formats", path);
+    write_blob_file(s, BLOB_FTRACE_PRINTK_FORMATS, path);
     for (size_t i = 0; i < s->ev.n; i++)
         if (define_event(s, &s->ev.v[i]) < 0)
             fail("%s:%s: cannot read its format: %s", s->ev.v[i].system, s->ev.v[i].name,
@@ -202,7 +211,7 @@ static void write_header(struct session *s)
 /* Function addresses need the kernel's symbols to be named on another machine. */
 static void write_kallsyms(struct session *s)
 {
-    if (write_blob_file(s, "ftrace/kallsyms", "/proc/kallsyms") < 0)
+    if (write_blob_file(s, BLOB_FTRACE_KALLSYMS, "/proc/kallsyms") < 0)
         cli_warn("/proc/kallsyms: %s (function addresses stay unnamed)", strerror(errno));
 }
 
@@ -214,14 +223,14 @@ static void write_task_maps(struct session *s)
     char *k = cli_read_file(path, NULL);
     char *m = ft_tasks_cmdlines(s->tasks, k, &len);
     if (m)
-        note_werr(s, tr_writer_blob(s->w, "ftrace/saved_cmdlines", m, len, 1));
+        note_werr(s, tr_writer_blob(s->w, BLOB_FTRACE_SAVED_CMDLINES, m, len, 1));
     free(k);
     free(m);
     snprintf(path, sizeof path, "%s/saved_tgids", s->dir);
     k = cli_read_file(path, NULL);
     m = ft_tasks_tgids(s->tasks, k, &len);
     if (m)
-        note_werr(s, tr_writer_blob(s->w, "ftrace/saved_tgids", m, len, 1));
+        note_werr(s, tr_writer_blob(s->w, BLOB_FTRACE_SAVED_TGIDS, m, len, 1));
     free(k);
     free(m);
 }
@@ -288,10 +297,12 @@ static int write_event(struct session *s, int cpu, uint64_t ts, const void *data
 {
     if (len < 8)
         return 0;
-    uint16_t type;
-    int32_t tid;
-    memcpy(&type, data, 2);
-    memcpy(&tid, (const char *)data + 4, 4);
+    uint64_t v_type, v_pid;
+    if (tpformat_read(&s->f_type, s->raw_flags, data, len, &v_type) < 0 ||
+        tpformat_read(&s->f_pid, s->raw_flags, data, len, &v_pid) < 0)
+        return 0;
+    int type = (int)v_type;
+    int32_t tid = (int32_t)v_pid;
     uint32_t def = def_for(s, type);
     int is_new = 0;
     struct ft_task *t = ft_tasks_get(s->tasks, tid, &is_new);
@@ -430,20 +441,18 @@ static void account_overruns(struct session *s)
 
 /* ---- setup ---- */
 
-static int host_long_size(const char *dir, size_t *subbuf)
+/* The kernel's long and sub-buffer size from its header page (into s->tp). */
+static int host_long_size(struct session *s, size_t *subbuf)
 {
     char path[1024];
-    snprintf(path, sizeof path, "%s/events/header_page", dir);
-    char *hp = cli_read_file(path, NULL);
-    int ls = ft_header_long_size(hp);
-    *subbuf = 0;
-    const char *d = hp ? strstr(hp, " data;") : NULL;
-    if (d) {
-        const char *off = strstr(d, "offset:"), *sz = strstr(d, "size:");
-        if (off && sz)
-            *subbuf = (size_t)atoi(off + 7) + (size_t)atoi(sz + 5);
-    }
+    snprintf(path, sizeof path, "%s/events/header_page", s->dir);
+    size_t len;
+    char *hp = cli_read_file(path, &len);
+    if (hp)
+        tpformat_add_header_page(s->tp, hp, len);
     free(hp);
+    int ls = tpformat_header_long_size(s->tp);
+    *subbuf = tpformat_header_subbuf_size(s->tp);
     return ls ? ls : (int)sizeof(long);
 }
 
@@ -640,17 +649,22 @@ int ft_record(const struct ft_options *o)
     s.defmap = calloc(MAX_EVENT_ID, sizeof *s.defmap);
     s.triedmap = calloc(MAX_EVENT_ID, 1);
     s.tasks = ft_tasks_new();
-    if (!s.defmap || !s.triedmap || !s.tasks)
+    if (!s.defmap || !s.triedmap || !s.tasks || tpformat_new(&s.tp) < 0)
         cli_die(CLI_EXIT_FAIL, "out of memory");
-    s.long_size = host_long_size(s.dir, &s.subbuf_size);
-    if (!s.subbuf_size)
-        s.subbuf_size = (size_t)sysconf(_SC_PAGESIZE);
-    s.raw_flags = (s.long_size == 4 ? TR_RAW_32BIT : 0);
     {
         const uint16_t one = 1;
         if (*(const uint8_t *)&one == 0)
             s.raw_flags |= TR_RAW_BIG_ENDIAN;
     }
+    if (tpformat_use(s.tp, NULL, s.raw_flags) < 0)
+        cli_die(CLI_EXIT_FAIL, "out of memory");
+    s.long_size = host_long_size(&s, &s.subbuf_size);
+    if (!s.subbuf_size)
+        s.subbuf_size = (size_t)sysconf(_SC_PAGESIZE);
+    s.raw_flags |= (s.long_size == 4 ? TR_RAW_32BIT : 0);
+    /* the kernel's layout of the common fields, until a format says */
+    s.f_type = (tpformat_field){"common_type", 0, 2, 0, 0};
+    s.f_pid = (tpformat_field){"common_pid", 4, 4, 0, TPF_SIGNED};
 
     s.out_fd = cli_open_trace_output(o->output, NULL, &s.out_name);
     grow_pipe(s.out_fd);
@@ -755,6 +769,7 @@ int ft_record(const struct ft_options *o)
     free(s.defmap);
     free(s.triedmap);
     ft_tasks_free(s.tasks);
+    tpformat_free(s.tp);
     ft_events_free(&s.ev);
     return status;
 }

@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "ftrace.h"
 
 int ft_target_spawn(struct ft_target *t, char *const argv[])
@@ -142,22 +143,21 @@ char *ft_pid_threads(pid_t pid)
     DIR *d = opendir(path);
     if (!d)
         return NULL;
-    size_t cap = 256, n = 0;
-    char *out = malloc(cap);
+    size_t cap = 0, n = 0;
+    char *out = NULL;
     struct dirent *de;
-    while (out && (de = readdir(d))) {
+    if (array_reserve(&out, &cap, 1, 1, 256) < 0) {
+        closedir(d);
+        return NULL;
+    }
+    while ((de = readdir(d))) {
         if (de->d_name[0] < '0' || de->d_name[0] > '9')
             continue;
         size_t l = strlen(de->d_name);
-        if (n + l + 2 > cap) {
-            char *nb = realloc(out, cap * 2);
-            if (!nb) {
-                free(out);
-                out = NULL;
-                break;
-            }
-            out = nb;
-            cap *= 2;
+        if (array_reserve(&out, &cap, n + l + 2, 1, 256) < 0) {
+            free(out);
+            out = NULL;
+            break;
         }
         memcpy(out + n, de->d_name, l);
         n += l;

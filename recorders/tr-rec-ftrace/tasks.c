@@ -3,62 +3,31 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "cli.h"
 #include "ftrace.h"
+#include "hashmap.h"
 
 struct ft_tasks {
-    struct ft_task *slots; /* open addressing; tid -1 = empty */
-    size_t cap, n;
+    hashmap by_tid;        /* tid -> struct ft_task (each its own allocation: entries stay put) */
+    struct ft_task **v;    /* in the order first seen */
+    size_t n, cap;
 };
 
 struct ft_tasks *ft_tasks_new(void)
 {
-    struct ft_tasks *t = calloc(1, sizeof *t);
-    if (!t)
-        return NULL;
-    t->cap = 256;
-    t->slots = malloc(t->cap * sizeof *t->slots);
-    if (!t->slots) {
-        free(t);
-        return NULL;
-    }
-    for (size_t i = 0; i < t->cap; i++)
-        t->slots[i].tid = -1;
-    return t;
+    return calloc(1, sizeof(struct ft_tasks));
 }
 
 void ft_tasks_free(struct ft_tasks *t)
 {
     if (!t)
         return;
-    free(t->slots);
+    for (size_t i = 0; i < t->n; i++)
+        free(t->v[i]);
+    free(t->v);
+    hashmap_free(&t->by_tid);
     free(t);
-}
-
-static size_t slot_of(const struct ft_tasks *t, int32_t tid)
-{
-    size_t i = ((uint32_t)tid * 2654435761u) & (t->cap - 1);
-    while (t->slots[i].tid != -1 && t->slots[i].tid != tid)
-        i = (i + 1) & (t->cap - 1);
-    return i;
-}
-
-static int grow(struct ft_tasks *t)
-{
-    struct ft_tasks big = {0};
-    big.cap = t->cap * 2;
-    big.slots = malloc(big.cap * sizeof *big.slots);
-    if (!big.slots)
-        return -1;
-    for (size_t i = 0; i < big.cap; i++)
-        big.slots[i].tid = -1;
-    for (size_t i = 0; i < t->cap; i++)
-        if (t->slots[i].tid != -1)
-            big.slots[slot_of(&big, t->slots[i].tid)] = t->slots[i];
-    free(t->slots);
-    t->slots = big.slots;
-    t->cap = big.cap;
-    return 0;
 }
 
 static void read_proc(struct ft_task *task)
@@ -88,22 +57,21 @@ struct ft_task *ft_tasks_get(struct ft_tasks *t, int32_t tid, int *is_new)
 {
     if (tid < 0)
         return NULL;
-    size_t i = slot_of(t, tid);
-    if (t->slots[i].tid == tid) {
+    struct ft_task *task = hashmap_get(&t->by_tid, (uint64_t)tid, 0);
+    if (task) {
         *is_new = 0;
-        return &t->slots[i];
+        return task;
     }
-    if ((t->n + 1) * 2 > t->cap) {
-        if (grow(t) < 0)
-            return NULL;
-        i = slot_of(t, tid);
+    if (array_reserve(&t->v, &t->cap, t->n + 1, sizeof *t->v, 256) < 0 || !(task = calloc(1, sizeof *task)))
+        return NULL;
+    if (hashmap_put(&t->by_tid, (uint64_t)tid, 0, task) < 0) {
+        free(task);
+        return NULL;
     }
-    struct ft_task *task = &t->slots[i];
-    memset(task, 0, sizeof *task);
+    t->v[t->n++] = task;
     task->tid = tid;
     task->tgid = -1;
     read_proc(task);
-    t->n++;
     *is_new = 1;
     return task;
 }
@@ -126,38 +94,43 @@ static char *merge(struct ft_tasks *t, const char *kernel, size_t *len, int tgid
     if (!out)
         return NULL;
     size_t n = 0;
-    /* pids the kernel already maps: mark with a second table pass */
+    /* the pids the kernel already maps (its lines are "PID ...") */
+    hashmap known = {0};
+    static char mark;
+    for (const char *p = kernel; p && *p;) {
+        while (*p == ' ')
+            p++;
+        char *end;
+        long pid = strtol(p, &end, 10);
+        if (end > p && *end == ' ' && hashmap_put(&known, (uint64_t)pid, 0, &mark) < 0) {
+            hashmap_free(&known);
+            free(out);
+            return NULL;
+        }
+        p = strchr(p, '\n');
+        if (p)
+            p++;
+    }
     if (klen) {
         memcpy(out, kernel, klen);
         n = klen;
         if (out[n - 1] != '\n')
             out[n++] = '\n';
     }
-    for (size_t i = 0; i < t->cap; i++) {
-        const struct ft_task *task = &t->slots[i];
+    for (size_t i = 0; i < t->n; i++) {
+        const struct ft_task *task = t->v[i];
         if (task->tid <= 0)
             continue;
         if (tgids ? task->tgid < 0 : !task->known)
             continue;
-        char key[24];
-        int kl = snprintf(key, sizeof key, "%d ", task->tid);
-        int dup = 0;
-        for (const char *p = kernel; p && *p && !dup;) {
-            while (*p == ' ')
-                p++;
-            if (!strncmp(p, key, (size_t)kl))
-                dup = 1;
-            p = strchr(p, '\n');
-            if (p)
-                p++;
-        }
-        if (dup)
+        if (hashmap_get(&known, (uint64_t)task->tid, 0))
             continue;
         if (tgids)
             n += (size_t)snprintf(out + n, cap - n, "%d %d\n", task->tid, task->tgid);
         else
             n += (size_t)snprintf(out + n, cap - n, "%d %s\n", task->tid, task->comm);
     }
+    hashmap_free(&known);
     out[n] = 0;
     *len = n;
     return out;

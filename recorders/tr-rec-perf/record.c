@@ -24,6 +24,7 @@
 #include "keys.h"
 #include "perf.h"
 #include "session.h"
+#include "keys.h"
 
 /* --- opening events ---------------------------------------------------- */
 
@@ -242,7 +243,7 @@ static int define_events(struct session *s)
             if (fmt) {
                 char name[160];
                 const char *colon = strchr(ev->name, ':');
-                snprintf(name, sizeof name, "ftrace/format/%.*s/%s", (int)(colon - ev->name), ev->name,
+                snprintf(name, sizeof name, BLOB_FTRACE_FORMAT_PREFIX "%.*s/%s", (int)(colon - ev->name), ev->name,
                          colon + 1);
                 rc = tr_writer_blob(s->w, name, fmt, len, 1);
                 free(fmt);
@@ -392,20 +393,20 @@ static void write_meta(struct session *s)
     char buf[4096];
     werr(s, tr_writer_meta_defaults(s->w, "tr-rec-perf", o->argc, o->argv));
     werr(s, tr_writer_meta(s->w, META_VIEW, VIEW_SAMPLES));
-    werr(s, tr_writer_meta(s->w, "mode", "record"));
-    werr(s, tr_writer_meta(s->w, "target", perf_target_kind(o)));
+    werr(s, tr_writer_meta(s->w, META_MODE, "record"));
+    werr(s, tr_writer_meta(s->w, META_TARGET, perf_target_kind(o)));
     if (o->cmd_argc) {
         target_join(buf, sizeof buf, o->cmd, o->cmd_argc);
-        werr(s, tr_writer_meta(s->w, "command", buf));
+        werr(s, tr_writer_meta(s->w, META_COMMAND, buf));
     }
     const char *cg = o->callgraph == CG_DWARF ? "dwarf" : o->callgraph == CG_FP ? "fp" : "none";
-    werr(s, tr_writer_meta(s->w, "callgraph", cg));
+    werr(s, tr_writer_meta(s->w, META_CALLGRAPH, cg));
     uint8_t id[BUILD_ID_MAX];
     int n = sb_kernel_build_id(id);
     if (n > 0) {
         for (int i = 0; i < n; i++)
             snprintf(buf + 2 * i, 3, "%02x", id[i]);
-        werr(s, tr_writer_meta(s->w, "kernel.build_id", buf));
+        werr(s, tr_writer_meta(s->w, META_KERNEL_BUILD_ID, buf));
     }
 }
 

@@ -17,6 +17,7 @@
 #include "hashmap.h"
 #include "kallsyms.h"
 #include "perf.h"
+#include "keys.h"
 
 struct bid_entry {
     int len; /* -1: unreadable */
@@ -127,7 +128,7 @@ int sb_vdso(struct sideband *sb, tr_writer *w, uint8_t *id)
         if (img) {
             int n = build_id_from_mem(img, len, sb->vdso_id);
             sb->vdso_len = n > 0 ? n : 0;
-            int rc = tr_writer_blob(w, "vdso", img, len, 0);
+            int rc = tr_writer_blob(w, BLOB_VDSO, img, len, 0);
             if (rc < 0)
                 return rc;
         }
@@ -162,7 +163,7 @@ static int write_kallsyms(struct sideband *sb, tr_writer *w, uint64_t *text, uin
             addrs[na++] = k->a;
         out = kallsyms_subset(all, addrs, na, &len, text, etext);
         if (out && len)
-            rc = tr_writer_blob(w, "kallsyms", out, len, 0);
+            rc = tr_writer_blob(w, BLOB_KALLSYMS, out, len, 0);
     }
     free(out);
     free(addrs);
@@ -203,7 +204,7 @@ int sb_finish(struct sideband *sb, tr_writer *w)
         char *map = cli_read_file(path, &len);
         if (!map)
             continue;
-        snprintf(name, sizeof name, "perf-map:%d", (int)sb->pids[i]);
+        snprintf(name, sizeof name, BLOB_PERF_MAP_FMT, (int)sb->pids[i]);
         rc = tr_writer_blob(w, name, map, len, 0);
         free(map);
         if (rc < 0)

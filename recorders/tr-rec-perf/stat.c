@@ -21,6 +21,7 @@
 #include "perf.h"
 #include "sideband.h"
 #include "tr.h"
+#include "keys.h"
 
 #define MAX_CPUS 1024
 
@@ -267,7 +268,7 @@ static int run_once(struct stat_run *s, uint32_t run, int sfd, const sigset_t *m
     }
     char start[32];
     snprintf(start, sizeof start, "%llu", (unsigned long long)t0);
-    werr(s, tr_writer_meta(s->w, "stat.start", start));
+    werr(s, tr_writer_meta(s->w, META_STAT_START, start));
     uint64_t last = t0;
     int status = 0, done = 0, first = 1;
     struct rusage ru = {0};
@@ -370,13 +371,13 @@ int perf_stat(struct perf_opts *o)
         cli_die(CLI_EXIT_FAIL, "%s: %s", out_name, tr_strerror(rc));
     werr(s, tr_writer_meta_defaults(s->w, "tr-rec-perf", o->argc, o->argv));
     werr(s, tr_writer_meta(s->w, META_VIEW, VIEW_SAMPLES)); /* the perf stat table */
-    werr(s, tr_writer_meta(s->w, "mode", "stat"));
-    werr(s, tr_writer_meta(s->w, "target", perf_target_kind(o)));
-    werr(s, tr_writer_meta(s->w, "stat.label", s->table.target));
+    werr(s, tr_writer_meta(s->w, META_MODE, "stat"));
+    werr(s, tr_writer_meta(s->w, META_TARGET, perf_target_kind(o)));
+    werr(s, tr_writer_meta(s->w, META_STAT_LABEL, s->table.target));
     if (o->cmd_argc) {
         char cmd[4096];
         target_join(cmd, sizeof cmd, o->cmd, o->cmd_argc);
-        werr(s, tr_writer_meta(s->w, "command", cmd));
+        werr(s, tr_writer_meta(s->w, META_COMMAND, cmd));
     }
     werr(s, define(s));
 

@@ -11,6 +11,7 @@
 #include "keys.h"
 #include "tr.h"
 #include "tracer.h"
+#include "keys.h"
 
 enum { OPT_NO_SECCOMP = 256, OPT_SECCOMP };
 
@@ -116,8 +117,8 @@ int main(int argc, char **argv)
     tr_writer_meta_defaults(w, "tr-rec-strace", argc, argv);
     tr_writer_meta(w, META_VIEW, VIEW_SYSCALLS);
     snprintf(err, sizeof err, "%u", o.cap.strsize);
-    tr_writer_meta(w, "strace.strsize", err);
-    tr_writer_meta(w, "strace.follow", o.follow ? "1" : "0");
+    tr_writer_meta(w, META_STRACE_STRSIZE, err);
+    tr_writer_meta(w, META_STRACE_FOLLOW, o.follow ? "1" : "0");
 
     struct tracer_result res;
     int trc = npids ? tracer_attach(w, &o, pids, npids, &res)

@@ -6,6 +6,7 @@
 
 #include "cat.h"
 #include "cli.h"
+#include "keys.h"
 
 /* The sample family may track process state; by default it does not. */
 __attribute__((weak)) void cat_sample_observe(struct cat_ctx *c, const tr_record *rec)
@@ -487,7 +488,7 @@ int cat_generic_json(struct cat_ctx *c, const tr_record *rec)
 
 static void wall_time(FILE *f, struct cat_ctx *c, uint64_t mono)
 {
-    const char *m = tr_reader_meta(c->r, "time.monotonic_ns"), *rt = tr_reader_meta(c->r, "time.realtime_ns");
+    const char *m = tr_reader_meta(c->r, META_TIME_MONOTONIC_NS), *rt = tr_reader_meta(c->r, META_TIME_REALTIME_NS);
     if (!m || !rt) {
         fprintf(f, "unknown");
         return;

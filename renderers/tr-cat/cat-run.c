@@ -56,7 +56,7 @@ static const struct cat_view *choose_view(struct cat_ctx *c)
         return NULL;
     const char *name = tr_reader_meta(c->r, META_VIEW);
     if (!name) {
-        const char *p = tr_reader_meta(c->r, "producer");
+        const char *p = tr_reader_meta(c->r, META_PRODUCER);
         for (size_t i = 0; p && i < sizeof producer_views / sizeof producer_views[0]; i++)
             if (!strcmp(p, producer_views[i].producer))
                 name = producer_views[i].view;

@@ -17,12 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <event-parse.h>
-#include <trace-seq.h>
-
 #include "array.h"
 #include "cat.h"
 #include "counters.h"
+#include "keys.h"
+#include "tpformat.h"
 
 struct map {
     int32_t pid;
@@ -67,9 +66,6 @@ static struct cat_sample_state *sample_state(struct cat_ctx *c)
         c->sample = calloc(1, sizeof *c->sample);
     return c->sample;
 }
-
-static struct tep_handle *tep; /* tracepoint formats of this stream, parsed on first use */
-static int tep_tried;
 
 /* ---- process maps, for the module of unsymbolized frames ---- */
 
@@ -226,48 +222,15 @@ static void print_frame(struct cat_ctx *c, FILE *f, const tr_record *rec, uint32
 /* "prev_comm=... ==> next_comm=..." of a raw tracepoint payload, or nothing. */
 static void print_tracepoint_fields(struct cat_ctx *c, FILE *f, const tr_record *rec)
 {
-    if (!tep && !tep_tried) {
-        tep_tried = 1;
-        tep = tep_alloc();
-        if (!tep)
-            return;
-        tep_set_loglevel(TEP_LOG_CRITICAL);
-        tep_set_long_size(tep, (rec->u.sample.raw_flags & TR_RAW_32BIT) ? 4 : 8);
-        tep_set_file_bigendian(tep, (rec->u.sample.raw_flags & TR_RAW_BIG_ENDIAN) ? TEP_BIG_ENDIAN
-                                                                                  : TEP_LITTLE_ENDIAN);
-        const char *name;
-        const uint8_t *data;
-        size_t len;
-        for (size_t i = 0; tr_reader_blob_at(c->r, "ftrace/format/", i, &name, &data, &len) > 0; i++) {
-            char sys[128];
-            const char *p = name + strlen("ftrace/format/"), *slash = strchr(p, '/');
-            if (!slash || (size_t)(slash - p) >= sizeof sys)
-                continue;
-            memcpy(sys, p, (size_t)(slash - p));
-            sys[slash - p] = 0;
-            tep_parse_event(tep, (const char *)data, len, sys);
-        }
-    }
-    if (!tep || rec->u.sample.raw_len < 2)
+    tpformat *tp = cat_tpformat(c);
+    if (!tp || tpformat_use(tp, c->r, rec->u.sample.raw_flags) < 0)
         return;
-    int type = (int)tep_read_number(tep, rec->u.sample.raw, 2);
-    if (!tep_find_event(tep, type))
+    const tpformat_event *ev = tpformat_event_of(tp, rec->u.sample.raw, rec->u.sample.raw_len);
+    if (!ev)
         return;
-    struct tep_record r;
-    memset(&r, 0, sizeof r);
-    r.ts = rec->time;
-    r.cpu = rec->cpu;
-    r.data = (void *)(uintptr_t)rec->u.sample.raw;
-    r.size = (int)rec->u.sample.raw_len;
-    r.record_size = r.size;
-    r.locked = 1;
-    struct trace_seq seq;
-    trace_seq_init(&seq);
-    tep_print_event(tep, &seq, &r, "%s", TEP_PRINT_INFO);
-    trace_seq_terminate(&seq);
-    if (seq.buffer && seq.buffer[0])
-        fprintf(f, " %s", seq.buffer);
-    trace_seq_destroy(&seq);
+    const char *s = tpformat_print(tp, ev, rec->time, rec->cpu, rec->u.sample.raw, rec->u.sample.raw_len);
+    if (s && s[0])
+        fprintf(f, " %s", s);
 }
 
 enum { PAD_RIGHT, PAD_LEFT, PAD_ZERO };
@@ -380,8 +343,8 @@ static struct counters *table(struct cat_ctx *c)
         return NULL;
     struct counters *t = &s->table;
     if (!t->target[0]) {
-        const char *label = tr_reader_meta(c->r, "stat.label");
-        const char *cmd = tr_reader_meta(c->r, "command");
+        const char *label = tr_reader_meta(c->r, META_STAT_LABEL);
+        const char *cmd = tr_reader_meta(c->r, META_COMMAND);
         if (label)
             snprintf(t->target, sizeof t->target, "%s", label);
         else if (cmd)
@@ -407,7 +370,7 @@ static int print_interval(struct cat_ctx *c, const tr_record *rec, const char *n
     struct cat_sample_state *s = sample_state(c);
     if (!s)
         return -1;
-    const char *m = tr_reader_meta(c->r, "stat.start");
+    const char *m = tr_reader_meta(c->r, META_STAT_START);
     uint64_t start = m ? strtoull(m, NULL, 10) : c->first_time;
     uint64_t *last = interval_last(s, name);
     uint64_t prev = last && *last ? *last : start;
@@ -584,8 +547,4 @@ void cat_sample_reset(struct cat_ctx *c)
         free(c->sample);
         c->sample = NULL;
     }
-    if (tep)
-        tep_free(tep);
-    tep = NULL;
-    tep_tried = 0;
 }

@@ -21,6 +21,7 @@
 #include "cat-syscall-desc.h"
 #include "cat-syscall-format.h"
 #include "cat.h"
+#include "keys.h"
 
 #define WINDOW_MAX 50000 /* buffered records before a partial flush */
 #define LIVE_LAG_NS 2000000000ull /* events this much older than the newest record are printed */
@@ -436,8 +437,8 @@ static void note_clock(struct cat_ctx *c)
 {
     if (S.have_real || !c->r)
         return;
-    const char *m = tr_reader_meta(c->r, "time.monotonic_ns");
-    const char *r = tr_reader_meta(c->r, "time.realtime_ns");
+    const char *m = tr_reader_meta(c->r, META_TIME_MONOTONIC_NS);
+    const char *r = tr_reader_meta(c->r, META_TIME_REALTIME_NS);
     if (m && r) {
         S.real_minus_mono = (int64_t)(strtoull(r, NULL, 10) - strtoull(m, NULL, 10));
         S.have_real = 1;
@@ -563,7 +564,7 @@ static int strace_stream(struct cat_ctx *c)
     if (cat_view(c) != CAT_VIEW_SYSCALLS)
         return 0;
     if (!S.follow_read) {
-        const char *f = tr_reader_meta(c->r, "strace.follow");
+        const char *f = tr_reader_meta(c->r, META_STRACE_FOLLOW);
         S.follow_meta = f && f[0] == '1';
         S.follow_read = 1;
     }

@@ -135,6 +135,9 @@ int cat_syscall_account(struct cat_ctx *c, const tr_record *rec);
 int cat_ftrace_record(struct cat_ctx *c, const tr_record *rec);
 int cat_ftrace_summary(struct cat_ctx *c);
 int cat_ftrace_account(struct cat_ctx *c, const tr_record *rec);
+/* The current stream's tracepoint formats (model/tpformat.h), one for every
+ * family; NULL out of memory.  Held in c->ftrace, freed by cat_ftrace_reset. */
+struct tpformat *cat_tpformat(struct cat_ctx *c);
 /* Called for every record before filtering (process state such as mmaps and
  * comms must be tracked even when those records are not printed). */
 void cat_sample_observe(struct cat_ctx *c, const tr_record *rec);

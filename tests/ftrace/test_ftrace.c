@@ -1,5 +1,5 @@
 /* test_ftrace.c - tr-rec-ftrace's parts that need no kernel: event specs, instance names,
- * header_page parsing, ring-buffer sub-buffer parsing (synthetic pages), the task maps. */
+ * ring-buffer sub-buffer parsing (synthetic pages), the task maps (header_page: tests/model). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -55,19 +55,6 @@ static void test_instance_names(void **state)
     /* we are not a live other recorder; a dead pid is not one either */
     assert_false(ft_pid_is_live_recorder(getpid()));
     assert_false(ft_pid_is_live_recorder(0x7ffffff0));
-}
-
-static void test_header_long_size(void **state)
-{
-    (void)state;
-    const char *hp64 = "\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
-                       "\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n";
-    const char *hp32 = "\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
-                       "\tfield: local_t commit;\toffset:8;\tsize:4;\tsigned:1;\n";
-    assert_int_equal(ft_header_long_size(hp64), 8);
-    assert_int_equal(ft_header_long_size(hp32), 4);
-    assert_int_equal(ft_header_long_size("nothing"), 0);
-    assert_int_equal(ft_header_long_size(NULL), 0);
 }
 
 /* ---- synthetic sub-buffers (little-endian, 64-bit) ---- */
@@ -365,7 +352,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_split_spec),    cmocka_unit_test(test_event_matches),
-        cmocka_unit_test(test_instance_names), cmocka_unit_test(test_header_long_size),
+        cmocka_unit_test(test_instance_names),
         cmocka_unit_test(test_parse_subbuf),  cmocka_unit_test(test_tasks),
         cmocka_unit_test(test_order),
     };

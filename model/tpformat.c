@@ -1,0 +1,537 @@
+/* tpformat.c - tracepoint formats through one libtraceevent handle per stream
+ * (tpformat.h). */
+#include "tpformat.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event-parse.h>
+#include <trace-seq.h>
+
+#include "hashmap.h"
+#include "keys.h"
+
+/* The two names of format blobs: "ftrace/format/SYS/EVENT" and the older
+ * "format:SYS:EVENT". */
+static const struct {
+    const char *prefix;
+    char sep;
+} format_names[2] = {{BLOB_FTRACE_FORMAT_PREFIX, '/'}, {BLOB_FORMAT_OLD_PREFIX, ':'}};
+
+struct tpformat {
+    struct tep_handle *tep;
+    tr_reader *r;           /* the stream's blobs, NULL for a recorder */
+    uint32_t raw_flags;
+    int has_header_page;
+    int has_formats;        /* a format blob was seen or a format added */
+    int printk_done, cmdlines_done, kallsyms_done;
+    int text_tried;         /* tpformat_print read the text blobs there were */
+    size_t scanned[2];      /* format blobs of each name indexed so far */
+    hashmap ids;            /* kernel event id -> blob name (strpool) not parsed yet */
+    strpool names;
+    struct trace_seq seq;   /* tpformat_print's text */
+    int seq_ready;
+};
+
+int tpformat_new(tpformat **out)
+{
+    *out = calloc(1, sizeof **out);
+    return *out ? 0 : TR_E_NOMEM;
+}
+
+void tpformat_reset(tpformat *t)
+{
+    if (!t)
+        return;
+    if (t->tep)
+        tep_free(t->tep);
+    hashmap_free(&t->ids);
+    strpool_free(&t->names);
+    struct trace_seq seq = t->seq;
+    int ready = t->seq_ready;
+    memset(t, 0, sizeof *t);
+    t->seq = seq; /* its buffer serves the next stream too */
+    t->seq_ready = ready;
+}
+
+void tpformat_free(tpformat *t)
+{
+    if (!t)
+        return;
+    tpformat_reset(t);
+    if (t->seq_ready)
+        trace_seq_destroy(&t->seq);
+    free(t);
+}
+
+static char *dupz(const uint8_t *p, size_t n)
+{
+    char *s = malloc(n + 1);
+    if (s) {
+        memcpy(s, p, n);
+        s[n] = 0;
+    }
+    return s;
+}
+
+/* The stream's text blobs that have arrived and were not read yet. */
+static void load_text_blobs(tpformat *t)
+{
+    if (!t->r)
+        return;
+    static const char *const names[3] = {BLOB_FTRACE_PRINTK_FORMATS, BLOB_FTRACE_SAVED_CMDLINES,
+                                         BLOB_FTRACE_KALLSYMS};
+    int *done[3] = {&t->printk_done, &t->cmdlines_done, &t->kallsyms_done};
+    for (int i = 0; i < 3; i++) {
+        size_t len;
+        const uint8_t *b;
+        if (*done[i] || !(b = tr_reader_blob(t->r, names[i], &len)))
+            continue;
+        char *s = dupz(b, len);
+        if (s) {
+            if (i == 0)
+                tep_parse_printk_formats(t->tep, s);
+            else if (i == 1)
+                tep_parse_saved_cmdlines(t->tep, s);
+            else
+                tep_parse_kallsyms(t->tep, s);
+        }
+        free(s);
+        *done[i] = 1;
+    }
+}
+
+/* The kernel id of a format text ("ID: 316" line), or -1. */
+static int format_id(const uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i + 4 <= n; i++) {
+        if ((i == 0 || p[i - 1] == '\n') && !memcmp(p + i, "ID:", 3)) {
+            size_t k = i + 3;
+            while (k < n && p[k] == ' ')
+                k++;
+            long v = 0;
+            int digits = 0;
+            while (k < n && p[k] >= '0' && p[k] <= '9' && v < 1000000)
+                v = v * 10 + (p[k++] - '0'), digits++;
+            return digits && v < 1000000 ? (int)v : -1;
+        }
+    }
+    return -1;
+}
+
+/* Index the format blobs that arrived since the last call: id -> name. */
+static int index_formats(tpformat *t)
+{
+    if (!t->r)
+        return 0;
+    for (int k = 0; k < 2; k++) {
+        const char *name;
+        const uint8_t *data;
+        size_t len;
+        while (tr_reader_blob_at(t->r, format_names[k].prefix, t->scanned[k], &name, &data, &len) > 0) {
+            t->scanned[k]++;
+            t->has_formats = 1;
+            int id = format_id(data, len);
+            if (id < 0 || hashmap_get(&t->ids, (uint64_t)id, 0) || tep_find_event(t->tep, id))
+                continue;
+            const char *kept = strpool_intern(&t->names, name, strlen(name));
+            if (!kept || hashmap_put(&t->ids, (uint64_t)id, 0, (void *)kept) < 0)
+                return TR_E_NOMEM;
+        }
+    }
+    return 0;
+}
+
+static int build(tpformat *t, uint32_t raw_flags)
+{
+    t->tep = tep_alloc();
+    if (!t->tep)
+        return TR_E_NOMEM;
+    tep_set_loglevel(TEP_LOG_CRITICAL);
+    t->raw_flags = raw_flags;
+    const uint16_t one = 1;
+    int host_big = *(const uint8_t *)&one == 0;
+    int long_size = raw_flags & TR_RAW_32BIT ? 4 : 8;
+    tep_set_file_bigendian(t->tep, raw_flags & TR_RAW_BIG_ENDIAN ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+    tep_set_local_bigendian(t->tep, host_big ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+    tep_set_long_size(t->tep, long_size);
+    if (!t->r)
+        return 0;
+    size_t len;
+    const uint8_t *hp = tr_reader_blob(t->r, BLOB_FTRACE_HEADER_PAGE, &len);
+    if (hp) {
+        t->has_header_page = 1;
+        char *h = dupz(hp, len);
+        if (h)
+            tep_parse_header_page(t->tep, h, len, long_size);
+        free(h);
+    }
+    return index_formats(t);
+}
+
+int tpformat_use(tpformat *t, tr_reader *r, uint32_t raw_flags)
+{
+    if (!t->tep) {
+        t->r = r;
+        int rc = build(t, raw_flags);
+        if (rc < 0)
+            return rc;
+    } else if (!t->has_formats) {
+        int rc = index_formats(t); /* the first may have come since */
+        if (rc < 0)
+            return rc;
+    }
+    return t->has_formats;
+}
+
+int tpformat_has_header_page(const tpformat *t)
+{
+    return t->has_header_page;
+}
+
+/* The offset of line (at a line start) in p[0..n) from `from` on, or -1. */
+static long line_at(const char *p, size_t n, size_t from, const char *line)
+{
+    size_t l = strlen(line);
+    for (size_t i = from; i + l <= n; i++)
+        if ((i == 0 || p[i - 1] == '\n') && !memcmp(p + i, line, l))
+            return (long)i;
+    return -1;
+}
+
+/* A format file has its name, ID, format and print fmt lines in that order,
+ * and each line between the last two is empty or "field:...;" with its
+ * offset and size.  (libtraceevent is not asked to parse what is surely no
+ * format: it leaks on some of that.) */
+static int looks_like_format(const char *p, size_t n)
+{
+    long a = line_at(p, n, 0, "name:");
+    long b = a < 0 ? -1 : line_at(p, n, (size_t)a, "ID:");
+    long c = b < 0 ? -1 : line_at(p, n, (size_t)b, "format:");
+    long d = c < 0 ? -1 : line_at(p, n, (size_t)c, "print fmt:");
+    if (d < 0)
+        return 0;
+    const char *q = memchr(p + c, '\n', (size_t)(d - c)), *end = p + d;
+    while (q && ++q < end) {
+        const char *nl = memchr(q, '\n', (size_t)(end - q));
+        size_t l = (size_t)((nl ? nl : end) - q);
+        while (l && (q[l - 1] == ' ' || q[l - 1] == '\t'))
+            l--;
+        if (l && (q[l - 1] != ';' || !memmem(q, l, "field:", 6) || !memmem(q, l, "offset:", 7) ||
+                  !memmem(q, l, "size:", 5)))
+            return 0;
+        q = nl;
+    }
+    return 1;
+}
+
+/* libtraceevent adds an event whose text has a name and an id even when
+ * its fields or print format fail (flagged failed: printing it shows its
+ * fields raw); its error codes do not tell memory from malformed text, so
+ * the result is judged by what was added. */
+static int parse(tpformat *t, const char *system, const char *text, size_t len)
+{
+    if (!looks_like_format(text, len))
+        return TR_E_CORRUPT_RECORD;
+    tep_parse_event(t->tep, text, len, system);
+    int id = format_id((const uint8_t *)text, len);
+    struct tep_event *ev = id >= 0 ? tep_find_event(t->tep, id) : NULL;
+    if (!ev || ev->format.nr_common + ev->format.nr_fields == 0)
+        return TR_E_CORRUPT_RECORD;
+    return 0;
+}
+
+int tpformat_add_format(tpformat *t, const char *system, const char *text, size_t len)
+{
+    if (!t->tep) {
+        int rc = build(t, 0);
+        if (rc < 0)
+            return rc;
+    }
+    t->has_formats = 1;
+    return parse(t, system, text, len);
+}
+
+int tpformat_add_header_page(tpformat *t, const char *text, size_t len)
+{
+    if (!t->tep) {
+        int rc = build(t, 0);
+        if (rc < 0)
+            return rc;
+    }
+    char *h = dupz((const uint8_t *)text, len);
+    if (!h)
+        return TR_E_NOMEM;
+    int rc = tep_parse_header_page(t->tep, h, len, t->raw_flags & TR_RAW_32BIT ? 4 : 8);
+    free(h);
+    if (rc < 0)
+        return TR_E_CORRUPT_RECORD;
+    t->has_header_page = 1;
+    return 0;
+}
+
+int tpformat_header_long_size(const tpformat *t)
+{
+    int v = t->has_header_page ? tep_get_header_page_size(t->tep) : 0;
+    return v == 4 || v == 8 ? v : 0;
+}
+
+size_t tpformat_header_subbuf_size(const tpformat *t)
+{
+    int v = t->has_header_page ? tep_get_sub_buffer_size(t->tep) : 0;
+    return v > 0 ? (size_t)v : 0;
+}
+
+/* Parse the blob called name (system from its name). */
+static void parse_blob(tpformat *t, const char *name)
+{
+    size_t len;
+    const uint8_t *data = tr_reader_blob(t->r, name, &len);
+    if (!data)
+        return;
+    for (int k = 0; k < 2; k++) {
+        size_t pl = strlen(format_names[k].prefix);
+        if (strncmp(name, format_names[k].prefix, pl))
+            continue;
+        const char *sys = name + pl, *sep = strchr(sys, format_names[k].sep);
+        char system[256];
+        if (!sep || (size_t)(sep - sys) >= sizeof system)
+            return;
+        memcpy(system, sys, (size_t)(sep - sys));
+        system[sep - sys] = 0;
+        parse(t, system, (const char *)data, len);
+        return;
+    }
+}
+
+const tpformat_event *tpformat_event_by_id(tpformat *t, int id)
+{
+    if (!t->tep)
+        return NULL;
+    struct tep_event *ev = tep_find_event(t->tep, id);
+    if (ev || !t->r || id < 0)
+        return ev;
+    const char *name = hashmap_get(&t->ids, (uint64_t)id, 0);
+    if (!name) {
+        /* a format written after the stream began */
+        if (index_formats(t) < 0 || !(name = hashmap_get(&t->ids, (uint64_t)id, 0)))
+            return NULL;
+    }
+    hashmap_del(&t->ids, (uint64_t)id, 0); /* parsed once, whatever comes of it */
+    parse_blob(t, name);
+    return tep_find_event(t->tep, id);
+}
+
+const tpformat_event *tpformat_event_of(tpformat *t, const uint8_t *data, size_t len)
+{
+    if (!t->tep || len < 2)
+        return NULL;
+    return tpformat_event_by_id(t, (int)tpformat_number(t->raw_flags, data, 2));
+}
+
+const tpformat_event *tpformat_event_by_name(tpformat *t, const char *system, const char *name)
+{
+    if (!t->tep)
+        return NULL;
+    struct tep_event *ev = tep_find_event_by_name(t->tep, system, name);
+    if (ev || !t->r)
+        return ev;
+    char blob[600];
+    static const char *const fmts[2] = {BLOB_FTRACE_FORMAT_FMT, BLOB_FORMAT_OLD_FMT};
+    for (int k = 0; k < 2; k++) {
+        snprintf(blob, sizeof blob, fmts[k], system, name);
+        size_t len;
+        const uint8_t *data = tr_reader_blob(t->r, blob, &len);
+        if (!data)
+            continue;
+        t->has_formats = 1;
+        int id = format_id(data, len);
+        if (id >= 0)
+            hashmap_del(&t->ids, (uint64_t)id, 0);
+        if (parse(t, system, (const char *)data, len) == 0 &&
+            (ev = tep_find_event_by_name(t->tep, system, name)))
+            return ev;
+    }
+    return NULL;
+}
+
+const tpformat_event *tpformat_event_by_def(tpformat *t, const tr_event_def *def)
+{
+    const tpformat_event *ev = NULL;
+    if (!def)
+        return NULL;
+    if (def->kind == TR_EV_TRACEPOINT && def->config <= 0xffff)
+        ev = tpformat_event_by_id(t, (int)def->config);
+    const char *colon = def->name ? memchr(def->name, ':', def->name_len) : NULL;
+    char system[256], name[256];
+    if (ev || !colon || (size_t)(colon - def->name) >= sizeof system ||
+        def->name_len - (size_t)(colon - def->name) - 1 >= sizeof name)
+        return ev;
+    memcpy(system, def->name, (size_t)(colon - def->name));
+    system[colon - def->name] = 0;
+    memcpy(name, colon + 1, def->name_len - (size_t)(colon - def->name) - 1);
+    name[def->name_len - (size_t)(colon - def->name) - 1] = 0;
+    return tpformat_event_by_name(t, system, name);
+}
+
+const char *tpformat_event_name(const tpformat_event *ev)
+{
+    return ev->name;
+}
+
+const char *tpformat_event_system(const tpformat_event *ev)
+{
+    return ev->system;
+}
+
+int tpformat_event_id(const tpformat_event *ev)
+{
+    return ev->id;
+}
+
+static void field_of(const struct tep_format_field *fd, tpformat_field *f)
+{
+    f->name = fd->name;
+    f->offset = fd->offset;
+    f->size = fd->size;
+    f->elementsize = (int)fd->elementsize;
+    unsigned long fl = fd->flags;
+    f->flags = (fl & TEP_FIELD_IS_SIGNED ? TPF_SIGNED : 0) | (fl & TEP_FIELD_IS_ARRAY ? TPF_ARRAY : 0) |
+               (fl & TEP_FIELD_IS_STRING ? TPF_STRING : 0) | (fl & TEP_FIELD_IS_DYNAMIC ? TPF_DYNAMIC : 0) |
+               (fl & TEP_FIELD_IS_RELATIVE ? TPF_RELATIVE : 0) |
+               (fl & TEP_FIELD_IS_POINTER ? TPF_POINTER : 0) | (fl & TEP_FIELD_IS_LONG ? TPF_LONG : 0);
+}
+
+int tpformat_field_find(const tpformat_event *ev, const char *name, tpformat_field *f)
+{
+    struct tep_format_field *fd = tep_find_any_field((struct tep_event *)ev, name);
+    if (!fd)
+        return 0;
+    field_of(fd, f);
+    return 1;
+}
+
+int tpformat_field_at(const tpformat_event *ev, size_t i, tpformat_field *f)
+{
+    const struct tep_format_field *fd = ev->format.fields;
+    while (fd && i--)
+        fd = fd->next;
+    if (!fd)
+        return 0;
+    field_of(fd, f);
+    return 1;
+}
+
+uint64_t tpformat_number(uint32_t raw_flags, const uint8_t *p, int size)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    const int swap = !(raw_flags & TR_RAW_BIG_ENDIAN);
+#else
+    const int swap = (raw_flags & TR_RAW_BIG_ENDIAN) != 0;
+#endif
+    switch (size) {
+    case 1:
+        return p[0];
+    case 2: {
+        uint16_t v;
+        memcpy(&v, p, 2);
+        return swap ? __builtin_bswap16(v) : v;
+    }
+    case 4: {
+        uint32_t v;
+        memcpy(&v, p, 4);
+        return swap ? __builtin_bswap32(v) : v;
+    }
+    case 8: {
+        uint64_t v;
+        memcpy(&v, p, 8);
+        return swap ? __builtin_bswap64(v) : v;
+    }
+    }
+    return 0;
+}
+
+static int in_payload(const tpformat_field *f, size_t len)
+{
+    return f->offset >= 0 && f->size > 0 && (size_t)f->offset <= len && (size_t)f->size <= len - (size_t)f->offset;
+}
+
+int tpformat_read(const tpformat_field *f, uint32_t raw_flags, const uint8_t *data, size_t len, uint64_t *v)
+{
+    if ((f->flags & (TPF_ARRAY | TPF_DYNAMIC)) || (f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8))
+        return TR_E_INVAL;
+    if (!in_payload(f, len))
+        return TR_E_CORRUPT_RECORD;
+    uint64_t x = tpformat_number(raw_flags, data + f->offset, f->size);
+    if ((f->flags & TPF_SIGNED) && f->size < 8) {
+        uint64_t m = 1ull << (f->size * 8 - 1);
+        x = (x ^ m) - m;
+    }
+    *v = x;
+    return 0;
+}
+
+int tpformat_field_bytes(const tpformat_field *f, uint32_t raw_flags, const uint8_t *data, size_t len,
+                         const uint8_t **p, size_t *n)
+{
+    if (!in_payload(f, len))
+        return TR_E_CORRUPT_RECORD;
+    if (!(f->flags & TPF_DYNAMIC)) {
+        *p = data + f->offset;
+        *n = (size_t)f->size;
+        return 0;
+    }
+    if (f->size < 4)
+        return TR_E_CORRUPT_RECORD;
+    uint32_t loc = (uint32_t)tpformat_number(raw_flags, data + f->offset, 4);
+    size_t off = loc & 0xffff, cnt = loc >> 16;
+    if (f->flags & TPF_RELATIVE)
+        off += (size_t)f->offset + (size_t)f->size;
+    if (off > len || cnt > len - off)
+        return TR_E_CORRUPT_RECORD;
+    *p = data + off;
+    *n = cnt;
+    return 0;
+}
+
+const char *tpformat_print(tpformat *t, const tpformat_event *ev, uint64_t time, int cpu, const uint8_t *data,
+                           size_t len)
+{
+    if (!t->tep)
+        return NULL;
+    (void)ev; /* the handle finds it again from common_type, as it prints */
+    if (!t->seq_ready) {
+        trace_seq_init(&t->seq);
+        t->seq_ready = 1;
+    } else {
+        trace_seq_reset(&t->seq);
+    }
+    struct tep_record r;
+    memset(&r, 0, sizeof r);
+    r.ts = time;
+    r.cpu = cpu;
+    r.data = (void *)(uintptr_t)data;
+    r.size = (int)len;
+    r.record_size = r.size;
+    r.locked = 1;
+    if (!t->text_tried) { /* what %pS, %s of kernel strings and bprint need: once, not per record */
+        t->text_tried = 1;
+        load_text_blobs(t);
+    }
+    tep_print_event(t->tep, &t->seq, &r, "%s", TEP_PRINT_INFO);
+    trace_seq_terminate(&t->seq);
+    if (t->seq.state != TRACE_SEQ__GOOD)
+        return NULL;
+    return t->seq.buffer ? t->seq.buffer : "";
+}
+
+const char *tpformat_comm(tpformat *t, int pid)
+{
+    if (!t->tep)
+        return NULL;
+    load_text_blobs(t);
+    if (!tep_is_pid_registered(t->tep, pid))
+        return NULL;
+    return tep_data_comm_from_pid(t->tep, pid);
+}
