@@ -101,8 +101,7 @@ int cat_read(struct cat_ctx *c, tr_reader *r, const char *name, const struct cat
             c->producer = 0;
             if (!c->o->summary) reset_families(c);
         }
-        if (rec.type == TR_REC_COMM) cat_note_comm(c, &rec);
-        cat_sample_observe(c, &rec);
+        cat_track(c, &rec);
         if (rec.time && !c->first_time) c->first_time = rec.time;
         if (!selected(c, f, &rec)) continue;
         if (c->o->summary) {

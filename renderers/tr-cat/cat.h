@@ -41,7 +41,7 @@ struct cat_ctx {
     uint32_t stream;      /* current stream */
     int multi_process;    /* more than one pid seen or -f: prefix pids */
     int info;             /* --info */
-    struct cat_comms *comms; /* tid -> comm, from COMM records (cat-generic.c) */
+    struct procs *procs;  /* processes, threads, comms and maps (model/procs.h), fed by cat_track */
     int producer;         /* CAT_FROM_*: the current stream's recorder, 0 not known yet */
     /* each view's state for the current stream, owned by its module */
     struct cat_sample_state *sample;   /* cat-sample.c */
@@ -55,7 +55,7 @@ struct cat_ctx {
 enum { CAT_FROM_OTHER = 1, CAT_FROM_STRACE, CAT_FROM_FTRACE };
 int cat_producer(struct cat_ctx *c);
 
-/* Free what the context holds (the comm table). */
+/* Free what the context holds (the process model). */
 void cat_free(struct cat_ctx *c);
 
 /* What the filters select (cat-run.c); all given conditions must hold. */
@@ -82,7 +82,9 @@ int cat_generic_text(struct cat_ctx *c, const tr_record *rec);
 int cat_generic_json(struct cat_ctx *c, const tr_record *rec);
 /* Print the comm of a tid known from COMM records, or "-" */
 const char *cat_comm(struct cat_ctx *c, int32_t tid);
-void cat_note_comm(struct cat_ctx *c, const tr_record *rec);
+/* Every record, selected or not, before it is printed: the process model
+ * (c->procs, created on first use), whose comms and maps the families show. */
+void cat_track(struct cat_ctx *c, const tr_record *rec);
 /* JSON string body (without quotes) */
 void cat_json_str(FILE *f, const char *s, size_t len);
 /* "12345.678901" seconds of time on the stream clock */
@@ -90,7 +92,8 @@ void cat_time(FILE *f, uint64_t ns);
 /* Frame as "addr func+0xoff (module)" into buf */
 void cat_frame(struct cat_ctx *c, uint32_t frame_id, char *buf, size_t len);
 /* The module (path) mapped at addr in process pid by the MMAP records seen
- * so far (cat-sample.c), with addr's offset in its file; NULL when none. */
+ * so far (the model cat_track feeds), with addr's offset in its file; NULL
+ * when none. */
 const char *cat_module_of(int32_t pid, uint64_t addr, uint64_t *file_off);
 
 /* Family hooks: *_record prints rec as text or, with o->json, as one JSON line; it returns
@@ -105,9 +108,6 @@ int cat_syscall_account(struct cat_ctx *c, const tr_record *rec);
 int cat_ftrace_record(struct cat_ctx *c, const tr_record *rec);
 int cat_ftrace_summary(struct cat_ctx *c);
 int cat_ftrace_account(struct cat_ctx *c, const tr_record *rec);
-/* Called for every record before filtering (process state such as mmaps and
- * comms must be tracked even when those records are not printed). */
-void cat_sample_observe(struct cat_ctx *c, const tr_record *rec);
 /* Called at each stream start and at the end; free what the family holds */
 void cat_sample_reset(struct cat_ctx *c);
 void cat_syscall_reset(struct cat_ctx *c);
