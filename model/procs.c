@@ -187,6 +187,12 @@ procs_proc *procs_proc_make(struct procs *pm, int32_t pid)
     return p;
 }
 
+procs_proc *procs_next(const struct procs *pm, size_t *it)
+{
+    hashmap_slot *s = hashmap_next(&pm->procs, it);
+    return s ? s->val : NULL;
+}
+
 const procs_thread *procs_thread_get(const struct procs *pm, int32_t tid)
 {
     return hashmap_get(&pm->threads, (uint32_t)tid, 0);

@@ -120,6 +120,9 @@ procs_proc *procs_proc_get(const struct procs *pm, int32_t pid);
 /* The same, creating an empty process when unknown (a tool that meets a pid
  * only in samples).  NULL when out of memory. */
 procs_proc *procs_proc_make(struct procs *pm, int32_t pid);
+/* Iterate the processes now (in no particular order): *it from 0; NULL at
+ * the end.  Feeding records invalidates the iteration. */
+procs_proc *procs_next(const struct procs *pm, size_t *it);
 /* The thread tid now, or NULL. */
 const procs_thread *procs_thread_get(const struct procs *pm, int32_t tid);
 
