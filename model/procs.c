@@ -710,7 +710,8 @@ static struct tindex *build_index(const procs_proc *p)
     ix->x = malloc((2 * n + 1) * sizeof *ix->x);
     if (!ix->p || !ix->x)
         goto nomem;
-    memcpy(ix->p, q->hist, q->nhist * sizeof *ix->p);
+    if (q->nhist)
+        memcpy(ix->p, q->hist, q->nhist * sizeof *ix->p);
     ix->np = q->nhist;
     for (size_t i = 0; i < q->nc; i++)
         for (uint32_t j = 0; j < q->c[i]->n; j++)

@@ -127,7 +127,10 @@ static void test_fork_exec_exit(void **state)
     struct procs *pm = procs_new(NULL);
     assert_non_null(pm);
 
-    trace_feed(t, pm, 3); /* sh, its map, the fork */
+    static int marker;
+    trace_feed(t, pm, 2); /* sh, its map */
+    procs_find_map(procs_proc_get(pm, 100), 0x400000)->user = &marker;
+    trace_feed(t, pm, 1); /* the fork */
     procs_proc *parent = procs_proc_get(pm, 100), *child = procs_proc_get(pm, 200);
     assert_non_null(parent);
     assert_non_null(child);
@@ -137,6 +140,7 @@ static void test_fork_exec_exit(void **state)
     const procs_map *m = procs_find_map(child, 0x400123);
     assert_non_null(m);
     assert_string_equal(m->path, "/bin/sh");
+    assert_ptr_equal(m->user, &marker); /* the tool's pointer came along */
     assert_ptr_equal(m->path, path_at(pm, 100, 0x40ffff)); /* interned */
     assert_int_equal(m->build_id_len, 3);
     assert_memory_equal(m->build_id, bid, 3);
@@ -251,10 +255,16 @@ static void test_maps_split_replaced(void **state)
     };
     struct trace *t = trace_build(recs, sizeof recs / sizeof *recs);
     struct procs *pm = procs_new(NULL);
-    trace_feed(t, pm, 2);
+    static int marker;
+    trace_feed(t, pm, 1);
     procs_proc *p = procs_proc_get(pm, 5);
+    procs_find_map(p, 0x1000)->user = &marker;
+    trace_feed(t, pm, 1);
     check_maps(p, (struct want[]){{0x1000, 0x3000, 0, "a"}, {0x3000, 0x4000, 0x100000, "b"},
                                   {0x4000, 0x9000, 0x3000, "a"}}, 3);
+    assert_ptr_equal(procs_find_map(p, 0x2fff)->user, &marker); /* both parts keep it */
+    assert_ptr_equal(procs_find_map(p, 0x4000)->user, &marker);
+    assert_null(procs_find_map(p, 0x3000)->user);
     trace_feed(t, pm, 1);
     check_maps(p, (struct want[]){{0x0, 0x2000, 0, "c"}, {0x2000, 0x3000, 0x1000, "a"},
                                   {0x3000, 0x4000, 0x100000, "b"}, {0x4000, 0x9000, 0x3000, "a"}}, 4);
