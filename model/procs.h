@@ -111,8 +111,9 @@ void procs_free(struct procs *pm);
 void procs_reset(struct procs *pm);
 
 /* Feed one record (any type: those that do not concern processes only move
- * the clock).  0, or TR_E_NOMEM (the model then lacks that record's effect
- * but stays consistent). */
+ * the clock; a tool that asks only about now may feed only STREAM_START,
+ * COMM, FORK, EXIT and MMAP).  0, or TR_E_NOMEM (the model then lacks that
+ * record's effect but stays consistent). */
 int procs_feed(struct procs *pm, const tr_record *rec);
 
 /* The process pid now, or NULL when the model never heard of it. */

@@ -15,6 +15,8 @@ static const struct procs *module_procs;
 
 void cat_track(struct cat_ctx *c, const tr_record *rec)
 {
+    if ((rec->type < TR_REC_COMM || rec->type > TR_REC_MMAP) && rec->type != TR_REC_STREAM_START)
+        return; /* tr-cat asks about now only: the model needs no other record */
     if (!c->procs && !(c->procs = procs_new(NULL))) return; /* out of memory: "-" and [unknown] */
     module_procs = c->procs;
     procs_feed(c->procs, rec);
