@@ -16,6 +16,7 @@
 
 #include "../symbolize/symbolize.h"
 #include "cli.h"
+#include "procs.h"
 #include "tpformat.h"
 #include "tr.h"
 
@@ -104,9 +105,7 @@ struct tstate {
     struct pscript *ev_ps;     /* tracepoint events (tr-rec-ftrace) by task and event */
     struct smap evmap;
     uint64_t events;
-    struct smap comms;         /* tid -> index into comm */
-    char (*comm)[32];
-    size_t ncomm;
+    struct procs *procs;       /* comms, and maps for the modules of raw frames (model/procs.h) */
     struct smap off;           /* tid -> index into pend (off-CPU) */
     struct pending *pend;
     size_t npend;
@@ -124,101 +123,20 @@ struct tstate {
     tpformat_field wk[3];
     int wk_known[3];
     uint64_t unresolved;
-    /* --no-symbolize: mappings for the module of raw frames */
-    struct tmap { int32_t pid; uint64_t start, end; char *path; } *maps;
-    size_t nmaps, capmaps;
     int no_symbolize;
 };
 
 static const char *comm_of(struct tstate *t, int32_t tid)
 {
-    struct smap_entry *e = smap_get(&t->comms, &tid, sizeof tid);
-    return e && e->n ? t->comm[e->n - 1] : "-";
+    const char *c = procs_comm(t->procs, tid);
+    return c ? c : "-";
 }
 
-static void set_comm(struct tstate *t, int32_t tid, const char *s, size_t len)
-{
-    struct smap_entry *e = smap_get(&t->comms, &tid, sizeof tid);
-    if (!e)
-        return;
-    if (!e->n) {
-        char(*c)[32] = realloc(t->comm, (t->ncomm + 1) * sizeof *c);
-        if (!c)
-            return;
-        t->comm = c;
-        e->n = ++t->ncomm;
-    }
-    if (len > 31)
-        len = 31;
-    memcpy(t->comm[e->n - 1], s, len);
-    t->comm[e->n - 1][len] = 0;
-}
-
-static void add_map(struct tstate *t, int32_t pid, uint64_t start, uint64_t len, const char *p,
-                    size_t pl)
-{
-    if (t->nmaps == t->capmaps) {
-        size_t nc = t->capmaps ? t->capmaps * 2 : 64;
-        struct tmap *m = realloc(t->maps, nc * sizeof *m);
-        if (!m)
-            return;
-        t->maps = m;
-        t->capmaps = nc;
-    }
-    char *s = strndup(p, pl);
-    if (s)
-        t->maps[t->nmaps++] = (struct tmap){pid, start, start + len, s};
-}
-
+/* --no-symbolize: the module of a raw frame, from the maps recorded so far */
 static const char *module_of(struct tstate *t, int32_t pid, uint64_t addr)
 {
-    for (size_t i = t->nmaps; i > 0; i--) {
-        const struct tmap *m = &t->maps[i - 1];
-        if ((m->pid == pid || m->pid == -1) && addr >= m->start && addr < m->end)
-            return m->path;
-    }
-    return "[unknown]";
-}
-
-static void track(struct tstate *t, const tr_record *rec)
-{
-    switch (rec->type) {
-    case TR_REC_COMM:
-        set_comm(t, rec->tid, rec->u.comm.comm, rec->u.comm.len);
-        if (t->no_symbolize && rec->u.comm.exec) {
-            size_t j = 0;
-            for (size_t i = 0; i < t->nmaps; i++) {
-                if (t->maps[i].pid == rec->pid)
-                    free(t->maps[i].path);
-                else
-                    t->maps[j++] = t->maps[i];
-            }
-            t->nmaps = j;
-        }
-        break;
-    case TR_REC_FORK: {
-        struct smap_entry *e = smap_get(&t->comms, &rec->tid, sizeof rec->tid);
-        if (e && !e->n) {
-            char pc[32]; /* a copy: set_comm may move the names */
-            snprintf(pc, sizeof pc, "%s", comm_of(t, rec->u.fork.ptid));
-            if (strcmp(pc, "-"))
-                set_comm(t, rec->tid, pc, strlen(pc));
-        }
-        if (t->no_symbolize && rec->pid != rec->u.fork.ppid) {
-            size_t n = t->nmaps;
-            for (size_t i = 0; i < n; i++)
-                if (t->maps[i].pid == rec->u.fork.ppid)
-                    add_map(t, rec->pid, t->maps[i].start, t->maps[i].end - t->maps[i].start,
-                            t->maps[i].path, strlen(t->maps[i].path));
-        }
-        break;
-    }
-    case TR_REC_MMAP:
-        if (t->no_symbolize)
-            add_map(t, rec->pid, rec->u.mmap.start, rec->u.mmap.len, rec->u.mmap.path,
-                    rec->u.mmap.path_len);
-        break;
-    }
+    const procs_map *m = procs_lookup(t->procs, pid, addr);
+    return m ? m->path : "[unknown]";
 }
 
 static int wanted(struct tstate *t, const tr_record *rec)
@@ -589,7 +507,6 @@ int fold_trace(struct fold *f, struct lines *l, const char *shown)
     t.no_symbolize = f->o->no_symbolize;
     smap_init(&t.sysmap);
     smap_init(&t.evmap);
-    smap_init(&t.comms);
     smap_init(&t.off);
     int status = CLI_EXIT_OK;
     if (f->o->offcpu && !f->o->ps.event)
@@ -624,6 +541,14 @@ int fold_trace(struct fold *f, struct lines *l, const char *shown)
         cli_warn("out of memory");
         return CLI_EXIT_FAIL;
     }
+    if (!(t.procs = procs_new(NULL))) {
+        if (t.sym)
+            sym_free(t.sym);
+        tr_reader_free(t.r);
+        refeed_stop(&rf);
+        cli_warn("out of memory");
+        return CLI_EXIT_FAIL;
+    }
     t.ps = pscript_new(&f->o->ps, &f->map);
     t.sys_ps = pscript_new(&f->o->ps, &t.sysmap);
     t.ev_ps = pscript_new(&f->o->ps, &t.evmap);
@@ -649,7 +574,7 @@ int fold_trace(struct fold *f, struct lines *l, const char *shown)
                      : t.samples + t.syscalls > 0 ? CLI_EXIT_TRUNCATED : CLI_EXIT_FAIL;
             break;
         }
-        if (t.sym && sym_observe(t.sym, t.r, &rec) < 0) {
+        if ((t.sym && sym_observe(t.sym, t.r, &rec) < 0) || procs_feed(t.procs, &rec) < 0) {
             cli_warn("out of memory");
             status = CLI_EXIT_FAIL;
             break;
@@ -668,7 +593,6 @@ int fold_trace(struct fold *f, struct lines *l, const char *shown)
             t.first_time = rec.time;
             t.have_first = 1;
         }
-        track(&t, &rec);
         if (f->o->offcpu && rec.type == TR_REC_EXIT)
             close_pending_running(&t, rec.tid, rec.time); /* it ran until its exit */
         int r2 = 0;
@@ -715,12 +639,8 @@ out:
     refeed_stop(&rf);
     smap_free(&t.sysmap);
     smap_free(&t.evmap);
-    smap_free(&t.comms);
     smap_free(&t.off);
-    free(t.comm);
     free(t.pend);
-    for (size_t i = 0; i < t.nmaps; i++)
-        free(t.maps[i].path);
-    free(t.maps);
+    procs_free(t.procs);
     return status;
 }

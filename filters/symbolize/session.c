@@ -116,6 +116,8 @@ int sym_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, D
                                         debuglink_crc, debuginfo_file_name);
 }
 
+static void proc_free(void *user, void *ctx);
+
 sym_session *sym_new(const sym_options *opt)
 {
     sym_session *s = calloc(1, sizeof *s);
@@ -135,7 +137,8 @@ sym_session *sym_new(const sym_options *opt)
     s->s_unknown_mod = s->s_unknown;
     s->s_kernel = strpool_intern(&s->strings, "[kernel.kallsyms]", 17);
     s->s_jit = strpool_intern(&s->strings, "[jit]", 5);
-    if (!s->debuginfo_path || !s->s_unknown || !s->s_kernel || !s->s_jit) {
+    s->procs = procs_new(&(procs_options){ .user_free = proc_free, .ctx = s });
+    if (!s->debuginfo_path || !s->s_unknown || !s->s_kernel || !s->s_jit || !s->procs) {
         sym_free(s);
         return NULL;
     }
@@ -145,31 +148,23 @@ sym_session *sym_new(const sym_options *opt)
 static void free_prescan(sym_session *s);
 static int install_prescan(sym_session *s, uint32_t stream);
 
-static void proc_free(sym_proc *p)
+/* The model forgets a process (a new one of its pid, a new stream, the end). */
+static void proc_free(void *user, void *ctx)
 {
-    if (!p)
-        return;
+    sym_proc *p = user;
+    (void)ctx;
     sym_unwind_free(p);
     sym_tab_free(p->jit);
     free(p->rules);
     free(p->addrs);
-    free(p->maps);
     free(p);
-}
-
-static void forget_processes(sym_session *s)
-{
-    for (size_t i = 0; i < s->procs.cap; i++)
-        if (s->procs.slots[i].val)
-            proc_free(s->procs.slots[i].val);
-    hashmap_free(&s->procs);
 }
 
 void sym_free(sym_session *s)
 {
     if (!s)
         return;
-    forget_processes(s);
+    procs_free(s->procs);
     sym_unwind_cache_free(s);
     for (size_t i = 0; i < s->cache.cap; i++)
         free(s->cache.slots[i].val);
@@ -231,88 +226,41 @@ const char *sym_next_warning(sym_session *s)
 
 /* ---- processes and mappings ---- */
 
+/* The session's data of process pid (created when create: the model's
+ * process too, when it is unknown), or NULL. */
 static sym_proc *get_proc(sym_session *s, int32_t pid, int create)
 {
-    sym_proc *p = hashmap_get(&s->procs, (uint32_t)pid, 0);
-    if (p || !create)
-        return p;
-    p = calloc(1, sizeof *p);
+    procs_proc *mp = create ? procs_proc_make(s->procs, pid) : procs_proc_get(s->procs, pid);
+    if (!mp || mp->user || !create)
+        return mp ? mp->user : NULL;
+    sym_proc *p = calloc(1, sizeof *p);
     if (!p)
         return NULL;
     p->pid = pid;
+    p->mp = mp;
     p->session = s;
-    if (hashmap_put(&s->procs, (uint32_t)pid, 0, p) < 0) {
-        free(p);
-        return NULL;
-    }
+    mp->user = p;
     s->stats.processes++;
     return p;
 }
 
-sym_mapping *sym_proc_find_map(sym_proc *p, uint64_t addr)
+int sym_map_usable(const procs_map *m)
 {
-    size_t lo = 0, hi = p->nmaps;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (addr < p->maps[mid].start)
-            hi = mid;
-        else if (addr >= p->maps[mid].end)
-            lo = mid + 1;
-        else
-            return &p->maps[mid];
-    }
-    return NULL;
+    /* kernel text is kallsyms' to resolve; data is no code */
+    return !(m->prot && !(m->prot & PROT_EXEC)) && strncmp(m->path, "[kernel", 7) != 0;
 }
 
-static int maps_reserve(sym_proc *p, size_t n)
+procs_map *sym_proc_find_map(sym_proc *p, uint64_t addr)
 {
-    return array_reserve(&p->maps, &p->cap, n, sizeof *p->maps, 16);
+    procs_map *m = p->pid >= 0 ? procs_find_map(p->mp, addr) : NULL;
+    return m && sym_map_usable(m) ? m : NULL;
 }
 
-/* Insert m, cutting away what it overlaps (a new mmap replaces the old). */
-static int insert_map(sym_proc *p, const sym_mapping *m)
+sym_symfile *sym_map_symfile(sym_session *s, procs_map *m)
 {
-    if (maps_reserve(p, p->nmaps + 2) < 0)
-        return TR_E_NOMEM;
-    size_t w = 0, n = p->nmaps;
-    sym_mapping *v = p->maps;
-    sym_mapping tail;
-    int have_tail = 0;
-    for (size_t i = 0; i < n; i++) {
-        sym_mapping o = v[i];
-        if (o.end <= m->start || o.start >= m->end) {
-            v[w++] = o;
-            continue;
-        }
-        if (o.start < m->start) { /* keep the left part */
-            sym_mapping l = o;
-            l.end = m->start;
-            v[w++] = l;
-        }
-        if (o.end > m->end) { /* keep the right part (at most one such) */
-            tail = o;
-            tail.pgoff += m->end - o.start;
-            tail.start = m->end;
-            have_tail = 1;
-        }
-    }
-    n = w;
-    /* insert m and tail in order */
-    size_t pos = 0;
-    while (pos < n && v[pos].start < m->start)
-        pos++;
-    memmove(&v[pos + 1], &v[pos], (n - pos) * sizeof *v);
-    v[pos] = *m;
-    n++;
-    if (have_tail) {
-        pos++;
-        memmove(&v[pos + 1], &v[pos], (n - pos) * sizeof *v);
-        v[pos] = tail;
-        n++;
-    }
-    p->nmaps = n;
-    p->maps_gen++;
-    return 0;
+    if (!m->user)
+        m->user = sym_symfile_get(s, m->path, m->build_id, m->build_id_len);
+    return m->user;
 }
 
 static int is_anon(const char *path)
@@ -322,6 +270,8 @@ static int is_anon(const char *path)
            strncmp(path, "/memfd:", 7) == 0 || strncmp(path, "/tmp/perf-", 10) == 0;
 }
 
+/* After the model took rec: the processes the session keeps data for are
+ * those with a map it resolves in, forked ones, and those met in samples. */
 static int observe_mmap(sym_session *s, const tr_record *rec)
 {
     const char *path = rec->u.mmap.path;
@@ -329,64 +279,17 @@ static int observe_mmap(sym_session *s, const tr_record *rec)
     if (rec->pid < 0 || rec->u.mmap.len == 0 || rec->u.mmap.start + rec->u.mmap.len < rec->u.mmap.start)
         return 0;
     if (plen >= 7 && memcmp(path, "[kernel", 7) == 0)
-        return 0; /* kernel text: kallsyms resolves it */
+        return 0;
     if (rec->u.mmap.prot && !(rec->u.mmap.prot & PROT_EXEC))
         return 0;
-    sym_proc *p = get_proc(s, rec->pid, 1);
-    if (!p)
-        return TR_E_NOMEM;
-    sym_mapping m;
-    memset(&m, 0, sizeof m);
-    m.start = rec->u.mmap.start;
-    m.end = rec->u.mmap.start + rec->u.mmap.len;
-    m.pgoff = rec->u.mmap.pgoff;
-    m.prot = rec->u.mmap.prot;
-    m.path = strpool_intern(&s->strings, path ? path : "", path ? plen : 0);
-    if (!m.path)
-        return TR_E_NOMEM;
-    size_t bl = rec->u.mmap.build_id_len > 64 ? 64 : rec->u.mmap.build_id_len;
-    if (bl && rec->u.mmap.build_id)
-        memcpy(m.build_id, rec->u.mmap.build_id, bl);
-    else
-        bl = 0;
-    m.build_id_len = (uint8_t)bl;
-    m.anon = (uint8_t)is_anon(m.path);
-    m.nofile = m.path[0] != '/' && strcmp(m.path, "[vdso]") != 0;
-    return insert_map(p, &m);
+    return get_proc(s, rec->pid, 1) ? 0 : TR_E_NOMEM;
 }
 
 static int observe_fork(sym_session *s, const tr_record *rec)
 {
-    int32_t ppid = rec->u.fork.ppid;
-    if (rec->pid < 0 || rec->pid == ppid)
+    if (rec->pid < 0 || rec->pid == rec->u.fork.ppid)
         return 0; /* a new thread shares its process's mappings */
-    sym_proc *old = get_proc(s, rec->pid, 0);
-    if (old) {
-        hashmap_del(&s->procs, (uint32_t)rec->pid, 0);
-        proc_free(old);
-    }
-    sym_proc *parent = get_proc(s, ppid, 0);
-    sym_proc *p = get_proc(s, rec->pid, 1);
-    if (!p)
-        return TR_E_NOMEM;
-    if (parent && parent->nmaps) {
-        if (maps_reserve(p, parent->nmaps) < 0)
-            return TR_E_NOMEM;
-        memcpy(p->maps, parent->maps, parent->nmaps * sizeof *p->maps);
-        p->nmaps = parent->nmaps;
-        p->maps_gen++;
-    }
-    return 0;
-}
-
-static void observe_exec(sym_session *s, const tr_record *rec)
-{
-    sym_proc *p = get_proc(s, rec->pid, 0);
-    if (!p)
-        return;
-    p->nmaps = 0;
-    p->maps_gen++;
-    sym_unwind_free(p);
+    return get_proc(s, rec->pid, 1) ? 0 : TR_E_NOMEM;
 }
 
 /* The pid of a JIT map blob ("perf-PID.map" or "perf-map:PID"), or 0. */
@@ -794,13 +697,15 @@ int sym_observe(sym_session *s, tr_reader *r, const tr_record *rec)
 {
     s->cur_reader = NULL;
     (void)r;
+    int rc = procs_feed(s->procs, rec); /* STREAM_START: forgets the processes */
+    if (rc < 0)
+        return rc;
     switch (rec->type) {
     case TR_REC_STREAM_START:
         s->stream_no++;
         s->cur_stream = rec->stream;
         s->kblob = NULL;
         s->kblob_len = 0;
-        forget_processes(s);
         sym_tab_free(s->kernel);
         s->kernel = NULL;
         s->kernel_tried = 0;
@@ -824,8 +729,11 @@ int sym_observe(sym_session *s, tr_reader *r, const tr_record *rec)
     case TR_REC_FORK:
         return observe_fork(s, rec);
     case TR_REC_COMM:
-        if (rec->u.comm.exec)
-            observe_exec(s, rec);
+        if (rec->u.comm.exec) {
+            sym_proc *p = get_proc(s, rec->pid, 0);
+            if (p)
+                sym_unwind_free(p); /* the model dropped its maps */
+        }
         return 0;
     case TR_REC_EXIT:
         if (!(rec->u.exit.flags & TR_EXITF_THREAD) && rec->pid == rec->tid) {
@@ -915,14 +823,10 @@ static void load_running_kernel(sym_session *s)
     char *buf = NULL;
     size_t len = 0, cap = 0;
     for (;;) {
-        if (cap - len < 65536) {
-            char *n = realloc(buf, cap = cap ? cap * 2 : 4 << 20);
-            if (!n) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = n;
+        if (array_reserve(&buf, &cap, len + 65536, 1, 4 << 20) < 0) {
+            free(buf);
+            buf = NULL;
+            break;
         }
         ssize_t got = read(fd, buf + len, cap - len - 1);
         if (got <= 0)
@@ -1014,7 +918,7 @@ static const sym_entry *resolve_user(sym_session *s, sym_proc *p, uint64_t addr)
 {
     size_t h = (size_t)((addr * 0x9e3779b97f4a7c15ull) >> 54); /* 10 bits: ADDR_SLOTS */
     struct sym_addr_slot *slot = p && p->addrs ? &p->addrs[h] : NULL;
-    if (slot && slot->gen == p->maps_gen + 1 && slot->addr == addr) {
+    if (slot && slot->gen == p->mp->maps_gen + 1 && slot->addr == addr) {
         slot->f->used_stream = s->stream_no;
         s->stats.cache_hits++;
         return slot->e;
@@ -1024,7 +928,7 @@ static const sym_entry *resolve_user(sym_session *s, sym_proc *p, uint64_t addr)
     if (e && f && p && !p->addrs)
         p->addrs = calloc(ADDR_SLOTS, sizeof *p->addrs);
     if (e && f && p && p->addrs)
-        p->addrs[h] = (struct sym_addr_slot){ addr, p->maps_gen + 1, e, f };
+        p->addrs[h] = (struct sym_addr_slot){ addr, p->mp->maps_gen + 1, e, f };
     return e;
 }
 
@@ -1032,17 +936,21 @@ static const sym_entry *resolve_user(sym_session *s, sym_proc *p, uint64_t addr)
 static const sym_entry *resolve_user_slow(sym_session *s, sym_proc *p, uint64_t addr,
                                           sym_symfile **file)
 {
-    sym_mapping *m = p ? sym_proc_find_map(p, addr) : NULL;
+    procs_map *m = p ? sym_proc_find_map(p, addr) : NULL;
     if (!m && p && !p->warned_nomap && !(p->jit && sym_tab_find(p->jit, addr))) {
         p->warned_nomap = 1;
         sym_warnf(s, "pid %d: address 0x%llx is in no recorded mapping%s", (int)p->pid,
-                  (unsigned long long)addr, p->nmaps ? "" : " (the trace has no mappings for it)");
+                  (unsigned long long)addr, p->mp->nmaps ? "" : " (the trace has no mappings for it)");
     }
-    if (!m || m->anon) {
+    if (!m || is_anon(m->path)) {
         const sym_entry *j = resolve_jit(s, p, addr, m ? m->path : NULL);
         if (j)
             return j;
-        const char *mod = m && m->path[0] ? m->path : s->s_unknown_mod;
+        /* the model's paths are its own: the session's copy is the module */
+        const char *mod = m && m->path[0] ? strpool_intern(&s->strings, m->path, strlen(m->path))
+                                          : s->s_unknown_mod;
+        if (!mod)
+            return NULL;
         uint64_t owner = (uintptr_t)mod; /* interned: unique */
         sym_entry *e = hashmap_get(&s->cache, owner, 0);
         if (!e) {
@@ -1052,13 +960,9 @@ static const sym_entry *resolve_user_slow(sym_session *s, sym_proc *p, uint64_t 
         }
         return e;
     }
-    if (!m->looked_up) {
-        m->looked_up = 1;
-        m->file = sym_symfile_get(s, m->path, m->build_id, m->build_id_len);
-        if (!m->file)
-            return NULL;
-    }
-    sym_symfile *f = m->file;
+    sym_symfile *f = sym_map_symfile(s, m);
+    if (!f)
+        return NULL;
     f->used_stream = s->stream_no;
     *file = f;
     uint64_t vaddr = sym_symfile_vaddr(f, addr - m->start + m->pgoff);

@@ -15,6 +15,7 @@
 
 #include "array.h"
 #include "hashmap.h"
+#include "procs.h"
 
 /* ---- demangle.c ---- */
 /* The demangled form of name (malloc'd), or NULL to keep name as it is. */
@@ -55,25 +56,21 @@ typedef struct sym_entry {
     sym_frame f[]; /* addr not set */
 } sym_entry;
 
-typedef struct sym_mapping {
-    uint64_t start, end, pgoff;
-    uint32_t prot;
-    const char *path;       /* interned recorded path */
-    sym_symfile *file;      /* lazily found, NULL until then */
-    uint8_t build_id[64];
-    uint8_t build_id_len;
-    uint8_t looked_up;
-    uint8_t anon;    /* no file to resolve in (anonymous, heap, JIT, memfd...) */
-    uint8_t nofile;  /* no file to unwind through: not a path, not [vdso] */
-} sym_mapping;
+/* A process's maps are the model's (model/procs.h); a map's user pointer is
+ * the sym_symfile it resolves in, found on first use (NULL until then). */
+static inline sym_symfile *sym_map_file(const procs_map *m)
+{
+    return m->user;
+}
 
+/* The session's data of one process, hung off the model's process (its user
+ * pointer, freed with it): a new process of the same pid starts afresh. */
 struct sym_proc {
     int32_t pid;
-    sym_mapping *maps; /* sorted by start, not overlapping */
-    size_t nmaps, cap;
+    procs_proc *mp;    /* the model's process: maps, maps_gen */
     sym_tab *jit;      /* perf-map:PID */
     Dwfl *unwind;      /* per-process unwinding session */
-    uint64_t maps_gen, unwind_gen; /* rebuild the session when maps changed */
+    uint64_t unwind_gen; /* rebuild the session when mp->maps_gen changed */
     uint8_t unwind_failed, warned_nomap;
     uint64_t unwind_used;   /* session clock of its last unwinding */
     sym_session *session;
@@ -85,7 +82,7 @@ struct sym_proc {
 struct sym_session {
     sym_options opt;
     strpool strings;
-    hashmap procs;       /* pid -> sym_proc */
+    struct procs *procs; /* processes and their maps, fed by sym_observe */
     hashmap files;       /* interned key -> sym_symfile */
     hashmap cache;       /* (owner id, address) -> sym_entry */
     hashmap symbols_seen;/* (owner id, start) -> (void*)1 */
@@ -111,7 +108,7 @@ struct sym_session {
     Dwfl_Callbacks dwfl_callbacks;
     /* results */
     sym_frame *out; size_t outcap;
-    uint64_t *addrs; uint8_t *adjust; size_t naddrs, addrcap;
+    uint64_t *addrs; uint8_t *adjust; size_t naddrs, addrcap, adjustcap;
     /* warnings */
     char **warnings; size_t nwarn, warncap, warnpos; char *lastwarn;
     /* pending SYMBOL records */
@@ -135,7 +132,13 @@ int sym_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, D
 void sym_need_prescan(sym_session *s);
 
 void sym_warnf(sym_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-sym_mapping *sym_proc_find_map(sym_proc *p, uint64_t addr);
+/* The map of p holding addr that symbolize resolves in: an executable one
+ * of a process (not the kernel's), else NULL. */
+procs_map *sym_proc_find_map(sym_proc *p, uint64_t addr);
+/* Is m one of those (the maps of pid < 0 are not)? */
+int sym_map_usable(const procs_map *m);
+/* m's binary, found on first use: NULL when out of memory. */
+sym_symfile *sym_map_symfile(sym_session *s, procs_map *m);
 int sym_push_symbol(sym_session *s, uint64_t owner, const char *module, const char *name,
                     uint64_t start, uint64_t size, uint32_t flags);
 

@@ -2,8 +2,9 @@
  * symbolize.h - turn the raw addresses of a tr trace into readable frames.
  *
  * One sym_session follows one trace as it is read: feed it every record
- * with sym_observe() (it keeps what it needs: process mappings from MMAP,
- * COMM (exec), FORK and EXIT records, the "kallsyms", "vdso" and JIT map
+ * with sym_observe() (it keeps what it needs: the processes and their maps,
+ * in a model/procs.h model fed MMAP, COMM (exec), FORK and EXIT records, of
+ * which it resolves in the executable maps; the "kallsyms", "vdso" and JIT map
  * blobs ("perf-PID.map" or "perf-map:PID"), the stream's metadata), and
  * ask it for the frames of a record that carries a stack with
  * sym_resolve_stack().  A reader reading a file can call sym_prescan()

@@ -107,10 +107,10 @@ static bool cb_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void
         memcpy(result, rec->u.sample.stack_copy + (addr - sp), sizeof *result);
         return true;
     }
-    sym_mapping *m = s->cur_proc ? sym_proc_find_map(s->cur_proc, addr) : NULL;
-    if (m && m->file && m->end - addr >= sizeof *result) {
+    procs_map *m = s->cur_proc ? sym_proc_find_map(s->cur_proc, addr) : NULL;
+    if (m && sym_map_file(m) && m->end - addr >= sizeof *result) {
         uint64_t v;
-        if (sym_symfile_read(m->file, addr - m->start + m->pgoff, &v) == 0) {
+        if (sym_symfile_read(sym_map_file(m), addr - m->start + m->pgoff, &v) == 0) {
             *result = v;
             return true;
         }
@@ -193,22 +193,19 @@ static Dwfl *build_session(sym_session *s, sym_proc *p)
     if (!d)
         return NULL;
     dwfl_report_begin(d);
-    size_t reported = 0;
-    for (size_t i = 0; i < p->nmaps; i++) {
-        sym_mapping *m = &p->maps[i];
-        if (is_anon_path(m->path))
+    size_t reported = 0, it = 0;
+    for (procs_map *m; p->pid >= 0 && (m = procs_maps_next(p->mp, &it));) {
+        if (!sym_map_usable(m) || is_anon_path(m->path))
             continue;
-        if (!m->looked_up) {
-            m->looked_up = 1;
-            m->file = sym_symfile_get(s, m->path, m->build_id, m->build_id_len);
-        }
-        sym_symfile *f = m->file;
+        sym_symfile *f = sym_map_symfile(s, m);
         if (!f || f->fd < 0 || f->status == TR_MOD_CORRUPT)
             continue;
-        /* one module per file: its first mapping decides the bias */
+        /* one module per file: its first mapping decides the bias (maps
+         * it does not use have no file) */
         int seen = 0;
-        for (size_t j = 0; j < i && !seen; j++)
-            seen = p->maps[j].file == f;
+        size_t jt = 0;
+        for (procs_map *o; !seen && jt + 1 < it && (o = procs_maps_next(p->mp, &jt));)
+            seen = sym_map_file(o) == f;
         if (seen)
             continue;
         uint64_t bias = m->start - sym_symfile_vaddr(f, m->pgoff);
@@ -243,18 +240,9 @@ void sym_unwind_free(sym_proc *p)
 
 static int push_addr(sym_session *s, uint64_t a, int adjust)
 {
-    if (s->naddrs == s->addrcap) {
-        size_t ncap = s->addrcap ? s->addrcap * 2 : 256;
-        uint64_t *n = realloc(s->addrs, ncap * sizeof *n);
-        if (!n)
-            return -1;
-        s->addrs = n;
-        uint8_t *j = realloc(s->adjust, ncap);
-        if (!j)
-            return -1;
-        s->adjust = j;
-        s->addrcap = ncap;
-    }
+    if (array_reserve(&s->addrs, &s->addrcap, s->naddrs + 1, sizeof *s->addrs, 256) < 0 ||
+        array_reserve(&s->adjust, &s->adjustcap, s->naddrs + 1, sizeof *s->adjust, 256) < 0)
+        return -1;
     s->addrs[s->naddrs] = a;
     s->adjust[s->naddrs++] = (uint8_t)adjust;
     return 0;
@@ -283,8 +271,9 @@ static void limit_sessions(sym_session *s, sym_proc *keep)
     if (s->live_unwind < SYM_MAX_LIVE_SESSIONS)
         return;
     sym_proc *lru = NULL;
-    for (size_t i = 0; i < s->procs.cap; i++) {
-        sym_proc *p = s->procs.slots[i].val;
+    size_t it = 0;
+    for (procs_proc *mp; (mp = procs_next(s->procs, &it));) {
+        sym_proc *p = mp->user;
         if (p && p != keep && p->unwind && (!lru || p->unwind_used < lru->unwind_used))
             lru = p;
     }
@@ -404,26 +393,22 @@ static const sym_cfi_rule *rule_at(sym_session *s, sym_proc *p, uint64_t addr)
 {
     size_t h = (size_t)((addr * 0x9e3779b97f4a7c15ull) >> 55); /* 9 bits: RULE_SLOTS */
     struct sym_rule_slot *slot = p->rules ? &p->rules[h] : NULL;
-    if (slot && slot->gen == p->maps_gen + 1 && slot->addr == addr)
+    if (slot && slot->gen == p->mp->maps_gen + 1 && slot->addr == addr)
         return slot->rule;
     const sym_cfi_rule *r = rule_lookup(s, p, addr);
     if (r && !p->rules)
         p->rules = calloc(RULE_SLOTS, sizeof *p->rules);
     if (r && p->rules)
-        p->rules[h] = (struct sym_rule_slot){ addr, p->maps_gen + 1, r };
+        p->rules[h] = (struct sym_rule_slot){ addr, p->mp->maps_gen + 1, r };
     return r;
 }
 
 static const sym_cfi_rule *rule_lookup(sym_session *s, sym_proc *p, uint64_t addr)
 {
-    sym_mapping *m = sym_proc_find_map(p, addr);
-    if (!m || m->nofile)
+    procs_map *m = sym_proc_find_map(p, addr);
+    if (!m || is_anon_path(m->path)) /* no file to unwind through */
         return NULL;
-    if (!m->looked_up) {
-        m->looked_up = 1;
-        m->file = sym_symfile_get(s, m->path, m->build_id, m->build_id_len);
-    }
-    sym_symfile *f = m->file;
+    sym_symfile *f = sym_map_symfile(s, m);
     if (!f || f->fd < 0 || !f->mod)
         return NULL;
     uint64_t vaddr = sym_symfile_vaddr(f, addr - m->start + m->pgoff);
@@ -495,20 +480,20 @@ size_t sym_unwind(sym_session *s, sym_proc *p, const tr_record *rec)
         s->naddrs = 0;
     }
     s->slow_unwinds++;
-    if (p->unwind && p->unwind_gen != p->maps_gen)
+    if (p->unwind && p->unwind_gen != p->mp->maps_gen)
         sym_unwind_free(p);
     if (!p->unwind) {
-        if (p->unwind_failed && p->unwind_gen == p->maps_gen)
+        if (p->unwind_failed && p->unwind_gen == p->mp->maps_gen)
             return 0;
         limit_sessions(s, p);
         p->unwind = build_session(s, p);
         if (p->unwind)
             s->live_unwind++;
-        p->unwind_gen = p->maps_gen;
+        p->unwind_gen = p->mp->maps_gen;
         if (!p->unwind) {
             p->unwind_failed = 1;
             sym_warnf(s, "pid %d: cannot unwind: %s", (int)p->pid,
-                      p->nmaps ? dwfl_errmsg(-1) : "no mappings recorded");
+                      p->mp->nmaps ? dwfl_errmsg(-1) : "no mappings recorded");
             return 0;
         }
     }

@@ -81,14 +81,8 @@ static uint32_t out_stack(struct rw *c, const sym_frame *f, size_t n)
 {
     if (n == 0)
         return 0;
-    if (n > c->fcap) {
-        size_t ncap = n * 2;
-        uint32_t *p = realloc(c->fids, ncap * sizeof *p);
-        if (!p)
-            cli_die(CLI_EXIT_FAIL, "out of memory");
-        c->fids = p;
-        c->fcap = ncap;
-    }
+    if (array_reserve(&c->fids, &c->fcap, n, sizeof *c->fids, 64) < 0)
+        cli_die(CLI_EXIT_FAIL, "out of memory");
     for (size_t i = 0; i < n; i++) {
         tr_frame fr = {
             .addr = f[i].addr,
@@ -353,18 +347,12 @@ static void *slurp(int fd, size_t *len, int *mapped)
             return p;
         }
     }
-    size_t cap = 1 << 20, n = 0;
-    char *buf = malloc(cap);
-    if (!buf)
-        return NULL;
+    size_t cap = 0, n = 0;
+    char *buf = NULL;
     for (;;) {
-        if (n == cap) {
-            char *b = realloc(buf, cap *= 2);
-            if (!b) {
-                free(buf);
-                return NULL;
-            }
-            buf = b;
+        if (array_reserve(&buf, &cap, n + 1, 1, 1 << 20) < 0) {
+            free(buf);
+            return NULL;
         }
         ssize_t got = read(fd, buf + n, cap - n);
         if (got < 0 && errno == EINTR)

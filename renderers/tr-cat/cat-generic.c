@@ -7,66 +7,41 @@
 #include "cat.h"
 #include "cli.h"
 #include "keys.h"
+#include "procs.h"
 
-/* The sample family may track process state; by default it does not. */
-__attribute__((weak)) void cat_sample_observe(struct cat_ctx *c, const tr_record *rec)
+/* ---- processes: comms and maps (model/procs.h) ---- */
+
+/* The model cat_module_of answers from: tr-cat reads one input at a time. */
+static const struct procs *module_procs;
+
+void cat_track(struct cat_ctx *c, const tr_record *rec)
 {
-    (void)c;
-    (void)rec;
-}
-
-/* ---- tid -> comm ---- */
-struct cat_comms {
-    int32_t *tids;
-    char (*names)[32];
-    size_t n, cap;
-};
-
-static long comm_find(struct cat_comms *t, int32_t tid)
-{
-    if (!t) return -1;
-    for (size_t i = t->n; i-- > 0;) /* recent first */
-        if (t->tids[i] == tid) return (long)i;
-    return -1;
-}
-
-void cat_note_comm(struct cat_ctx *c, const tr_record *rec)
-{
-    if (!c->comms && !(c->comms = calloc(1, sizeof *c->comms))) return;
-    struct cat_comms *t = c->comms;
-    long i = comm_find(t, rec->tid);
-    if (i < 0) {
-        if (t->n == t->cap) {
-            size_t cap = t->cap ? t->cap * 2 : 64;
-            int32_t *a = realloc(t->tids, cap * sizeof *a);
-            if (!a) return;
-            t->tids = a;
-            char(*b)[32] = realloc(t->names, cap * sizeof *b);
-            if (!b) return;
-            t->names = b;
-            t->cap = cap;
-        }
-        i = (long)t->n++;
-        t->tids[i] = rec->tid;
-    }
-    size_t len = rec->u.comm.len < 31 ? rec->u.comm.len : 31;
-    memcpy(t->names[i], rec->u.comm.comm, len);
-    t->names[i][len] = 0;
+    if ((rec->type < TR_REC_COMM || rec->type > TR_REC_MMAP) && rec->type != TR_REC_STREAM_START)
+        return; /* tr-cat asks about now only: the model needs no other record */
+    if (!c->procs && !(c->procs = procs_new(NULL))) return; /* out of memory: "-" and [unknown] */
+    module_procs = c->procs;
+    procs_feed(c->procs, rec);
 }
 
 const char *cat_comm(struct cat_ctx *c, int32_t tid)
 {
-    long i = comm_find(c->comms, tid);
-    return i < 0 ? "-" : c->comms->names[i];
+    const procs_thread *t = c->procs ? procs_thread_get(c->procs, tid) : NULL;
+    return t && t->comm_recorded ? t->comm_recorded : "-";
+}
+
+const char *cat_module_of(int32_t pid, uint64_t addr, uint64_t *file_off)
+{
+    const procs_map *m = module_procs ? procs_lookup(module_procs, pid, addr) : NULL;
+    if (!m) return NULL;
+    if (file_off) *file_off = addr - m->start + m->pgoff;
+    return m->path;
 }
 
 void cat_free(struct cat_ctx *c)
 {
-    if (!c->comms) return;
-    free(c->comms->tids);
-    free(c->comms->names);
-    free(c->comms);
-    c->comms = NULL;
+    if (module_procs == c->procs) module_procs = NULL;
+    procs_free(c->procs);
+    c->procs = NULL;
 }
 
 /* ---- small printers ---- */

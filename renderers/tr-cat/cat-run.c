@@ -10,13 +10,13 @@
 /* The views, by id; in this order their summaries print and their
  * held-back output is flushed at a stream's end. */
 static const struct cat_view views[] = {
-    [CAT_VIEW_GENERIC] = {CAT_VIEW_GENERIC, NULL, NULL, NULL, NULL, NULL, NULL}, /* tr-cat's own lines */
+    [CAT_VIEW_GENERIC] = {CAT_VIEW_GENERIC, NULL, NULL, NULL, NULL, NULL}, /* tr-cat's own lines */
     [CAT_VIEW_SAMPLES] = {CAT_VIEW_SAMPLES, VIEW_SAMPLES, cat_sample_record, cat_sample_account,
-                          cat_sample_summary, cat_sample_observe, cat_sample_reset},
+                          cat_sample_summary, cat_sample_reset},
     [CAT_VIEW_SYSCALLS] = {CAT_VIEW_SYSCALLS, VIEW_SYSCALLS, cat_syscall_record, cat_syscall_account,
-                           cat_syscall_summary, NULL, cat_syscall_reset},
+                           cat_syscall_summary, cat_syscall_reset},
     [CAT_VIEW_TRACEPOINTS] = {CAT_VIEW_TRACEPOINTS, VIEW_TRACEPOINTS, cat_ftrace_record, cat_ftrace_account,
-                              cat_ftrace_summary, NULL, cat_ftrace_reset},
+                              cat_ftrace_summary, cat_ftrace_reset},
 };
 #define NVIEWS (sizeof views / sizeof views[0])
 
@@ -169,9 +169,7 @@ int cat_read(struct cat_ctx *c, tr_reader *r, const char *name, const struct cat
             if (!c->o->summary) reset_views(c);
         }
         if (!c->view) c->view = choose_view(c); /* once per stream, at its first metadata */
-        if (rec.type == TR_REC_COMM) cat_note_comm(c, &rec);
-        for (size_t i = 0; i < NVIEWS; i++)
-            if (views[i].observe) views[i].observe(c, &rec);
+        cat_track(c, &rec);
         if (rec.time && !c->first_time) c->first_time = rec.time;
         if (!selected(c, f, &rec)) continue;
         if (c->o->summary) {

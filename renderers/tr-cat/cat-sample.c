@@ -23,21 +23,6 @@
 #include "keys.h"
 #include "tpformat.h"
 
-struct map {
-    int32_t pid;
-    uint64_t start, end, pgoff;
-    char *path;
-};
-
-/* The process maps, which cat_module_of reads without a context (process
- * tracking, which moves to the model's process table). */
-struct sample_state {
-    struct map *maps;
-    size_t nmaps, cap;
-};
-
-static struct sample_state st;
-
 /* The samples view's state for the current stream (c->sample; for the
  * whole input with --summary), created on first use, freed by
  * cat_sample_reset. */
@@ -67,81 +52,12 @@ static struct cat_sample_state *sample_state(struct cat_ctx *c)
     return c->sample;
 }
 
-/* ---- process maps, for the module of unsymbolized frames ---- */
-
-static void add_map(int32_t pid, uint64_t start, uint64_t len, uint64_t pgoff, const char *path,
-                    size_t path_len)
-{
-    if (st.nmaps == st.cap) {
-        size_t cap = st.cap ? st.cap * 2 : 64;
-        struct map *m = realloc(st.maps, cap * sizeof *m);
-        if (!m)
-            return;
-        st.maps = m;
-        st.cap = cap;
-    }
-    char *p = strndup(path, path_len);
-    if (!p)
-        return;
-    st.maps[st.nmaps++] = (struct map){pid, start, start + len, pgoff, p};
-}
-
-static void drop_maps(int32_t pid)
-{
-    size_t j = 0;
-    for (size_t i = 0; i < st.nmaps; i++) {
-        if (st.maps[i].pid == pid)
-            free(st.maps[i].path);
-        else
-            st.maps[j++] = st.maps[i];
-    }
-    st.nmaps = j;
-}
-
-static void copy_maps(int32_t from, int32_t to)
-{
-    size_t n = st.nmaps;
-    for (size_t i = 0; i < n; i++)
-        if (st.maps[i].pid == from)
-            add_map(to, st.maps[i].start, st.maps[i].end - st.maps[i].start, st.maps[i].pgoff,
-                    st.maps[i].path, strlen(st.maps[i].path));
-}
-
-const char *cat_module_of(int32_t pid, uint64_t addr, uint64_t *file_off)
-{
-    for (size_t i = st.nmaps; i > 0; i--) { /* newest mapping wins */
-        const struct map *m = &st.maps[i - 1];
-        if ((m->pid == pid || m->pid == -1) && addr >= m->start && addr < m->end) {
-            if (file_off)
-                *file_off = addr - m->start + m->pgoff;
-            return m->path;
-        }
-    }
-    return NULL;
-}
+/* ---- the module of unsymbolized frames (the model's maps, cat_module_of) ---- */
 
 static const char *module_of(int32_t pid, uint64_t addr)
 {
     const char *m = cat_module_of(pid, addr, NULL);
     return m ? m : "[unknown]";
-}
-
-static void track(const tr_record *rec)
-{
-    switch (rec->type) {
-    case TR_REC_MMAP:
-        add_map(rec->pid, rec->u.mmap.start, rec->u.mmap.len, rec->u.mmap.pgoff, rec->u.mmap.path,
-                rec->u.mmap.path_len);
-        break;
-    case TR_REC_COMM:
-        if (rec->u.comm.exec)
-            drop_maps(rec->pid);
-        break;
-    case TR_REC_FORK:
-        if (rec->pid != rec->u.fork.ppid)
-            copy_maps(rec->u.fork.ppid, rec->pid);
-        break;
-    }
 }
 
 /* ---- samples ---- */
@@ -450,13 +366,6 @@ static int print_table(struct cat_ctx *c)
 
 /* ---- family hooks ---- */
 
-/* Every record, selected or not: mappings for the modules of frames. */
-void cat_sample_observe(struct cat_ctx *c, const tr_record *rec)
-{
-    (void)c;
-    track(rec);
-}
-
 int cat_sample_record(struct cat_ctx *c, const tr_record *rec)
 {
     switch (rec->type) {
@@ -537,10 +446,6 @@ int cat_sample_summary(struct cat_ctx *c)
 
 void cat_sample_reset(struct cat_ctx *c)
 {
-    for (size_t i = 0; i < st.nmaps; i++)
-        free(st.maps[i].path);
-    free(st.maps);
-    memset(&st, 0, sizeof st);
     if (c->sample) {
         free(c->sample->lines);
         free(c->sample->text);

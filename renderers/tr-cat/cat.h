@@ -43,7 +43,7 @@ struct cat_ctx {
     uint32_t stream;      /* current stream */
     int multi_process;    /* more than one pid seen or -f: prefix pids */
     int info;             /* --info */
-    struct cat_comms *comms; /* tid -> comm, from COMM records (cat-generic.c) */
+    struct procs *procs;  /* processes, threads, comms and maps (model/procs.h), fed by cat_track */
     const struct cat_view *view; /* the current stream's view (cat-run.c), NULL until chosen */
     /* each view's state for the current stream, owned by its module */
     struct cat_sample_state *sample;   /* cat-sample.c */
@@ -72,8 +72,6 @@ struct cat_view {
     /* --summary: account a record of its family; its table after all input */
     int (*account)(struct cat_ctx *c, const tr_record *rec);
     int (*summary)(struct cat_ctx *c);
-    /* every record before filtering (process state); NULL: none */
-    void (*observe)(struct cat_ctx *c, const tr_record *rec);
     /* at each stream start (not with --summary) and at the input's end:
      * free the view's state in the context */
     void (*reset)(struct cat_ctx *c);
@@ -85,7 +83,7 @@ static inline enum cat_view_id cat_view(const struct cat_ctx *c)
     return c->view ? c->view->id : CAT_VIEW_GENERIC;
 }
 
-/* Free what the context holds (the comm table). */
+/* Free what the context holds (the process model). */
 void cat_free(struct cat_ctx *c);
 
 /* What the filters select (cat-run.c); all given conditions must hold. */
@@ -112,7 +110,9 @@ int cat_generic_text(struct cat_ctx *c, const tr_record *rec);
 int cat_generic_json(struct cat_ctx *c, const tr_record *rec);
 /* Print the comm of a tid known from COMM records, or "-" */
 const char *cat_comm(struct cat_ctx *c, int32_t tid);
-void cat_note_comm(struct cat_ctx *c, const tr_record *rec);
+/* Every record, selected or not, before it is printed: the process model
+ * (c->procs, created on first use), whose comms and maps the families show. */
+void cat_track(struct cat_ctx *c, const tr_record *rec);
 /* JSON string body (without quotes) */
 void cat_json_str(FILE *f, const char *s, size_t len);
 /* "12345.678901" seconds of time on the stream clock */
@@ -120,7 +120,8 @@ void cat_time(FILE *f, uint64_t ns);
 /* Frame as "addr func+0xoff (module)" into buf */
 void cat_frame(struct cat_ctx *c, uint32_t frame_id, char *buf, size_t len);
 /* The module (path) mapped at addr in process pid by the MMAP records seen
- * so far (cat-sample.c), with addr's offset in its file; NULL when none. */
+ * so far (the model cat_track feeds), with addr's offset in its file; NULL
+ * when none. */
 const char *cat_module_of(int32_t pid, uint64_t addr, uint64_t *file_off);
 
 /* View hooks (struct cat_view): *_record prints rec as text or, with o->json, as one JSON
@@ -138,9 +139,6 @@ int cat_ftrace_account(struct cat_ctx *c, const tr_record *rec);
 /* The current stream's tracepoint formats (model/tpformat.h), one for every
  * family; NULL out of memory.  Held in c->ftrace, freed by cat_ftrace_reset. */
 struct tpformat *cat_tpformat(struct cat_ctx *c);
-/* Called for every record before filtering (process state such as mmaps and
- * comms must be tracked even when those records are not printed). */
-void cat_sample_observe(struct cat_ctx *c, const tr_record *rec);
 /* Called at each stream start and at the end; free what the view holds */
 void cat_sample_reset(struct cat_ctx *c);
 void cat_syscall_reset(struct cat_ctx *c);
