@@ -568,8 +568,13 @@ const struct syscalls_entry *syscalls_table_get(const struct syscalls_table *t, 
 
 const struct syscalls_entry *syscalls_table_lookup(struct syscalls_table *t, tr_reader *r, uint32_t nr)
 {
-    int asked = nr < SYSCALLS_NR_MAX ? t->by_nr && t->looked_up[nr] : hashmap_get(&t->far, nr, 0) != NULL;
-    if (!asked && r && syscalls_table_set(t, nr, tr_reader_syscall_name(r, NULL, nr)) < 0)
+    const struct syscalls_entry *e = syscalls_table_get(t, nr);
+    if (e || !r)
+        return e;
+    /* not known yet: the stream's table (a table lost with a damaged chunk
+     * may come again with a key chunk, so a miss is asked again) */
+    const char *name = tr_reader_syscall_name(r, NULL, nr);
+    if (!name || syscalls_table_set(t, nr, name) < 0)
         return NULL;
     return syscalls_table_get(t, nr);
 }

@@ -283,8 +283,10 @@ int syscalls_table_host(struct syscalls_table *t);
 /* The entry of nr, or NULL when nr was never set. */
 const struct syscalls_entry *syscalls_table_get(const struct syscalls_table *t, uint32_t nr);
 /* The entry of nr in the current stream of r: set from the stream's own
- * table (tr_reader_syscall_name) the first time nr is asked.  NULL when the
- * stream's table lacks nr (or out of memory). */
+ * table (tr_reader_syscall_name) the first time nr is found there, an array
+ * index (a hash look-up from SYSCALLS_NR_MAX) after that.  NULL when the
+ * stream's table lacks nr (asked again next time) or out of memory; r may be
+ * NULL (then only what was set). */
 const struct syscalls_entry *syscalls_table_lookup(struct syscalls_table *t, tr_reader *r, uint32_t nr);
 /* The number of name in t, or -1 (a linear search, for set-up). */
 int syscalls_table_nr(const struct syscalls_table *t, const char *name);
