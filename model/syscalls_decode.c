@@ -17,12 +17,22 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <sys/sysinfo.h>
+#include <sys/sysmacros.h>
 #include <sys/timerfd.h>
+#include <sys/un.h>
+#include <sys/utsname.h>
+#include <sys/vfs.h>
+#include <poll.h>
 #include <termios.h>
+#include <time.h>
 #include <unistd.h>
 #include <linux/magic.h>
 #include <linux/netlink.h>
 
+#include "syscalls.h"
 #include "syscalls_decode.h"
 
 /* the kernel's, which the C library's headers lack */
@@ -365,44 +375,49 @@ void syscalls_print_mode(struct syscalls_buf *b, uint32_t mode)
                         (mode & S_ISGID) ? "S_ISGID|" : "", (mode & S_ISVTX) ? "S_ISVTX|" : "", mode & 0777);
 }
 
-void syscalls_print_stat(struct syscalls_buf *b, const uint8_t *st, size_t len)
+/* The C library's struct stat, statx, statfs, sysinfo, timespec, rlimit,
+ * pollfd, epoll_event, utsname, winsize and sockaddr_in/in6 are laid out as
+ * the kernel's on x86_64 (sizes checked in tests/model/test_syscalls.c):
+ * the captured bytes are read through them. */
+
+void syscalls_print_stat(struct syscalls_buf *b, const uint8_t *p, size_t len)
 {
-    if (len < 144)
+    struct stat st;
+    if (len < syscalls_abi.stat || len < sizeof st)
         return;
-    uint32_t mode = rd32(st + 24);
+    memcpy(&st, p, sizeof st);
+    uint32_t mode = st.st_mode;
     syscalls_buf_puts(b, "{st_mode=");
     syscalls_print_mode(b, mode);
     uint32_t t = mode & S_IFMT;
-    if (t == S_IFCHR || t == S_IFBLK) {
-        uint64_t dev = rd64(st + 40);
-        unsigned major = (unsigned)(((dev >> 8) & 0xfff) | ((dev >> 32) & ~0xfffull));
-        unsigned minor = (unsigned)((dev & 0xff) | ((dev >> 12) & ~0xffull));
-        syscalls_buf_printf(b, ", st_rdev=makedev(%#x, %#x), ...}", major, minor);
-    } else {
-        syscalls_buf_printf(b, ", st_size=%lld, ...}", (long long)rd64(st + 48));
-    }
+    if (t == S_IFCHR || t == S_IFBLK)
+        syscalls_buf_printf(b, ", st_rdev=makedev(%#x, %#x), ...}", major(st.st_rdev), minor(st.st_rdev));
+    else
+        syscalls_buf_printf(b, ", st_size=%lld, ...}", (long long)st.st_size);
 }
 
-void syscalls_print_statx(struct syscalls_buf *b, const uint8_t *st, size_t len)
+void syscalls_print_statx(struct syscalls_buf *b, const uint8_t *p, size_t len)
 {
-    if (len < 256)
+    struct statx st;
+    if (len < syscalls_abi.statx || len < sizeof st)
         return;
+    memcpy(&st, p, sizeof st);
     syscalls_buf_puts(b, "{stx_mask=");
-    syscalls_print_flags(b, syscalls_xlat_statx_mask, rd32(st), "0");
+    syscalls_print_flags(b, syscalls_xlat_statx_mask, st.stx_mask, "0");
     syscalls_buf_puts(b, ", stx_attributes=");
-    syscalls_print_flags(b, syscalls_xlat_statx_attrs, rd64(st + 8), "0");
-    uint16_t mode;
-    memcpy(&mode, st + 28, 2);
+    syscalls_print_flags(b, syscalls_xlat_statx_attrs, st.stx_attributes, "0");
     syscalls_buf_puts(b, ", stx_mode=");
-    syscalls_print_mode(b, mode);
-    syscalls_buf_printf(b, ", stx_size=%llu, ...}", (unsigned long long)rd64(st + 40));
+    syscalls_print_mode(b, st.stx_mode);
+    syscalls_buf_printf(b, ", stx_size=%llu, ...}", (unsigned long long)st.stx_size);
 }
 
-void syscalls_print_timespec(struct syscalls_buf *b, const uint8_t *ts, size_t len)
+void syscalls_print_timespec(struct syscalls_buf *b, const uint8_t *p, size_t len)
 {
-    if (len < 16)
+    struct timespec ts;
+    if (len < syscalls_abi.timespec || len < sizeof ts)
         return;
-    syscalls_buf_printf(b, "{tv_sec=%lld, tv_nsec=%lld}", (long long)rd64(ts), (long long)rd64(ts + 8));
+    memcpy(&ts, p, sizeof ts);
+    syscalls_buf_printf(b, "{tv_sec=%lld, tv_nsec=%lld}", (long long)ts.tv_sec, (long long)ts.tv_nsec);
 }
 
 static void print_rlim(struct syscalls_buf *b, uint64_t v)
@@ -415,20 +430,23 @@ static void print_rlim(struct syscalls_buf *b, uint64_t v)
         syscalls_buf_printf(b, "%llu", (unsigned long long)v);
 }
 
-void syscalls_print_rlimit(struct syscalls_buf *b, const uint8_t *rl, size_t len)
+void syscalls_print_rlimit(struct syscalls_buf *b, const uint8_t *p, size_t len)
 {
-    if (len < 16)
+    struct rlimit rl;
+    if (len < syscalls_abi.rlimit || len < sizeof rl)
         return;
+    memcpy(&rl, p, sizeof rl);
     syscalls_buf_puts(b, "{rlim_cur=");
-    print_rlim(b, rd64(rl));
+    print_rlim(b, rl.rlim_cur);
     syscalls_buf_puts(b, ", rlim_max=");
-    print_rlim(b, rd64(rl + 8));
+    print_rlim(b, rl.rlim_max);
     syscalls_buf_putc(b, '}');
 }
 
+/* the kernel's struct sigaction (not the C library's): handler, flags, restorer, mask */
 void syscalls_print_sigaction(struct syscalls_buf *b, const uint8_t *sa, size_t len)
 {
-    if (len < 32)
+    if (len < syscalls_abi.sigaction)
         return;
     uint64_t handler = rd64(sa), flags = rd64(sa + 8), restorer = rd64(sa + 16);
     syscalls_buf_puts(b, "{sa_handler=");
@@ -438,7 +456,7 @@ void syscalls_print_sigaction(struct syscalls_buf *b, const uint8_t *sa, size_t 
     else
         syscalls_print_addr(b, handler);
     syscalls_buf_puts(b, ", sa_mask=");
-    syscalls_print_sigset(b, sa + 24, 8);
+    syscalls_print_sigset(b, sa + 24, syscalls_abi.sigset);
     syscalls_buf_puts(b, ", sa_flags=");
     syscalls_print_flags(b, syscalls_xlat_sa_flags, flags, "0");
     if (flags & syscalls_sa_restorer) {
@@ -458,9 +476,9 @@ void syscalls_print_sockaddr(struct syscalls_buf *b, const uint8_t *sa, size_t l
     memcpy(&fam, sa, 2);
     syscalls_buf_puts(b, "{sa_family=");
     syscalls_print_value(b, syscalls_xlat_af, fam, "%llu");
-    if (fam == 1) { /* AF_UNIX */
-        size_t n = len - 2;
-        const uint8_t *path = sa + 2;
+    if (fam == AF_UNIX) {
+        size_t n = len - offsetof(struct sockaddr_un, sun_path);
+        const uint8_t *path = sa + offsetof(struct sockaddr_un, sun_path);
         if (n > 0 && path[0] == 0) {
             /* abstract: @name */
             syscalls_buf_puts(b, ", sun_path=@");
@@ -470,30 +488,28 @@ void syscalls_print_sockaddr(struct syscalls_buf *b, const uint8_t *sa, size_t l
             syscalls_buf_puts(b, ", sun_path=");
             syscalls_print_quoted(b, path, l, 0, 0);
         }
-    } else if (fam == 2 && len >= 8) { /* AF_INET */
-        uint16_t port;
+    } else if (fam == AF_INET && len >= offsetof(struct sockaddr_in, sin_zero)) {
+        struct sockaddr_in in;
         char ip[INET_ADDRSTRLEN];
-        memcpy(&port, sa + 2, 2);
-        inet_ntop(AF_INET, sa + 4, ip, sizeof ip);
-        syscalls_buf_printf(b, ", sin_port=htons(%u), sin_addr=inet_addr(\"%s\")", ntohs(port), ip);
-    } else if (fam == 10 && len >= 28) { /* AF_INET6 */
-        uint16_t port;
-        uint32_t flow, scope;
+        memset(&in, 0, sizeof in);
+        memcpy(&in, sa, len < sizeof in ? len : sizeof in);
+        inet_ntop(AF_INET, &in.sin_addr, ip, sizeof ip);
+        syscalls_buf_printf(b, ", sin_port=htons(%u), sin_addr=inet_addr(\"%s\")", ntohs(in.sin_port), ip);
+    } else if (fam == AF_INET6 && len >= sizeof(struct sockaddr_in6)) {
+        struct sockaddr_in6 in6;
         char ip[INET6_ADDRSTRLEN];
-        memcpy(&port, sa + 2, 2);
-        memcpy(&flow, sa + 4, 4);
-        memcpy(&scope, sa + 24, 4);
-        inet_ntop(AF_INET6, sa + 8, ip, sizeof ip);
+        memcpy(&in6, sa, sizeof in6);
+        inet_ntop(AF_INET6, &in6.sin6_addr, ip, sizeof ip);
         syscalls_buf_printf(b, ", sin6_port=htons(%u), sin6_flowinfo=htonl(%u), "
                      "inet_pton(AF_INET6, \"%s\", &sin6_addr), sin6_scope_id=%u",
-                  ntohs(port), ntohl(flow), ip, scope);
+                  ntohs(in6.sin6_port), ntohl(in6.sin6_flowinfo), ip, in6.sin6_scope_id);
     } else {
         syscalls_buf_puts(b, ", ...");
     }
     syscalls_buf_putc(b, '}');
 }
 
-void syscalls_print_statfs(struct syscalls_buf *b, const uint8_t *st, size_t len)
+void syscalls_print_statfs(struct syscalls_buf *b, const uint8_t *p, size_t len)
 {
     static const struct syscalls_xlat magic[] = {
         X(EXT2_SUPER_MAGIC), X(TMPFS_MAGIC), X(PROC_SUPER_MAGIC),
@@ -512,35 +528,37 @@ void syscalls_print_statfs(struct syscalls_buf *b, const uint8_t *st, size_t len
         X(ST_IMMUTABLE), X(ST_NOATIME), X(ST_NODIRATIME), X(ST_RELATIME),
         X(ST_NOSYMFOLLOW), SYSCALLS_XEND,
     };
-    if (len < 120)
+    struct statfs st;
+    if (len < syscalls_abi.statfs || len < sizeof st)
         return;
+    memcpy(&st, p, sizeof st);
     syscalls_buf_puts(b, "{f_type=");
-    syscalls_print_value(b, magic, rd64(st), "%#llx");
+    syscalls_print_value(b, magic, (uint64_t)st.f_type, "%#llx");
     syscalls_buf_printf(b, ", f_bsize=%lld, f_blocks=%llu, f_bfree=%llu, f_bavail=%llu, f_files=%llu, f_ffree=%llu, "
                  "f_fsid={val=[%#x, %#x]}, f_namelen=%lld, f_frsize=%lld, f_flags=",
-              (long long)rd64(st + 8), (unsigned long long)rd64(st + 16), (unsigned long long)rd64(st + 24),
-              (unsigned long long)rd64(st + 32), (unsigned long long)rd64(st + 40),
-              (unsigned long long)rd64(st + 48), rd32(st + 56), rd32(st + 60), (long long)rd64(st + 64),
-              (long long)rd64(st + 72));
-    syscalls_print_flags(b, stflags, rd64(st + 80), "0");
+              (long long)st.f_bsize, (unsigned long long)st.f_blocks, (unsigned long long)st.f_bfree,
+              (unsigned long long)st.f_bavail, (unsigned long long)st.f_files,
+              (unsigned long long)st.f_ffree, (unsigned)st.f_fsid.__val[0], (unsigned)st.f_fsid.__val[1],
+              (long long)st.f_namelen, (long long)st.f_frsize);
+    syscalls_print_flags(b, stflags, (uint64_t)st.f_flags, "0");
     syscalls_buf_putc(b, '}');
 }
 
-void syscalls_print_sysinfo(struct syscalls_buf *b, const uint8_t *si, size_t len)
+void syscalls_print_sysinfo(struct syscalls_buf *b, const uint8_t *p, size_t len)
 {
-    if (len < 112)
+    struct sysinfo si;
+    if (len < syscalls_abi.sysinfo || len < sizeof si)
         return;
-    uint16_t procs;
-    memcpy(&procs, si + 80, 2);
+    memcpy(&si, p, sizeof si);
     syscalls_buf_printf(b, "{uptime=%lld, loads=[%llu, %llu, %llu], totalram=%llu, freeram=%llu, sharedram=%llu, "
                  "bufferram=%llu, totalswap=%llu, freeswap=%llu, procs=%u, totalhigh=%llu, freehigh=%llu, "
                  "mem_unit=%u}",
-              (long long)rd64(si), (unsigned long long)rd64(si + 8), (unsigned long long)rd64(si + 16),
-              (unsigned long long)rd64(si + 24), (unsigned long long)rd64(si + 32),
-              (unsigned long long)rd64(si + 40), (unsigned long long)rd64(si + 48),
-              (unsigned long long)rd64(si + 56), (unsigned long long)rd64(si + 64),
-              (unsigned long long)rd64(si + 72), procs, (unsigned long long)rd64(si + 88),
-              (unsigned long long)rd64(si + 96), rd32(si + 104));
+              (long long)si.uptime, (unsigned long long)si.loads[0], (unsigned long long)si.loads[1],
+              (unsigned long long)si.loads[2], (unsigned long long)si.totalram,
+              (unsigned long long)si.freeram, (unsigned long long)si.sharedram,
+              (unsigned long long)si.bufferram, (unsigned long long)si.totalswap,
+              (unsigned long long)si.freeswap, (unsigned)si.procs, (unsigned long long)si.totalhigh,
+              (unsigned long long)si.freehigh, si.mem_unit);
 }
 
 void syscalls_print_cpuset(struct syscalls_buf *b, const uint8_t *set, size_t len)
@@ -560,14 +578,13 @@ void syscalls_print_pollfds(struct syscalls_buf *b, const uint8_t *p, size_t len
 {
     int n = 0;
     syscalls_buf_putc(b, '[');
-    for (size_t off = 0; off + 8 <= len; off += 8) {
-        int fd = (int)rd32(p + off);
-        uint16_t ev, rev;
-        memcpy(&ev, p + off + 4, 2);
-        memcpy(&rev, p + off + 6, 2);
+    for (size_t off = 0; off + sizeof(struct pollfd) <= len; off += sizeof(struct pollfd)) {
+        struct pollfd pfd;
+        memcpy(&pfd, p + off, sizeof pfd);
+        uint16_t ev = (uint16_t)pfd.events, rev = (uint16_t)pfd.revents;
         if (revents && !rev)
             continue;
-        syscalls_buf_printf(b, "%s{fd=%d, %s=", n++ ? ", " : "", fd, revents ? "revents" : "events");
+        syscalls_buf_printf(b, "%s{fd=%d, %s=", n++ ? ", " : "", pfd.fd, revents ? "revents" : "events");
         syscalls_print_flags(b, syscalls_xlat_poll_events, revents ? rev : ev, "0");
         syscalls_buf_putc(b, '}');
     }
@@ -657,7 +674,7 @@ void syscalls_print_termios(struct syscalls_buf *b, const uint8_t *t, size_t len
         X(ECHOKE), X(FLUSHO), X(PENDIN), X(TOSTOP),
         X(EXTPROC), SYSCALLS_XEND,
     };
-    if (len < 36)
+    if (len < syscalls_abi.termios) /* the kernel's struct termios, not the C library's */
         return;
     uint32_t iflag = rd32(t), oflag = rd32(t + 4), cflag = rd32(t + 8), lflag = rd32(t + 12);
     syscalls_buf_puts(b, "{c_iflag=");
@@ -692,21 +709,24 @@ void syscalls_print_termios(struct syscalls_buf *b, const uint8_t *t, size_t len
 
 void syscalls_print_winsize(struct syscalls_buf *b, const uint8_t *w, size_t len)
 {
-    uint16_t v[4];
-    if (len < 8)
+    struct winsize ws;
+    if (len < syscalls_abi.winsize || len < sizeof ws)
         return;
-    memcpy(v, w, 8);
-    syscalls_buf_printf(b, "{ws_row=%u, ws_col=%u, ws_xpixel=%u, ws_ypixel=%u}", v[0], v[1], v[2], v[3]);
+    memcpy(&ws, w, sizeof ws);
+    syscalls_buf_printf(b, "{ws_row=%u, ws_col=%u, ws_xpixel=%u, ws_ypixel=%u}", ws.ws_row, ws.ws_col, ws.ws_xpixel,
+                        ws.ws_ypixel);
 }
 
 void syscalls_print_epoll_events(struct syscalls_buf *b, const uint8_t *p, size_t len, int array)
 {
     if (array)
         syscalls_buf_putc(b, '[');
-    for (size_t off = 0; off + 12 <= len; off += 12) {
-        uint64_t data = rd64(p + off + 4);
+    for (size_t off = 0; off + sizeof(struct epoll_event) <= len; off += sizeof(struct epoll_event)) {
+        struct epoll_event e;
+        memcpy(&e, p + off, sizeof e);
+        uint64_t data = e.data.u64;
         syscalls_buf_puts(b, off ? ", {events=" : "{events=");
-        syscalls_print_flags(b, syscalls_xlat_epoll_events, rd32(p + off), "0");
+        syscalls_print_flags(b, syscalls_xlat_epoll_events, e.events, "0");
         syscalls_buf_printf(b, ", data={u32=%u, u64=%llu}}", (uint32_t)data, (unsigned long long)data);
         if (!array)
             break;
@@ -717,12 +737,14 @@ void syscalls_print_epoll_events(struct syscalls_buf *b, const uint8_t *p, size_
 
 void syscalls_print_utsname(struct syscalls_buf *b, const uint8_t *u, size_t len)
 {
-    if (len < 130)
+    const size_t field = sizeof(((struct utsname *)0)->sysname);
+    if (len < offsetof(struct utsname, release))
         return;
     syscalls_buf_puts(b, "{sysname=");
-    syscalls_print_quoted(b, u, strnlen((const char *)u, 65), 0, 0);
+    syscalls_print_quoted(b, u + offsetof(struct utsname, sysname), strnlen((const char *)u, field), 0, 0);
     syscalls_buf_puts(b, ", nodename=");
-    syscalls_print_quoted(b, u + 65, strnlen((const char *)u + 65, 65), 0, 0);
+    syscalls_print_quoted(b, u + offsetof(struct utsname, nodename),
+                          strnlen((const char *)u + offsetof(struct utsname, nodename), field), 0, 0);
     syscalls_buf_puts(b, ", ...}");
 }
 
