@@ -591,7 +591,8 @@ void syscalls_print_pollfds(struct syscalls_buf *b, const uint8_t *p, size_t len
     syscalls_buf_putc(b, ']');
 }
 
-void syscalls_print_iov(struct syscalls_buf *b, const uint8_t *p, size_t len, uint64_t count, uint32_t strsize, int hex)
+void syscalls_print_iov(struct syscalls_buf *b, const uint8_t *p, size_t len, uint64_t count, uint32_t strsize,
+                        int hex)
 {
     size_t off = 0;
     uint64_t shown = 0;

@@ -135,8 +135,12 @@ static void fmt_struct(struct fmt *F, unsigned i, enum syscall_arg t)
     switch (t) {
     case SYSCALL_ARG_RLIMIT_IN: case SYSCALL_ARG_RLIMIT_OUT: syscalls_print_rlimit(F->b, p, cp->len); break;
     case SYSCALL_ARG_SIGSET_IN: case SYSCALL_ARG_SIGSET_OUT: syscalls_print_sigset(F->b, p, cp->len); break;
-    case SYSCALL_ARG_SIGACTION_IN: case SYSCALL_ARG_SIGACTION_OUT: syscalls_print_sigaction(F->b, p, cp->len); break;
-    case SYSCALL_ARG_TIMESPEC_IN: case SYSCALL_ARG_TIMESPEC_OUT: case SYSCALL_ARG_TIMESPEC_REMAINING: syscalls_print_timespec(F->b, p, cp->len); break;
+    case SYSCALL_ARG_SIGACTION_IN: case SYSCALL_ARG_SIGACTION_OUT:
+        syscalls_print_sigaction(F->b, p, cp->len);
+        break;
+    case SYSCALL_ARG_TIMESPEC_IN: case SYSCALL_ARG_TIMESPEC_OUT: case SYSCALL_ARG_TIMESPEC_REMAINING:
+        syscalls_print_timespec(F->b, p, cp->len);
+        break;
     case SYSCALL_ARG_STAT_OUT: syscalls_print_stat(F->b, p, cp->len); break;
     case SYSCALL_ARG_UTSNAME_OUT: syscalls_print_utsname(F->b, p, cp->len); break;
     case SYSCALL_ARG_STATX_OUT: syscalls_print_statx(F->b, p, cp->len); break;
@@ -144,8 +148,9 @@ static void fmt_struct(struct fmt *F, unsigned i, enum syscall_arg t)
     case SYSCALL_ARG_SYSINFO_OUT: syscalls_print_sysinfo(F->b, p, cp->len); break;
     case SYSCALL_ARG_CPUSET_OUT: syscalls_print_cpuset(F->b, p, cp->len); break;
     case SYSCALL_ARG_POLLFDS: syscalls_print_pollfds(F->b, p, cp->len, 0); break;
-    case SYSCALL_ARG_IOVEC_IN: syscalls_print_iov(F->b, p, cp->len, F->it->args[i + 1], F->c->o->strsize, F->c->o->hex); break;
-    case SYSCALL_ARG_IOVEC_OUT: syscalls_print_iov(F->b, p, cp->len, F->it->args[i + 1], F->c->o->strsize, F->c->o->hex); break;
+    case SYSCALL_ARG_IOVEC_IN: case SYSCALL_ARG_IOVEC_OUT:
+        syscalls_print_iov(F->b, p, cp->len, F->it->args[i + 1], F->c->o->strsize, F->c->o->hex);
+        break;
     case SYSCALL_ARG_GIDS_OUT: {
         syscalls_buf_putc(F->b, '[');
         for (size_t k = 0; k + 4 <= cp->len; k += 4) {
@@ -322,9 +327,13 @@ static void fmt_arg(struct fmt *F, unsigned i, enum syscall_arg t)
             fmt_struct(F, i, t);
         break;
     case SYSCALL_ARG_FADVISE: syscalls_print_value(b, syscalls_xlat_fadvise, v, "%llu"); break;
-    case SYSCALL_ARG_ENVP: case SYSCALL_ARG_DIRENTS_OUT: case SYSCALL_ARG_RLIMIT_IN: case SYSCALL_ARG_RLIMIT_OUT: case SYSCALL_ARG_SIGSET_IN: case SYSCALL_ARG_SIGSET_OUT: case SYSCALL_ARG_SIGACTION_IN: case SYSCALL_ARG_SIGACTION_OUT: case SYSCALL_ARG_TIMESPEC_IN:
-    case SYSCALL_ARG_TIMESPEC_OUT: case SYSCALL_ARG_STAT_OUT: case SYSCALL_ARG_UTSNAME_OUT: case SYSCALL_ARG_PIPEFDS_OUT: case SYSCALL_ARG_WAIT_STATUS_OUT: case SYSCALL_ARG_SOCKADDR_IN: case SYSCALL_ARG_STATX_OUT: case SYSCALL_ARG_TIMESPEC_REMAINING:
-    case SYSCALL_ARG_CPUSET_OUT: case SYSCALL_ARG_SYSINFO_OUT: case SYSCALL_ARG_STATFS_OUT: case SYSCALL_ARG_POLLFDS: case SYSCALL_ARG_IOVEC_IN: case SYSCALL_ARG_IOVEC_OUT:
+    case SYSCALL_ARG_ENVP: case SYSCALL_ARG_DIRENTS_OUT: case SYSCALL_ARG_RLIMIT_IN: case SYSCALL_ARG_RLIMIT_OUT:
+    case SYSCALL_ARG_SIGSET_IN: case SYSCALL_ARG_SIGSET_OUT: case SYSCALL_ARG_SIGACTION_IN:
+    case SYSCALL_ARG_SIGACTION_OUT: case SYSCALL_ARG_TIMESPEC_IN: case SYSCALL_ARG_TIMESPEC_OUT:
+    case SYSCALL_ARG_STAT_OUT: case SYSCALL_ARG_UTSNAME_OUT: case SYSCALL_ARG_PIPEFDS_OUT:
+    case SYSCALL_ARG_WAIT_STATUS_OUT: case SYSCALL_ARG_SOCKADDR_IN: case SYSCALL_ARG_STATX_OUT:
+    case SYSCALL_ARG_TIMESPEC_REMAINING: case SYSCALL_ARG_CPUSET_OUT: case SYSCALL_ARG_SYSINFO_OUT:
+    case SYSCALL_ARG_STATFS_OUT: case SYSCALL_ARG_POLLFDS: case SYSCALL_ARG_IOVEC_IN: case SYSCALL_ARG_IOVEC_OUT:
         if (!v && t != SYSCALL_ARG_DIRENTS_OUT)
             syscalls_buf_puts(b, "NULL");
         else if (!v)

@@ -573,9 +573,10 @@ static int json_signal_or_exit(struct cat_ctx *c, const tr_record *rec)
     FILE *f = c->out;
     struct syscalls_buf b = {0};
     if (rec->type == TR_REC_SIGNAL) {
+        const char *sname = syscalls_signal_name((int)rec->u.signal.signo);
         fprintf(f, "{\"type\":\"signal\",\"time\":%" PRIu64 ",\"pid\":%d,\"tid\":%d,\"signo\":%u,\"code\":%d,\"flags\":%u,\"name\":\"%s\"",
                 rec->time, rec->pid, rec->tid, rec->u.signal.signo, rec->u.signal.code,
-                rec->u.signal.flags, syscalls_signal_name((int)rec->u.signal.signo) ? syscalls_signal_name((int)rec->u.signal.signo) : "");
+                rec->u.signal.flags, sname ? sname : "");
         if (rec->u.signal.siginfo_len) {
             syscalls_print_siginfo(&b, rec->u.signal.siginfo, rec->u.signal.siginfo_len);
             fprintf(f, ",\"decoded\":\"");
@@ -591,7 +592,8 @@ static int json_signal_or_exit(struct cat_ctx *c, const tr_record *rec)
             fprintf(f, ",\"exit_code\":%d}\n", (st >> 8) & 0xff);
         else
             fprintf(f, ",\"signal\":\"%s\",\"core_dumped\":%s}\n",
-                    syscalls_signal_name(st & 0x7f) ? syscalls_signal_name(st & 0x7f) : "", (st & 0x80) ? "true" : "false");
+                    syscalls_signal_name(st & 0x7f) ? syscalls_signal_name(st & 0x7f) : "",
+                    (st & 0x80) ? "true" : "false");
     }
     syscalls_buf_free(&b);
     return 0;
