@@ -193,6 +193,7 @@ enum syscall_capture_what {
     SYSCALL_CAPTURE_ENV_COUNT,    /* TR_CAP_STRUCT "count": the u32 number of entries of an array */
     SYSCALL_CAPTURE_DIRENT_COUNT, /* TR_CAP_STRUCT "count": the u32 number of directory entries */
     SYSCALL_CAPTURE_IOVEC,        /* TR_CAP_STRUCT "iovec": the iovecs with (a prefix of) their data */
+    SYSCALL_CAPTURE_FD_PATH,      /* TR_CAP_FD_PATH: the path of an fd (-y only) */
 };
 
 /* How many elements (bytes for STRING and BUFFER) a capture has. */
@@ -233,6 +234,26 @@ struct syscall_arg_info {
 
 /* What argument kind k is and captures; NULL when k is out of range. */
 const struct syscall_arg_info *syscalls_arg_info(enum syscall_arg k);
+
+/* One capture of a call that its family decodes (!syscalls_by_args): copy
+ * what c says (STRING of at most c.size bytes, STRUCT of c.size bytes, or
+ * FD_PATH) for argument arg from value (an address; for FD_PATH the fd). */
+struct syscall_family_capture {
+    uint32_t arg;                 /* 6: the returned fd */
+    uint64_t value;
+    struct syscall_capture c;
+};
+#define SYSCALLS_FAMILY_CAPTURES_MAX 2
+
+/* What a call of d's family with arguments a captures, in order: at entry
+ * (at_exit 0; sp the user stack pointer, where rt_sigreturn finds the mask
+ * it restores), or at exit (at_exit 1, ret the return value; entry_struct
+ * the entry's first capture, entry_len bytes, or NULL: clone3's clone_args).
+ * Fills out and returns how many (0 for the calls decoded by their
+ * arguments' kinds).  FD_PATH captures are for -y only. */
+int syscalls_family_captures(const struct syscall_desc *d, const uint64_t a[6], uint64_t sp, int at_exit,
+                             int64_t ret, const uint8_t *entry_struct, size_t entry_len,
+                             struct syscall_family_capture out[SYSCALLS_FAMILY_CAPTURES_MAX]);
 
 /* Sizes and offsets of the kernel's x86_64 ABI, from its headers (sizeof
  * and offsetof of the real structs): what the recorder copies and the

@@ -6,7 +6,10 @@
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <linux/types.h>
+#include <asm/fcntl.h>
+#include <asm/ioctls.h>
 #include <asm/sigcontext.h>
 #include <asm/signal.h>
 #include <asm/stat.h>
@@ -14,9 +17,12 @@
 #include <asm/termbits.h>
 #include <asm/termios.h>
 #include <asm/ucontext.h>
+#include <linux/errno.h>
 #include <linux/eventpoll.h>
+#include <linux/futex.h>
 #include <linux/limits.h>
 #include <linux/poll.h>
+#include <linux/prctl.h>
 #include <linux/resource.h>
 #include <linux/sched.h>
 #include <linux/socket.h>
@@ -168,4 +174,77 @@ const struct syscall_arg_info *syscalls_arg_info(enum syscall_arg k)
     if ((unsigned)k >= SYSCALL_ARG_COUNT)
         return NULL;
     return &infos[k];
+}
+
+/* ---- the families' own captures ------------------------------------------------ */
+
+static void family_capture(struct syscall_family_capture *out, int *n, uint32_t arg, uint64_t value,
+                           uint8_t what, uint32_t size, const char *name)
+{
+    out[*n] = (struct syscall_family_capture){ arg, value, { what, SYSCALL_COUNT_ONE, SYSCALL_IF_ALWAYS, size, 0, name } };
+    (*n)++;
+}
+
+int syscalls_family_captures(const struct syscall_desc *d, const uint64_t a[6], uint64_t sp, int at_exit,
+                             int64_t ret, const uint8_t *entry_struct, size_t entry_len,
+                             struct syscall_family_capture out[SYSCALLS_FAMILY_CAPTURES_MAX])
+{
+    int n = 0;
+    const uint8_t STR = SYSCALL_CAPTURE_STRING, ST = SYSCALL_CAPTURE_STRUCT, FD = SYSCALL_CAPTURE_FD_PATH;
+    int ok = ret >= 0 || ret < -4095;
+    uint32_t req = (uint32_t)a[1];
+    if (syscalls_by_args(d))
+        return 0;
+    if (!at_exit) {
+        switch (d->family) {
+        case SYSCALL_FAMILY_CLONE3:
+            family_capture(out, &n, 0, a[0], ST, a[1] < sizeof(struct clone_args) ? (uint32_t)a[1] : sizeof(struct clone_args),
+                           "clone_args");
+            break;
+        case SYSCALL_FAMILY_PRCTL:
+            if (a[0] == PR_SET_NAME)
+                family_capture(out, &n, 1, a[1], STR, TASK_COMM_LEN, NULL);
+            break;
+        case SYSCALL_FAMILY_RT_SIGRETURN: /* the mask of the signal frame's ucontext */
+            family_capture(out, &n, 0, sp + offsetof(struct ucontext, uc_sigmask), ST, sizeof(sigset_t), "sigset");
+            break;
+        case SYSCALL_FAMILY_FUTEX: {
+            int op = (int)(a[1] & 0x7f); /* the command, without FUTEX_PRIVATE_FLAG ... */
+            if ((op == FUTEX_WAIT || op == FUTEX_WAIT_BITSET || op == FUTEX_WAIT_REQUEUE_PI) && a[3])
+                family_capture(out, &n, 3, a[3], ST, sizeof(struct __kernel_timespec), "timespec");
+            break;
+        }
+        case SYSCALL_FAMILY_IOCTL:
+        case SYSCALL_FAMILY_FCNTL:
+            family_capture(out, &n, 0, a[0], FD, 0, NULL);
+            if (d->family == SYSCALL_FAMILY_IOCTL && (req == TCSETS || req == TCSETSW || req == TCSETSF))
+                family_capture(out, &n, 2, a[2], ST, sizeof(struct termios), "termios");
+            else if (d->family == SYSCALL_FAMILY_IOCTL && req == TIOCSWINSZ)
+                family_capture(out, &n, 2, a[2], ST, sizeof(struct winsize), "winsize");
+            break;
+        default: break;
+        }
+        return n;
+    }
+    if (d->family == SYSCALL_FAMILY_IOCTL && ok && ret == 0 && req == TIOCGWINSZ)
+        family_capture(out, &n, 2, a[2], ST, sizeof(struct winsize), "winsize");
+    else if (d->family == SYSCALL_FAMILY_IOCTL && ok && ret == 0 && req == TCGETS)
+        family_capture(out, &n, 2, a[2], ST, sizeof(struct termios), "termios");
+    else if (d->family == SYSCALL_FAMILY_IOCTL && ok && ret == 0 && (req == FIONREAD || req == TIOCGPGRP))
+        family_capture(out, &n, 2, a[2], ST, sizeof(int), "int");
+    else if (d->family == SYSCALL_FAMILY_CLONE && (a[0] & CLONE_PARENT_SETTID) && ok && a[2])
+        family_capture(out, &n, 2, a[2], ST, sizeof(int), "int");
+    else if (d->family == SYSCALL_FAMILY_CLONE3 && ok && entry_struct &&
+             entry_len >= offsetof(struct clone_args, parent_tid) + sizeof(uint64_t)) {
+        uint64_t flags, ptid;
+        memcpy(&flags, entry_struct + offsetof(struct clone_args, flags), sizeof flags);
+        memcpy(&ptid, entry_struct + offsetof(struct clone_args, parent_tid), sizeof ptid);
+        if ((flags & CLONE_PARENT_SETTID) && ptid)
+            family_capture(out, &n, 1, ptid, ST, sizeof(int), "int");
+    }
+    if (d->family == SYSCALL_FAMILY_PRCTL && a[0] == PR_GET_NAME && ok)
+        family_capture(out, &n, 1, a[1], STR, TASK_COMM_LEN, NULL);
+    if (d->family == SYSCALL_FAMILY_FCNTL && ok && (a[1] == F_DUPFD || a[1] == F_DUPFD_CLOEXEC))
+        family_capture(out, &n, 6, (uint64_t)ret, FD, 0, NULL);
+    return n;
 }

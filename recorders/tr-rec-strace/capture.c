@@ -6,13 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/epoll.h>
-#include <sys/ioctl.h>
-#include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/uio.h>
 #include <unistd.h>
-#include <linux/futex.h>
-#include <linux/sched.h>
 
 #include "capture.h"
 
@@ -354,40 +350,22 @@ static void capture_arg(struct tracee *tr, unsigned i, const struct syscall_capt
     }
 }
 
-/* The captures of the families with decoders of their own, at entry. */
-static void capture_family_entry(struct tracee *tr, const struct syscall_desc *d, const struct capture_opts *o)
+/* The captures of a call its family decodes (model/syscalls.h says which). */
+static void capture_family(struct tracee *tr, const struct syscall_desc *d, int at_exit, int64_t ret,
+                           const struct capture_opts *o)
 {
-    const uint64_t *a = tr->args;
-    const struct syscalls_abi *abi = &syscalls_abi;
-    switch (d->family) {
-    case SYSCALL_FAMILY_CLONE3:
-        cap_struct(tr, 0, a[0], a[1] < abi->clone_args ? a[1] : abi->clone_args, "clone_args", 0);
-        break;
-    case SYSCALL_FAMILY_PRCTL:
-        if (a[0] == PR_SET_NAME)
-            cap_string(tr, 1, a[1], abi->comm, 0);
-        break;
-    case SYSCALL_FAMILY_RT_SIGRETURN:
-        cap_struct(tr, 0, tr->sp + abi->uc_sigmask, abi->sigset, "sigset", 0); /* ucontext.uc_sigmask */
-        break;
-    case SYSCALL_FAMILY_FUTEX: {
-        int op = (int)(a[1] & 0x7f); /* the command, without FUTEX_PRIVATE_FLAG ... */
-        if ((op == FUTEX_WAIT || op == FUTEX_WAIT_BITSET || op == FUTEX_WAIT_REQUEUE_PI) && a[3])
-            cap_struct(tr, 3, a[3], abi->timespec, "timespec", 0);
-        break;
-    }
-    case SYSCALL_FAMILY_IOCTL:
-    case SYSCALL_FAMILY_FCNTL: {
-        if (o->decode_fds)
-            cap_fd(tr, 0, (int64_t)a[0], 0);
-        uint32_t req = (uint32_t)a[1];
-        if (d->family == SYSCALL_FAMILY_IOCTL && (req == TCSETS || req == TCSETSW || req == TCSETSF))
-            cap_struct(tr, 2, a[2], abi->termios, "termios", 0);
-        else if (d->family == SYSCALL_FAMILY_IOCTL && req == TIOCSWINSZ)
-            cap_struct(tr, 2, a[2], abi->winsize, "winsize", 0);
-        break;
-    }
-    default: break;
+    struct syscall_family_capture fc[SYSCALLS_FAMILY_CAPTURES_MAX];
+    const uint8_t *entry = at_exit && tr->ncaps ? tr->buf + tr->caps[0].off : NULL;
+    int n = syscalls_family_captures(d, tr->args, tr->sp, at_exit, ret, entry, entry ? tr->caps[0].len : 0, fc);
+    uint32_t exitf = at_exit ? TR_CAPF_EXIT : 0;
+    for (int i = 0; i < n; i++) {
+        const struct syscall_family_capture *f = &fc[i];
+        if (f->c.what == SYSCALL_CAPTURE_STRING)
+            cap_string(tr, f->arg, f->value, f->c.size, exitf);
+        else if (f->c.what == SYSCALL_CAPTURE_STRUCT)
+            cap_struct(tr, f->arg, f->value, f->c.size, f->c.struct_name, exitf);
+        else if (f->c.what == SYSCALL_CAPTURE_FD_PATH && o->decode_fds)
+            cap_fd(tr, f->arg, (int64_t)f->value, exitf);
     }
 }
 
@@ -398,7 +376,7 @@ void capture_entry(struct tracee *tr, const struct syscall_desc *d, const struct
         return;
     const uint64_t *a = tr->args;
     if (!syscalls_by_args(d)) {
-        capture_family_entry(tr, d, o);
+        capture_family(tr, d, 0, 0, o);
         return;
     }
     for (unsigned i = 0; i < d->nargs; i++) {
@@ -412,37 +390,6 @@ void capture_entry(struct tracee *tr, const struct syscall_desc *d, const struct
     }
 }
 
-/* The captures of the families with decoders of their own, at exit. */
-static void capture_family_exit(struct tracee *tr, const struct syscall_desc *d, int64_t ret,
-                                const struct capture_opts *o)
-{
-    const uint64_t *a = tr->args;
-    const struct syscalls_abi *abi = &syscalls_abi;
-    int ok = ret >= 0 || ret < -4095;
-    const uint32_t X = TR_CAPF_EXIT;
-    uint32_t req = (uint32_t)a[1];
-    if (d->family == SYSCALL_FAMILY_IOCTL && ok && ret == 0 && req == TIOCGWINSZ)
-        cap_struct(tr, 2, a[2], abi->winsize, "winsize", X);
-    else if (d->family == SYSCALL_FAMILY_IOCTL && ok && ret == 0 && req == TCGETS)
-        cap_struct(tr, 2, a[2], abi->termios, "termios", X);
-    else if (d->family == SYSCALL_FAMILY_IOCTL && ok && ret == 0 && (req == FIONREAD || req == TIOCGPGRP))
-        cap_struct(tr, 2, a[2], sizeof(int), "int", X);
-    else if (d->family == SYSCALL_FAMILY_CLONE && (a[0] & CLONE_PARENT_SETTID) && ok && a[2])
-        cap_struct(tr, 2, a[2], sizeof(int), "int", X);
-    else if (d->family == SYSCALL_FAMILY_CLONE3 && ok && tr->ncaps &&
-             tr->buf_len >= offsetof(struct clone_args, parent_tid) + sizeof(uint64_t)) {
-        uint64_t flags, ptid;
-        memcpy(&flags, tr->buf + tr->caps[0].off + offsetof(struct clone_args, flags), sizeof flags);
-        memcpy(&ptid, tr->buf + tr->caps[0].off + offsetof(struct clone_args, parent_tid), sizeof ptid);
-        if ((flags & CLONE_PARENT_SETTID) && ptid)
-            cap_struct(tr, 1, ptid, sizeof(int), "int", X);
-    }
-    if (d->family == SYSCALL_FAMILY_PRCTL && a[0] == PR_GET_NAME && ok)
-        cap_string(tr, 1, a[1], abi->comm, X);
-    if (o->decode_fds && ok && d->family == SYSCALL_FAMILY_FCNTL && (a[1] == F_DUPFD || a[1] == F_DUPFD_CLOEXEC))
-        cap_fd(tr, 6, ret, X);
-}
-
 void capture_exit(struct tracee *tr, const struct syscall_desc *d, int64_t ret, const struct capture_opts *o)
 {
     if (!d)
@@ -451,7 +398,7 @@ void capture_exit(struct tracee *tr, const struct syscall_desc *d, int64_t ret, 
     int ok = ret >= 0 || ret < -4095;
     const uint32_t X = TR_CAPF_EXIT;
     if (!syscalls_by_args(d)) {
-        capture_family_exit(tr, d, ret, o);
+        capture_family(tr, d, 1, ret, o);
         return;
     }
     int pipefds = -1;
