@@ -13,7 +13,10 @@
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
+#include <sched.h>
 #include <sys/epoll.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -201,6 +204,58 @@ static void test_capture_rules(void **state)
     assert_int_equal(syscalls_arg_info(syscalls_arg(wr, 1))->exit.what, SYSCALL_CAPTURE_NONE);
 }
 
+static void test_family_captures(void **state)
+{
+    (void)state;
+    struct syscall_family_capture fc[SYSCALLS_FAMILY_CAPTURES_MAX];
+    const struct syscall_desc *ioctl_d = syscalls_desc_find("ioctl");
+    /* ioctl(1, TCSETS, p): the fd's path (-y) and the kernel's termios, at entry */
+    uint64_t a[6] = { 1, TCSETS, 0x1000, 0, 0, 0 };
+    assert_int_equal(syscalls_family_captures(ioctl_d, a, 0, 0, 0, NULL, 0, fc), 2);
+    assert_int_equal(fc[0].c.what, SYSCALL_CAPTURE_FD_PATH);
+    assert_int_equal(fc[0].value, 1);
+    assert_int_equal(fc[1].c.what, SYSCALL_CAPTURE_STRUCT);
+    assert_int_equal(fc[1].arg, 2);
+    assert_int_equal(fc[1].value, 0x1000);
+    assert_int_equal(fc[1].c.size, syscalls_abi.termios);
+    assert_string_equal(fc[1].c.struct_name, "termios");
+    /* TIOCGWINSZ: its winsize at exit, only when it succeeded */
+    a[1] = TIOCGWINSZ;
+    assert_int_equal(syscalls_family_captures(ioctl_d, a, 0, 1, 0, NULL, 0, fc), 1);
+    assert_int_equal(fc[0].c.size, sizeof(struct winsize));
+    assert_int_equal(syscalls_family_captures(ioctl_d, a, 0, 1, -25, NULL, 0, fc), 0);
+    /* fcntl(F_DUPFD_CLOEXEC): the new fd's path at exit */
+    uint64_t f[6] = { 3, F_DUPFD_CLOEXEC, 10, 0, 0, 0 };
+    assert_int_equal(syscalls_family_captures(syscalls_desc_find("fcntl"), f, 0, 1, 12, NULL, 0, fc), 1);
+    assert_int_equal(fc[0].arg, 6);
+    assert_int_equal(fc[0].value, 12);
+    /* clone3: parent_tid at exit, from the clone_args copied at entry
+     * (flags, pidfd, child_tid, parent_tid, ...) */
+    const struct syscall_desc *clone3 = syscalls_desc_find("clone3");
+    uint64_t c[6] = { 0x2000, syscalls_abi.clone_args, 0, 0, 0, 0 };
+    assert_int_equal(syscalls_family_captures(clone3, c, 0, 0, 0, NULL, 0, fc), 1);
+    assert_int_equal(fc[0].c.size, syscalls_abi.clone_args);
+    uint64_t args[11] = { CLONE_PARENT_SETTID, 0, 0, 0x3000 };
+    assert_int_equal(syscalls_family_captures(clone3, c, 0, 1, 42, (const uint8_t *)args, sizeof args, fc), 1);
+    assert_int_equal(fc[0].arg, 1);
+    assert_int_equal(fc[0].value, 0x3000);
+    assert_int_equal(fc[0].c.size, sizeof(int));
+    args[0] = 0; /* no CLONE_PARENT_SETTID: nothing */
+    assert_int_equal(syscalls_family_captures(clone3, c, 0, 1, 42, (const uint8_t *)args, sizeof args, fc), 0);
+    /* rt_sigreturn: the mask it restores, in the ucontext on the stack */
+    uint64_t none[6] = {0};
+    assert_int_equal(syscalls_family_captures(syscalls_desc_find("rt_sigreturn"), none, 0x7000, 0, 0, NULL, 0, fc), 1);
+    assert_int_equal(fc[0].value, 0x7000 + offsetof(ucontext_t, uc_sigmask));
+    assert_int_equal(fc[0].c.size, syscalls_abi.sigset);
+    /* prctl(PR_SET_NAME): the name, at most a comm */
+    uint64_t p[6] = { PR_SET_NAME, 0x4000, 0, 0, 0, 0 };
+    assert_int_equal(syscalls_family_captures(syscalls_desc_find("prctl"), p, 0, 0, 0, NULL, 0, fc), 1);
+    assert_int_equal(fc[0].c.what, SYSCALL_CAPTURE_STRING);
+    assert_int_equal(fc[0].c.size, 16);
+    /* calls decoded by their kinds have none */
+    assert_int_equal(syscalls_family_captures(syscalls_desc_find("read"), a, 0, 0, 0, NULL, 0, fc), 0);
+}
+
 static void test_sizes(void **state)
 {
     (void)state;
@@ -310,6 +365,7 @@ int main(void)
         cmocka_unit_test(test_table_from_trace),
         cmocka_unit_test(test_host_table),
         cmocka_unit_test(test_capture_rules),
+        cmocka_unit_test(test_family_captures),
         cmocka_unit_test(test_sizes),
         cmocka_unit_test(test_decoders),
     };
