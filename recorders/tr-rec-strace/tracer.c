@@ -692,6 +692,7 @@ int tracer_run_command(tr_writer *w, const struct tracer_opts *o, char **argv,
     int err = tracer_find_command(argv[0], path, sizeof path);
     if (err < 0) {
         cli_warn("cannot run '%s': %s", argv[0], strerror(-err));
+        tracer_end(&T);
         return -1;
     }
     struct sock_filter *prog = NULL;
@@ -705,6 +706,7 @@ int tracer_run_command(tr_writer *w, const struct tracer_opts *o, char **argv,
                     stops.trace[nr] = 1;
         if (filter_bpf(&stops, &prog, &plen) < 0) {
             cli_warn("out of memory");
+            tracer_end(&T);
             return -1;
         }
         T.use_seccomp = 1;
@@ -715,6 +717,7 @@ int tracer_run_command(tr_writer *w, const struct tracer_opts *o, char **argv,
     if (pipe2(pfd, O_CLOEXEC) < 0) {
         cli_warn("pipe: %s", strerror(errno));
         free(prog);
+        tracer_end(&T);
         return -1;
     }
     write_syscall_table(w);
@@ -722,6 +725,7 @@ int tracer_run_command(tr_writer *w, const struct tracer_opts *o, char **argv,
     if (pid < 0) {
         cli_warn("fork: %s", strerror(errno));
         free(prog);
+        tracer_end(&T);
         return -1;
     }
     if (pid == 0) {
@@ -734,6 +738,7 @@ int tracer_run_command(tr_writer *w, const struct tracer_opts *o, char **argv,
     if (waitpid(pid, &status, WSTOPPED) < 0 || !WIFSTOPPED(status)) {
         cli_warn("the command did not start");
         close(pfd[0]);
+        tracer_end(&T);
         return -1;
     }
     if (ptrace(PTRACE_SEIZE, pid, NULL, (void *)T.options) < 0) {
@@ -741,6 +746,7 @@ int tracer_run_command(tr_writer *w, const struct tracer_opts *o, char **argv,
         kill(pid, SIGKILL);
         waitpid(pid, &status, 0);
         close(pfd[0]);
+        tracer_end(&T);
         return -1;
     }
     struct tracee *tr = new_tracee(&T, pid);
