@@ -290,9 +290,9 @@ struct syscalls_entry {
  * struct is empty; syscalls_table_free frees it (and leaves it empty). */
 struct syscalls_table {
     struct syscalls_entry *by_nr;   /* numbers below SYSCALLS_NR_MAX, index nr */
-    uint8_t *looked_up;             /* 1: by_nr[nr] was asked of the reader already */
+    uint8_t *looked_up;             /* 1: by_nr[nr] was set */
     hashmap far;                    /* numbers from SYSCALLS_NR_MAX: (nr, 0) -> entry */
-    hashmap descs;                  /* (hash, length) of a name -> its descriptors */
+    hashmap descs;                  /* (hash, length) of a name -> its descriptor */
     strpool names;                  /* the names, copied */
 };
 
