@@ -181,7 +181,9 @@ const struct syscall_arg_info *syscalls_arg_info(enum syscall_arg k)
 static void family_capture(struct syscall_family_capture *out, int *n, uint32_t arg, uint64_t value,
                            uint8_t what, uint32_t size, const char *name)
 {
-    out[*n] = (struct syscall_family_capture){ arg, value, { what, SYSCALL_COUNT_ONE, SYSCALL_IF_ALWAYS, size, 0, name } };
+    out[*n] = (struct syscall_family_capture){
+        arg, value, { what, SYSCALL_COUNT_ONE, SYSCALL_IF_ALWAYS, size, 0, name },
+    };
     (*n)++;
 }
 
@@ -198,7 +200,8 @@ int syscalls_family_captures(const struct syscall_desc *d, const uint64_t a[6], 
     if (!at_exit) {
         switch (d->family) {
         case SYSCALL_FAMILY_CLONE3:
-            family_capture(out, &n, 0, a[0], ST, a[1] < sizeof(struct clone_args) ? (uint32_t)a[1] : sizeof(struct clone_args),
+            family_capture(out, &n, 0, a[0], ST,
+                           a[1] < sizeof(struct clone_args) ? (uint32_t)a[1] : sizeof(struct clone_args),
                            "clone_args");
             break;
         case SYSCALL_FAMILY_PRCTL:
