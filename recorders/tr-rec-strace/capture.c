@@ -1,14 +1,18 @@
 /* capture.c - see capture.h. */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/ptrace.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
 #include "capture.h"
 
-#define PATH_CAP 4096
+#define PATH_CAP PATH_MAX
 #define ARGV_MAX 4096   /* argv elements recorded */
 #define ENVP_MAX 65536  /* envp entries counted */
 #define DIRENT_MAX (1u << 20)
@@ -93,9 +97,9 @@ long mem_read_str(pid_t tid, uint64_t addr, char *buf, size_t max, int *complete
 long fd_path(pid_t tid, long fd, char *buf, size_t len)
 {
     char link[64];
-    if ((fd < 0 && fd != -100) || len < 2)
+    if ((fd < 0 && fd != AT_FDCWD) || len < 2)
         return -1;
-    if (fd == -100) /* AT_FDCWD */
+    if (fd == AT_FDCWD)
         snprintf(link, sizeof link, "/proc/%d/cwd", (int)tid);
     else
         snprintf(link, sizeof link, "/proc/%d/fd/%ld", (int)tid, fd);
@@ -237,10 +241,11 @@ static void cap_dirent_count(struct tracee *tr, uint32_t arg, uint64_t addr, int
     size_t len = (size_t)ret < sizeof buf ? (size_t)ret : sizeof buf;
     size_t n = mem_read(tr->tid, addr, buf, len);
     uint32_t count = 0;
-    /* linux_dirent and linux_dirent64 both keep d_reclen at offset 16 */
-    for (size_t off = 0; off + 18 <= n; count++) {
+    /* linux_dirent and linux_dirent64 both keep d_reclen where dirent64 has it */
+    const size_t at = offsetof(struct dirent64, d_reclen);
+    for (size_t off = 0; off + at + 2 <= n; count++) {
         uint16_t reclen;
-        memcpy(&reclen, buf + off + 16, 2);
+        memcpy(&reclen, buf + off + at, 2);
         if (reclen == 0)
             break;
         off += reclen;
@@ -282,152 +287,134 @@ static void cap_iov(struct tracee *tr, uint32_t arg, uint64_t addr, uint64_t cnt
     tracee_cap_end(tr, arg, TR_CAP_STRUCT, exitf, "iovec", used);
 }
 
-static int is_fd_arg(char t) { return t == 'f' || t == 'a'; }
+/* 1 when capture c is taken for a call with arguments a that returned ret (at exit) */
+static int capture_due(const struct syscall_capture *c, const uint64_t *a, int64_t ret)
+{
+    int ok = ret >= 0 || ret < -4095;
+    switch (c->cond) {
+    case SYSCALL_IF_OK: return ok;
+    case SYSCALL_IF_RET_ZERO: return ok && ret == 0;
+    case SYSCALL_IF_RET_POSITIVE: return ok && ret > 0;
+    case SYSCALL_IF_RET_NONNEG: return ok && ret >= 0;
+    case SYSCALL_IF_EINTR: return ret == -EINTR;
+    case SYSCALL_IF_EPOLL_OP_NOT_DEL: return a[1] != EPOLL_CTL_DEL;
+    default: return 1;
+    }
+}
 
-void capture_entry(struct tracee *tr, const struct sc_desc *d, const char *name,
-                   const struct capture_opts *o)
+/* Copy argument i as c says; at_exit with the return value ret. */
+static void capture_arg(struct tracee *tr, unsigned i, const struct syscall_capture *c, int at_exit,
+                        int64_t ret, const struct capture_opts *o)
+{
+    const uint64_t *a = tr->args;
+    uint64_t next = i + 1 < 6 ? a[i + 1] : 0;
+    uint32_t exitf = at_exit ? TR_CAPF_EXIT : 0;
+    if (!capture_due(c, a, ret))
+        return;
+    switch (c->what) {
+    case SYSCALL_CAPTURE_STRING:
+        cap_string(tr, i, a[i], c->size ? c->size : o->strsize, exitf);
+        break;
+    case SYSCALL_CAPTURE_BUFFER:
+        cap_buffer(tr, i, a[i], c->count == SYSCALL_COUNT_RET ? (uint64_t)ret : next, o->strsize, exitf);
+        break;
+    case SYSCALL_CAPTURE_ARGV: cap_argv(tr, i, a[i], o->strsize); break;
+    case SYSCALL_CAPTURE_ENV_COUNT: cap_envcount(tr, i, a[i]); break;
+    case SYSCALL_CAPTURE_DIRENT_COUNT: cap_dirent_count(tr, i, a[i], ret); break;
+    case SYSCALL_CAPTURE_IOVEC: cap_iov(tr, i, a[i], next, at_exit ? ret : -1, o->strsize, exitf); break;
+    case SYSCALL_CAPTURE_STRUCT: {
+        uint64_t n = 1;
+        switch (c->count) {
+        case SYSCALL_COUNT_NEXT_ARG: n = next; break;
+        case SYSCALL_COUNT_RET: n = (uint64_t)ret; break;
+        case SYSCALL_COUNT_PREV_ARG_AND_RET:
+            n = i > 0 && a[i - 1] < (uint64_t)ret ? a[i - 1] : (uint64_t)ret;
+            if (!n)
+                return;
+            break;
+        case SYSCALL_COUNT_NEXT_ARG_SOCKLEN: {
+            uint32_t sl;
+            if (!a[i] || i + 1 >= 6 || mem_read(tr->tid, next, &sl, sizeof sl) != sizeof sl)
+                return;
+            n = sl;
+            break;
+        }
+        default: break;
+        }
+        if (c->count != SYSCALL_COUNT_ONE && n > c->max)
+            n = c->max;
+        cap_struct(tr, i, a[i], (size_t)n * c->size, c->struct_name, exitf);
+        break;
+    }
+    default: break;
+    }
+}
+
+/* The captures of a call its family decodes (model/syscalls.h says which). */
+static void capture_family(struct tracee *tr, const struct syscall_desc *d, int at_exit, int64_t ret,
+                           const struct capture_opts *o)
+{
+    struct syscall_family_capture fc[SYSCALLS_FAMILY_CAPTURES_MAX];
+    const uint8_t *entry = at_exit && tr->ncaps ? tr->buf + tr->caps[0].off : NULL;
+    int n = syscalls_family_captures(d, tr->args, tr->sp, at_exit, ret, entry, entry ? tr->caps[0].len : 0, fc);
+    uint32_t exitf = at_exit ? TR_CAPF_EXIT : 0;
+    for (int i = 0; i < n; i++) {
+        const struct syscall_family_capture *f = &fc[i];
+        if (f->c.what == SYSCALL_CAPTURE_STRING)
+            cap_string(tr, f->arg, f->value, f->c.size, exitf);
+        else if (f->c.what == SYSCALL_CAPTURE_STRUCT)
+            cap_struct(tr, f->arg, f->value, f->c.size, f->c.struct_name, exitf);
+        else if (f->c.what == SYSCALL_CAPTURE_FD_PATH && o->decode_fds)
+            cap_fd(tr, f->arg, (int64_t)f->value, exitf);
+    }
+}
+
+void capture_entry(struct tracee *tr, const struct syscall_desc *d, const struct capture_opts *o)
 {
     tracee_reset_caps(tr);
     if (!d)
         return;
     const uint64_t *a = tr->args;
-    if (d->args[0] == '*') {
-        if (strcmp(name, "clone3") == 0)
-            cap_struct(tr, 0, a[0], a[1] < 88 ? a[1] : 88, "clone_args", 0);
-        else if (strcmp(name, "prctl") == 0 && a[0] == 15) /* PR_SET_NAME */
-            cap_string(tr, 1, a[1], 16, 0);
-        else if (strcmp(name, "rt_sigreturn") == 0)
-            cap_struct(tr, 0, tr->sp + 296, 8, "sigset", 0); /* ucontext.uc_sigmask */
-        else if (strcmp(name, "futex") == 0) {
-            int op = (int)(a[1] & 0x7f);
-            if ((op == 0 || op == 9 || op == 11) && a[3]) /* WAIT, WAIT_BITSET, WAIT_REQUEUE_PI */
-                cap_struct(tr, 3, a[3], 16, "timespec", 0);
-        } else if (strcmp(name, "ioctl") == 0 || strcmp(name, "fcntl") == 0) {
-            if (o->decode_fds)
-                cap_fd(tr, 0, (int64_t)a[0], 0);
-            uint32_t req = (uint32_t)a[1];
-            if (name[0] == 'i' && req >= 0x5402 && req <= 0x5404) /* TCSETS, TCSETSW, TCSETSF */
-                cap_struct(tr, 2, a[2], 36, "termios", 0);
-            else if (name[0] == 'i' && req == 0x5414) /* TIOCSWINSZ */
-                cap_struct(tr, 2, a[2], 8, "winsize", 0);
-        }
+    if (!syscalls_by_args(d)) {
+        capture_family(tr, d, 0, 0, o);
         return;
     }
     for (unsigned i = 0; i < d->nargs; i++) {
-        char t = d->args[i];
-        uint64_t next = i + 1 < 6 ? a[i + 1] : 0;
-        switch (t) {
-        case 's': cap_string(tr, i, a[i], PATH_CAP, 0); break;
-        case 'S': cap_string(tr, i, a[i], o->strsize, 0); break;
-        case 'w': cap_buffer(tr, i, a[i], next, o->strsize, 0); break;
-        case 'A': cap_argv(tr, i, a[i], o->strsize); break;
-        case 'E': cap_envcount(tr, i, a[i]); break;
-        case 'l': cap_struct(tr, i, a[i], 16, "rlimit", 0); break;
-        case 'q': cap_struct(tr, i, a[i], 8, "sigset", 0); break;
-        case 'c': cap_struct(tr, i, a[i], 32, "sigaction", 0); break;
-        case 't': cap_struct(tr, i, a[i], 16, "timespec", 0); break;
-        case 'z': cap_struct(tr, i, a[i], next < 128 ? (size_t)next : 128, "sockaddr", 0); break;
-        case '8': cap_struct(tr, i, a[i], 8 * (next < 1024 ? (size_t)next : 1024), "pollfd", 0); break;
-        case '9': cap_iov(tr, i, a[i], next, -1, o->strsize, 0); break;
-        case '&': cap_struct(tr, i, a[i], 4, "int", 0); break;
-        case '^': if (a[1] != 2) cap_struct(tr, i, a[i], 12, "epoll_event", 0); break;
-        default:
-            if (is_fd_arg(t) && o->decode_fds && ((int32_t)a[i] >= 0 || (t == 'a' && (int32_t)a[i] == -100)))
-                cap_fd(tr, i, (int32_t)a[i], 0);
-            break;
-        }
+        enum syscall_arg k = (enum syscall_arg)d->args[i];
+        const struct syscall_arg_info *info = syscalls_arg_info(k);
+        if (info->entry.what)
+            capture_arg(tr, i, &info->entry, 0, 0, o);
+        else if (info->fd && o->decode_fds &&
+                 ((int32_t)a[i] >= 0 || (k == SYSCALL_ARG_DIRFD && (int32_t)a[i] == AT_FDCWD)))
+            cap_fd(tr, i, (int32_t)a[i], 0);
     }
 }
 
-void capture_exit(struct tracee *tr, const struct sc_desc *d, const char *name, int64_t ret,
-                  const struct capture_opts *o)
+void capture_exit(struct tracee *tr, const struct syscall_desc *d, int64_t ret, const struct capture_opts *o)
 {
     if (!d)
         return;
     const uint64_t *a = tr->args;
     int ok = ret >= 0 || ret < -4095;
     const uint32_t X = TR_CAPF_EXIT;
-    if (d->args[0] == '*') {
-        if (strcmp(name, "ioctl") == 0 && ok && ret == 0 && (uint32_t)a[1] == 0x5413)
-            cap_struct(tr, 2, a[2], 8, "winsize", X); /* TIOCGWINSZ */
-        else if (strcmp(name, "ioctl") == 0 && ok && ret == 0 && (uint32_t)a[1] == 0x5401)
-            cap_struct(tr, 2, a[2], 36, "termios", X); /* TCGETS */
-        else if (strcmp(name, "ioctl") == 0 && ok && ret == 0 &&
-                 ((uint32_t)a[1] == 0x541b || (uint32_t)a[1] == 0x540f))
-            cap_struct(tr, 2, a[2], 4, "int", X); /* FIONREAD, TIOCGPGRP */
-        else if ((strcmp(name, "clone") == 0 && (a[0] & 0x00100000)) && ok && a[2])
-            cap_struct(tr, 2, a[2], 4, "int", X); /* CLONE_PARENT_SETTID */
-        else if (strcmp(name, "clone3") == 0 && ok && tr->ncaps && tr->buf_len >= 32) {
-            uint64_t flags, ptid;
-            memcpy(&flags, tr->buf + tr->caps[0].off, 8);
-            memcpy(&ptid, tr->buf + tr->caps[0].off + 24, 8);
-            if ((flags & 0x00100000) && ptid)
-                cap_struct(tr, 1, ptid, 4, "int", X);
-        }
-        if (strcmp(name, "prctl") == 0 && a[0] == 16 && ok) /* PR_GET_NAME */
-            cap_string(tr, 1, a[1], 16, X);
-        if (o->decode_fds && ok && strcmp(name, "fcntl") == 0 &&
-            ((a[1] == 0 || a[1] == 1030)))
-            cap_fd(tr, 6, ret, X); /* F_DUPFD, F_DUPFD_CLOEXEC */
+    if (!syscalls_by_args(d)) {
+        capture_family(tr, d, 1, ret, o);
         return;
     }
+    int pipefds = -1;
     for (unsigned i = 0; i < d->nargs; i++) {
-        char t = d->args[i];
-        switch (t) {
-        case 'r':
-        case 'R':
-            if (ok && ret > 0)
-                cap_buffer(tr, i, a[i], (uint64_t)ret, o->strsize, X);
-            break;
-        case 'n':
-            if (ok && ret > 0)
-                cap_string(tr, i, a[i], PATH_CAP, X);
-            break;
-        case 'k': if (ok && ret == 0) cap_struct(tr, i, a[i], 16, "rlimit", X); break;
-        case 'Q': if (ok && ret == 0) cap_struct(tr, i, a[i], 8, "sigset", X); break;
-        case 'C': if (ok && ret == 0) cap_struct(tr, i, a[i], 32, "sigaction", X); break;
-        case 'e': if (ok && ret == 0) cap_struct(tr, i, a[i], 16, "timespec", X); break;
-        case '3': if (ret == -4) cap_struct(tr, i, a[i], 16, "timespec", X); break; /* EINTR */
-        case 'T': if (ok && ret == 0) cap_struct(tr, i, a[i], 144, "stat", X); break;
-        case 'U': if (ok && ret == 0) cap_struct(tr, i, a[i], 390, "utsname", X); break;
-        case 'I': if (ok && ret == 0) cap_struct(tr, i, a[i], 8, "fds", X); break;
-        case 'N': if (ok && ret > 0) cap_struct(tr, i, a[i], 4, "int", X); break;
-        case 'Y':
-            if (ok && ret > 0)
-                cap_dirent_count(tr, i, a[i], ret);
-            else if (ok && ret == 0)
-                cap_u32(tr, i, 0, "count", X);
-            break;
-        case 'B': if (ok && ret == 0) cap_struct(tr, i, a[i], 256, "statx", X); break;
-        case '7': if (ok && ret == 0) cap_struct(tr, i, a[i], 120, "statfs", X); break;
-        case '6': if (ok && ret == 0) cap_struct(tr, i, a[i], 112, "sysinfo", X); break;
-        case '5': if (ok && ret > 0) cap_struct(tr, i, a[i], ret < 128 ? (size_t)ret : 128, "cpuset", X); break;
-        case '4': {
-            uint64_t n = i > 0 && a[i - 1] < (uint64_t)ret ? a[i - 1] : (uint64_t)ret;
-            if (ok && ret > 0 && n)
-                cap_struct(tr, i, a[i], 4 * (size_t)(n < 1024 ? n : 1024), "gids", X);
-            break;
-        }
-        case '8': if (ok && ret > 0) cap_struct(tr, i, a[i], 8 * (a[i + 1] < 1024 ? (size_t)a[i + 1] : 1024), "pollfd", X); break;
-        case '0': if (ok && ret >= 0) cap_iov(tr, i, a[i], a[i + 1], ret, o->strsize, X); break;
-        case '&': if (ok) cap_struct(tr, i, a[i], 4, "int", X); break;
-        case '~': if (ok && ret > 0) cap_struct(tr, i, a[i], 12 * (size_t)(ret < 1024 ? ret : 1024), "epoll_event", X); break;
-        case '%': {
-            uint32_t sl;
-            if (ok && a[i] && i + 1 < 6 && mem_read(tr->tid, a[i + 1], &sl, 4) == 4)
-                cap_struct(tr, i, a[i], sl < 128 ? sl : 128, "sockaddr", X);
-            break;
-        }
-        default: break;
-        }
+        const struct syscall_arg_info *info = syscalls_arg_info((enum syscall_arg)d->args[i]);
+        if (info->exit.what)
+            capture_arg(tr, i, &info->exit, 1, ret, o);
+        if (d->args[i] == SYSCALL_ARG_PIPEFDS_OUT && pipefds < 0)
+            pipefds = (int)i;
     }
-    if (o->decode_fds && ok && d->ret == 'f')
+    if (o->decode_fds && ok && d->ret == SYSCALL_RET_FD)
         cap_fd(tr, 6, ret, X);
-    if (o->decode_fds && ok && ret == 0 && strchr(d->args, 'I')) {
+    if (o->decode_fds && ok && ret == 0 && pipefds >= 0) {
         /* pipe, pipe2, socketpair: the new fds' paths */
-        unsigned i = (unsigned)(strchr(d->args, 'I') - d->args);
         int fds[2];
-        if (mem_read(tr->tid, a[i], fds, 8) == 8) {
+        if (mem_read(tr->tid, a[pipefds], fds, sizeof fds) == sizeof fds) {
             cap_fd(tr, 6, fds[0], X);
             cap_fd(tr, 7, fds[1], X);
         }

@@ -9,7 +9,7 @@
 #include <linux/audit.h>
 #include <linux/seccomp.h>
 
-#include "cat-syscall-desc.h"
+#include "array.h"
 #include "filter.h"
 
 void filter_init(struct filter *f)
@@ -25,7 +25,7 @@ void filter_free(struct filter *f)
         free(f->paths[i]);
     free(f->paths);
     f->paths = NULL;
-    f->npaths = 0;
+    f->npaths = f->paths_cap = 0;
 }
 
 /* Mark in set every syscall the token names; 0, or -1 when it names nothing. */
@@ -37,27 +37,30 @@ static int select_token(uint8_t *set, const char *tok, char *err, size_t errlen)
         tok++;
     }
     if (strcmp(tok, "all") == 0) {
-        memset(set, 1, SYSTAB_MAX);
+        memset(set, 1, SYSCALLS_NR_MAX);
         return 0;
     }
     if (strcmp(tok, "none") == 0)
         return 0;
-    if (tok[0] == '%' || (sc_class_from_name(tok) && systab_nr(tok) < 0)) {
-        uint32_t cls = sc_class_from_name(tok);
+    if (tok[0] == '%' || (syscalls_class_from_name(tok) && syscalls_host_nr(tok) < 0)) {
+        uint32_t cls = syscalls_class_from_name(tok);
         if (!cls) {
             if (optional)
                 return 0;
             snprintf(err, errlen, "invalid system call class '%s'", tok);
             return -1;
         }
-        for (size_t i = 0; i < systab_count(); i++) {
-            uint32_t nr;
-            const char *name;
-            systab_entry(i, &nr, &name);
-            const struct sc_desc *d = sc_desc_find(name);
-            if (d && (d->classes & cls) && nr < SYSTAB_MAX)
+        struct syscalls_table host = {0};
+        if (syscalls_table_host(&host) < 0) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+        for (uint32_t nr = 0; nr < SYSCALLS_NR_MAX; nr++) {
+            const struct syscalls_entry *e = syscalls_table_get(&host, nr);
+            if (e && e->desc && (e->desc->classes & cls))
                 set[nr] = any = 1;
         }
+        syscalls_table_free(&host);
         return 0;
     }
     if (tok[0] == '/') {
@@ -66,11 +69,11 @@ static int select_token(uint8_t *set, const char *tok, char *err, size_t errlen)
             snprintf(err, errlen, "invalid regular expression '%s'", tok + 1);
             return -1;
         }
-        for (size_t i = 0; i < systab_count(); i++) {
+        for (size_t i = 0; i < syscalls_host_count(); i++) {
             uint32_t nr;
             const char *name;
-            systab_entry(i, &nr, &name);
-            if (nr < SYSTAB_MAX && regexec(&re, name, 0, NULL, 0) == 0)
+            syscalls_host_entry(i, &nr, &name);
+            if (nr < SYSCALLS_NR_MAX && regexec(&re, name, 0, NULL, 0) == 0)
                 set[nr] = any = 1;
         }
         regfree(&re);
@@ -80,16 +83,16 @@ static int select_token(uint8_t *set, const char *tok, char *err, size_t errlen)
         }
         return 0;
     }
-    int nr = systab_nr(tok);
+    int nr = syscalls_host_nr(tok);
     if (nr < 0) {
         /* strace accepts a number too */
         char *end;
         errno = 0;
         long v = strtol(tok, &end, 10);
-        if (*tok && !*end && !errno && v >= 0 && v < SYSTAB_MAX)
+        if (*tok && !*end && !errno && v >= 0 && v < SYSCALLS_NR_MAX)
             nr = (int)v;
     }
-    if (nr < 0 || nr >= SYSTAB_MAX) {
+    if (nr < 0 || nr >= SYSCALLS_NR_MAX) {
         if (optional)
             return 0;
         snprintf(err, errlen, "invalid system call '%s'", tok);
@@ -101,7 +104,7 @@ static int select_token(uint8_t *set, const char *tok, char *err, size_t errlen)
 
 static int parse_trace(struct filter *f, const char *list, char *err, size_t errlen)
 {
-    uint8_t set[SYSTAB_MAX];
+    uint8_t set[SYSCALLS_NR_MAX];
     int negate = 0;
     memset(set, 0, sizeof set);
     if (*list == '!') {
@@ -125,7 +128,7 @@ static int parse_trace(struct filter *f, const char *list, char *err, size_t err
         memset(f->trace, 0, sizeof f->trace);
         f->seen_trace = 1;
     }
-    for (int i = 0; i < SYSTAB_MAX; i++)
+    for (int i = 0; i < SYSCALLS_NR_MAX; i++)
         if (negate ? !set[i] : set[i])
             f->trace[i] = 1;
     return 0;
@@ -181,10 +184,8 @@ int filter_parse_e(struct filter *f, const char *expr, char *err, size_t errlen)
 void filter_add_path(struct filter *f, const char *path)
 {
     char resolved[PATH_MAX];
-    char **n = realloc(f->paths, (f->npaths + 2) * sizeof *n);
-    if (!n)
+    if (array_reserve(&f->paths, &f->paths_cap, f->npaths + 2, sizeof *f->paths, 4) < 0)
         return;
-    f->paths = n;
     if ((f->paths[f->npaths] = strdup(path)))
         f->npaths++;
     if (realpath(path, resolved) && strcmp(resolved, path) != 0)
@@ -194,11 +195,11 @@ void filter_add_path(struct filter *f, const char *path)
 
 int filter_restricted(const struct filter *f)
 {
-    for (size_t i = 0; i < systab_count(); i++) {
+    for (size_t i = 0; i < syscalls_host_count(); i++) {
         uint32_t nr;
         const char *name;
-        systab_entry(i, &nr, &name);
-        if (nr < SYSTAB_MAX && !f->trace[nr])
+        syscalls_host_entry(i, &nr, &name);
+        if (nr < SYSCALLS_NR_MAX && !f->trace[nr])
             return 1;
     }
     return 0;
@@ -215,7 +216,7 @@ int filter_path_matches(const struct filter *f, const char *path, size_t len)
 int filter_bpf(const struct filter *f, struct sock_filter **prog, unsigned short *len)
 {
     size_t traced = 0, allowed = 0;
-    for (int i = 0; i < SYSTAB_MAX; i++)
+    for (int i = 0; i < SYSCALLS_NR_MAX; i++)
         f->trace[i] ? traced++ : allowed++;
     /* list whichever set is smaller; the other is the default */
     int list_traced = traced <= allowed;
@@ -231,9 +232,9 @@ int filter_bpf(const struct filter *f, struct sock_filter **prog, unsigned short
     *q++ = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE);
     *q++ = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr));
     /* x32 and numbers beyond the table: stop, the tracer decides */
-    *q++ = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, SYSTAB_MAX, 0, 1);
+    *q++ = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, SYSCALLS_NR_MAX, 0, 1);
     *q++ = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE);
-    for (int i = 0; i < SYSTAB_MAX; i++) {
+    for (int i = 0; i < SYSCALLS_NR_MAX; i++) {
         if (!f->trace[i] != !list_traced)
             continue;
         *q++ = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)i, 0, 1);

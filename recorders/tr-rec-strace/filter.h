@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <linux/filter.h>
 
-#include "systab.h"
+#include "syscalls.h"
 
 enum {
     ST_SUCCESSFUL = 1u << 0, ST_FAILED = 1u << 1, ST_UNFINISHED = 1u << 2,
@@ -16,12 +16,12 @@ enum {
 };
 
 struct filter {
-    uint8_t trace[SYSTAB_MAX]; /* 1: record this syscall number */
+    uint8_t trace[SYSCALLS_NR_MAX]; /* 1: record this syscall number */
     int restricted;            /* some -e trace= excluded syscalls */
     int seen_trace;            /* a -e trace= was given */
     uint32_t status;           /* ST_* to record */
     char **paths;              /* -P: as given and resolved */
-    size_t npaths;
+    size_t npaths, paths_cap;
 };
 
 void filter_init(struct filter *f);
@@ -35,7 +35,7 @@ void filter_add_path(struct filter *f, const char *path);
 int filter_restricted(const struct filter *f);
 static inline int filter_selects(const struct filter *f, uint32_t nr)
 {
-    return nr < SYSTAB_MAX ? f->trace[nr] : !f->restricted;
+    return nr < SYSCALLS_NR_MAX ? f->trace[nr] : !f->restricted;
 }
 int filter_path_matches(const struct filter *f, const char *path, size_t len);
 

@@ -23,6 +23,8 @@
 #include <sys/mman.h>
 #include <time.h>
 
+#include "array.h"
+#include "hashmap.h"
 #include "stacks.h"
 
 #define STACK_MAX 64
@@ -32,7 +34,7 @@ struct emitted {
 };
 
 struct proc {
-    pid_t tgid;           /* 0: free */
+    pid_t tgid;
     Dwfl *dwfl;
     int stale;            /* mappings may have changed: report the modules again */
     struct emitted *maps; /* executable mappings written as MMAP records */
@@ -41,8 +43,7 @@ struct proc {
 
 struct stacks {
     tr_writer *w;
-    struct proc *procs;
-    size_t nprocs;
+    hashmap procs;        /* (tgid, 0) -> struct proc */
     char *debuginfo_path;
     Dwfl_Callbacks cb;
 };
@@ -72,35 +73,27 @@ struct stacks *stacks_new(tr_writer *w)
     return s;
 }
 
-static void proc_clear(struct proc *p)
+static void proc_free(struct proc *p)
 {
     if (p->dwfl)
         dwfl_end(p->dwfl);
     free(p->maps);
-    memset(p, 0, sizeof *p);
+    free(p);
 }
 
 static struct proc *proc_of(struct stacks *s, pid_t tgid, int create)
 {
-    struct proc *free_slot = NULL;
-    for (size_t i = 0; i < s->nprocs; i++) {
-        if (s->procs[i].tgid == tgid)
-            return &s->procs[i];
-        if (!s->procs[i].tgid && !free_slot)
-            free_slot = &s->procs[i];
-    }
-    if (!create)
+    struct proc *p = hashmap_get(&s->procs, (uint64_t)tgid, 0);
+    if (p || !create)
+        return p;
+    if (!(p = calloc(1, sizeof *p)))
         return NULL;
-    if (!free_slot) {
-        struct proc *n = realloc(s->procs, (s->nprocs + 1) * sizeof *n);
-        if (!n)
-            return NULL;
-        s->procs = n;
-        free_slot = &s->procs[s->nprocs++];
+    p->tgid = tgid;
+    if (hashmap_put(&s->procs, (uint64_t)tgid, 0, p) < 0) {
+        free(p);
+        return NULL;
     }
-    memset(free_slot, 0, sizeof *free_slot);
-    free_slot->tgid = tgid;
-    return free_slot;
+    return p;
 }
 
 /* The process's modules, reported (again): 0, or -1 when it cannot be read. */
@@ -184,15 +177,9 @@ static int emit_mapping(struct stacks *s, struct proc *p, pid_t tid, uint64_t ad
             break;
         char *name = line + name_at;
         name[strcspn(name, "\n")] = '\0';
-        if (p->nmaps == p->cap) {
-            size_t cap = p->cap ? p->cap * 2 : 16;
-            struct emitted *m = realloc(p->maps, cap * sizeof *m);
-            if (!m) {
-                rc = TR_E_NOMEM;
-                break;
-            }
-            p->maps = m;
-            p->cap = cap;
+        if (array_reserve(&p->maps, &p->cap, p->nmaps + 1, sizeof *p->maps, 16) < 0) {
+            rc = TR_E_NOMEM;
+            break;
         }
         p->maps[p->nmaps++] = (struct emitted){start, end};
         const unsigned char *bid = NULL;
@@ -256,16 +243,19 @@ void stacks_maps_changed(struct stacks *s, pid_t tgid, int unmapped)
 void stacks_forget(struct stacks *s, pid_t tgid)
 {
     struct proc *p = proc_of(s, tgid, 0);
-    if (p)
-        proc_clear(p);
+    if (p) {
+        hashmap_del(&s->procs, (uint64_t)tgid, 0);
+        proc_free(p);
+    }
 }
 
 void stacks_free(struct stacks *s)
 {
     if (!s)
         return;
-    for (size_t i = 0; i < s->nprocs; i++)
-        proc_clear(&s->procs[i]);
-    free(s->procs);
+    size_t i = 0;
+    for (hashmap_slot *sl; (sl = hashmap_next(&s->procs, &i));)
+        proc_free(sl->val);
+    hashmap_free(&s->procs);
     free(s);
 }

@@ -1,47 +1,15 @@
-/* tracee.c - tracees by tid: open addressing with linear probing. */
+/* tracee.c - tracees by tid, in the model's hash map (see tracee.h). */
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "tracee.h"
-
-static size_t slot_of(const struct tracee_table *t, pid_t tid)
-{
-    return ((size_t)tid * 2654435761u) & (t->cap - 1);
-}
 
 struct tracee *tracee_find(struct tracee_table *t, pid_t tid)
 {
-    if (!t->cap || tid <= 0)
+    if (tid <= 0)
         return NULL;
-    for (size_t i = slot_of(t, tid), n = 0; n < t->cap; i = (i + 1) & (t->cap - 1), n++) {
-        if (t->slots[i].tid == tid)
-            return &t->slots[i];
-        if (t->slots[i].tid == 0)
-            return NULL;
-    }
-    return NULL;
-}
-
-static int grow(struct tracee_table *t)
-{
-    size_t ncap = t->cap ? t->cap * 2 : 64;
-    struct tracee *ns = calloc(ncap, sizeof *ns), *old = t->slots;
-    if (!ns)
-        return -1;
-    size_t ocap = t->cap;
-    t->slots = ns;
-    t->cap = ncap;
-    for (size_t i = 0; i < ocap; i++) {
-        if (old[i].tid <= 0)
-            continue;
-        size_t j = slot_of(t, old[i].tid);
-        while (ns[j].tid)
-            j = (j + 1) & (ncap - 1);
-        ns[j] = old[i];
-    }
-    free(old);
-    t->used = t->count;
-    return 0;
+    return hashmap_get(&t->map, (uint64_t)tid, 0);
 }
 
 struct tracee *tracee_add(struct tracee_table *t, pid_t tid)
@@ -49,19 +17,16 @@ struct tracee *tracee_add(struct tracee_table *t, pid_t tid)
     struct tracee *tr = tracee_find(t, tid);
     if (tr)
         return tr;
-    if ((t->used + 1) * 2 > t->cap && grow(t) < 0)
+    if (tid <= 0 || !(tr = calloc(1, sizeof *tr)))
         return NULL;
-    size_t i = slot_of(t, tid);
-    while (t->slots[i].tid > 0)
-        i = (i + 1) & (t->cap - 1);
-    /* a tombstone (-1) or a free slot */
-    if (t->slots[i].tid == 0)
-        t->used++;
-    memset(&t->slots[i], 0, sizeof t->slots[i]);
-    t->slots[i].tid = tid;
-    t->slots[i].tgid = tid;
+    if (hashmap_put(&t->map, (uint64_t)tid, 0, tr) < 0) {
+        free(tr);
+        return NULL;
+    }
+    tr->tid = tid;
+    tr->tgid = tid;
     t->count++;
-    return &t->slots[i];
+    return tr;
 }
 
 void tracee_remove(struct tracee_table *t, pid_t tid)
@@ -69,18 +34,26 @@ void tracee_remove(struct tracee_table *t, pid_t tid)
     struct tracee *tr = tracee_find(t, tid);
     if (!tr)
         return;
+    hashmap_del(&t->map, (uint64_t)tid, 0);
     free(tr->buf);
-    memset(tr, 0, sizeof *tr);
-    tr->tid = -1; /* tombstone keeps probe chains intact */
+    free(tr);
     t->count--;
+}
+
+struct tracee *tracee_next(const struct tracee_table *t, size_t *i)
+{
+    hashmap_slot *s = hashmap_next(&t->map, i);
+    return s ? s->val : NULL;
 }
 
 void tracee_table_free(struct tracee_table *t)
 {
-    for (size_t i = 0; i < t->cap; i++)
-        if (t->slots[i].tid > 0)
-            free(t->slots[i].buf);
-    free(t->slots);
+    size_t i = 0;
+    for (struct tracee *tr; (tr = tracee_next(t, &i));) {
+        free(tr->buf);
+        free(tr);
+    }
+    hashmap_free(&t->map);
     memset(t, 0, sizeof *t);
 }
 
@@ -94,16 +67,8 @@ uint8_t *tracee_cap_begin(struct tracee *tr, size_t n)
 {
     if (tr->ncaps >= TR_MAX_CAPTURES)
         return NULL;
-    if (tr->buf_len + n > tr->buf_cap) {
-        size_t ncap = tr->buf_cap ? tr->buf_cap : 4096;
-        while (ncap < tr->buf_len + n)
-            ncap *= 2;
-        uint8_t *nb = realloc(tr->buf, ncap);
-        if (!nb)
-            return NULL;
-        tr->buf = nb;
-        tr->buf_cap = ncap;
-    }
+    if (array_reserve(&tr->buf, &tr->buf_cap, tr->buf_len + n, 1, 4096) < 0)
+        return NULL;
     return tr->buf + tr->buf_len;
 }
 

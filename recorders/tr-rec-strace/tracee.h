@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "hashmap.h"
 #include "tr.h"
 
 struct cap {
@@ -18,7 +19,7 @@ struct cap {
 };
 
 struct tracee {
-    pid_t tid, tgid;      /* tid 0: free slot */
+    pid_t tid, tgid;
     int startup;          /* the launched child before its execve: not recorded */
     int new_child;        /* waiting for its first (attach) stop */
     int seized;           /* attached with -p (not a child we followed) */
@@ -37,15 +38,19 @@ struct tracee {
     size_t buf_len, buf_cap;
 };
 
+/* The tracees by tid (a zeroed struct is empty).  A tracee stays where it
+ * is until it is removed: pointers to it survive other additions. */
 struct tracee_table {
-    struct tracee *slots;
-    size_t cap, count, used; /* used: live slots and tombstones */
+    hashmap map;          /* (tid, 0) -> struct tracee */
+    size_t count;
 };
 
 struct tracee *tracee_find(struct tracee_table *t, pid_t tid);
 /* Find or add; NULL when out of memory. */
 struct tracee *tracee_add(struct tracee_table *t, pid_t tid);
 void tracee_remove(struct tracee_table *t, pid_t tid);
+/* Iterate: *i from 0; NULL at the end.  Nothing may be added or removed meanwhile. */
+struct tracee *tracee_next(const struct tracee_table *t, size_t *i);
 void tracee_table_free(struct tracee_table *t);
 
 /* Capture buffer helpers */

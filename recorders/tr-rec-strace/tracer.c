@@ -39,8 +39,8 @@ struct tracer {
     tr_writer *w;
     const struct tracer_opts *o;
     struct tracee_table tab;
-    const struct sc_desc *desc[SYSTAB_MAX];
-    uint8_t desc_done[SYSTAB_MAX];
+    struct syscalls_table sys; /* the host's numbers to names and descriptors */
+    int nr_execve, nr_execveat;
     pid_t main_pid;
     int main_status;
     int use_seccomp;
@@ -63,15 +63,10 @@ static uint64_t now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static const struct sc_desc *desc_of(struct tracer *T, uint32_t nr)
+static const struct syscall_desc *desc_of(struct tracer *T, uint32_t nr)
 {
-    if (nr >= SYSTAB_MAX)
-        return NULL;
-    if (!T->desc_done[nr]) {
-        T->desc[nr] = sc_desc_find(systab_name(nr));
-        T->desc_done[nr] = 1;
-    }
-    return T->desc[nr];
+    const struct syscalls_entry *e = syscalls_table_get(&T->sys, nr);
+    return e ? e->desc : NULL;
 }
 
 static int is_error_ret(int64_t ret) { return ret < 0 && ret >= -4095; }
@@ -101,7 +96,7 @@ static void write_syscall(struct tracer *T, struct tracee *tr, int64_t ret, uint
     rec.u.syscall.flags = flags;
     rec.u.syscall.ret = ret;
     rec.u.syscall.duration = t_end >= tr->t_entry ? t_end - tr->t_entry : 0;
-    const struct sc_desc *d = desc_of(T, tr->nr);
+    const struct syscall_desc *d = desc_of(T, tr->nr);
     rec.u.syscall.nargs = d ? d->nargs : 6;
     memcpy(rec.u.syscall.args, tr->args, sizeof tr->args);
     rec.u.syscall.stack = tr->stack;
@@ -179,7 +174,7 @@ static pid_t read_tgid(pid_t tid)
 
 /* ---- syscall stops -------------------------------------------------------- */
 
-static int path_filter_matches(struct tracer *T, struct tracee *tr, const struct sc_desc *d)
+static int path_filter_matches(struct tracer *T, struct tracee *tr, const struct syscall_desc *d)
 {
     const struct filter *f = T->o->filter;
     if (!f->npaths)
@@ -192,11 +187,11 @@ static int path_filter_matches(struct tracer *T, struct tracee *tr, const struct
             filter_path_matches(f, (const char *)tr->buf + c->off, c->len))
             return 1;
     }
-    if (d->args[0] != '*' && !T->o->cap.decode_fds) {
+    if (syscalls_by_args(d) && !T->o->cap.decode_fds) {
         for (unsigned i = 0; i < d->nargs; i++) {
             char path[PATH_MAX];
             long n;
-            if ((d->args[i] == 'f' || d->args[i] == 'a') && (int32_t)tr->args[i] >= 0 &&
+            if (syscalls_arg_info((enum syscall_arg)d->args[i])->fd && (int32_t)tr->args[i] >= 0 &&
                 (n = fd_path(tr->tid, (int32_t)tr->args[i], path, sizeof path)) >= 0 &&
                 filter_path_matches(f, path, (size_t)n))
                 return 1;
@@ -219,15 +214,14 @@ static void syscall_entry(struct tracer *T, struct tracee *tr, uint32_t arch, ui
     if (arch != AUDIT_ARCH_X86_64)
         return; /* other ABIs are not decoded */
     if (tr->startup) {
-        if (nr != (uint64_t)systab_nr("execve") && nr != (uint64_t)systab_nr("execveat"))
+        if (nr != (uint64_t)T->nr_execve && nr != (uint64_t)T->nr_execveat)
             return;
         tr->startup = 0;
     }
     if (!filter_selects(T->o->filter, (uint32_t)nr))
         return;
-    const char *name = systab_name((uint32_t)nr);
-    const struct sc_desc *d = desc_of(T, (uint32_t)nr);
-    capture_entry(tr, d, name, &T->o->cap);
+    const struct syscall_desc *d = desc_of(T, (uint32_t)nr);
+    capture_entry(tr, d, &T->o->cap);
     if (!path_filter_matches(T, tr, d))
         return;
     tr->selected = 1;
@@ -243,10 +237,10 @@ static int changes_maps(uint32_t nr)
 {
     static int nr_munmap = -1, nr_mremap, nr_mmap, nr_mprotect;
     if (nr_munmap < 0) {
-        nr_munmap = systab_nr("munmap");
-        nr_mremap = systab_nr("mremap");
-        nr_mmap = systab_nr("mmap");
-        nr_mprotect = systab_nr("mprotect");
+        nr_munmap = syscalls_host_nr("munmap");
+        nr_mremap = syscalls_host_nr("mremap");
+        nr_mmap = syscalls_host_nr("mmap");
+        nr_mprotect = syscalls_host_nr("mprotect");
     }
     if ((int)nr == nr_munmap || (int)nr == nr_mremap)
         return 1;
@@ -269,10 +263,10 @@ static void syscall_exit(struct tracer *T, struct tracee *tr, int64_t ret)
         tr->stack = 0;
         tr->selected = filter_selects(T->o->filter, tr->nr) && !T->o->filter->npaths;
         if (tr->selected)
-            capture_entry(tr, desc_of(T, tr->nr), systab_name(tr->nr), &T->o->cap);
+            capture_entry(tr, desc_of(T, tr->nr), &T->o->cap);
     }
     if (tr->selected && status_selected(T, ret, 1)) {
-        capture_exit(tr, desc_of(T, tr->nr), systab_name(tr->nr), ret, &T->o->cap);
+        capture_exit(tr, desc_of(T, tr->nr), ret, &T->o->cap);
         write_syscall(T, tr, ret, TR_SYSF_HAS_RET, t);
     }
     int change = T->stacks && !is_error_ret(ret) ? changes_maps(tr->nr) : 0;
@@ -520,18 +514,17 @@ static void stop_timer(void)
 static void detach_all(struct tracer *T)
 {
     uint64_t t = now_ns();
-    for (size_t i = 0; i < T->tab.cap; i++) {
-        struct tracee *tr = &T->tab.slots[i];
-        if (tr->tid <= 0)
-            continue;
+    size_t it = 0;
+    for (struct tracee *tr; (tr = tracee_next(&T->tab, &it));) {
         end_unfinished(T, tr, t, ST_DETACHED);
         if (ptrace(PTRACE_INTERRUPT, tr->tid, NULL, NULL) < 0)
             tr->detached = 1; /* gone already */
     }
     /* each tracee stops (or exits); detach it there, re-injecting a pending signal */
     size_t left = 0;
-    for (size_t i = 0; i < T->tab.cap; i++)
-        if (T->tab.slots[i].tid > 0 && !T->tab.slots[i].detached)
+    it = 0;
+    for (struct tracee *tr; (tr = tracee_next(&T->tab, &it));)
+        if (!tr->detached)
             left++;
     int spins = 0;
     while (left) {
@@ -604,24 +597,29 @@ static void tracer_init(struct tracer *T, tr_writer *w, const struct tracer_opts
     T->options = PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEEXEC;
     if (o->follow)
         T->options |= PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE;
+    if (syscalls_table_host(&T->sys) < 0)
+        cli_die(CLI_EXIT_FAIL, "out of memory");
+    T->nr_execve = syscalls_table_nr(&T->sys, "execve");
+    T->nr_execveat = syscalls_table_nr(&T->sys, "execveat");
 }
 
 static void tracer_end(struct tracer *T)
 {
     tracee_table_free(&T->tab);
+    syscalls_table_free(&T->sys);
     stacks_free(T->stacks);
     T->stacks = NULL;
 }
 
 static void write_syscall_table(tr_writer *w)
 {
-    size_t n = systab_count();
+    size_t n = syscalls_host_count();
     uint32_t *nrs = malloc(n * sizeof *nrs);
     const char **names = malloc(n * sizeof *names);
     if (nrs && names) {
         for (size_t i = 0; i < n; i++)
-            systab_entry(i, &nrs[i], &names[i]);
-        tr_writer_syscall_table(w, SYSTAB_ARCH, nrs, names, n);
+            syscalls_host_entry(i, &nrs[i], &names[i]);
+        tr_writer_syscall_table(w, SYSCALLS_HOST_ARCH, nrs, names, n);
     }
     free(nrs);
     free(names);
@@ -694,6 +692,7 @@ int tracer_run_command(tr_writer *w, const struct tracer_opts *o, char **argv,
     int err = tracer_find_command(argv[0], path, sizeof path);
     if (err < 0) {
         cli_warn("cannot run '%s': %s", argv[0], strerror(-err));
+        tracer_end(&T);
         return -1;
     }
     struct sock_filter *prog = NULL;
@@ -702,11 +701,12 @@ int tracer_run_command(tr_writer *w, const struct tracer_opts *o, char **argv,
         /* -k: stop at the calls that change code mappings too, unrecorded */
         struct filter stops = *o->filter;
         if (o->stacks)
-            for (uint32_t nr = 0; nr < SYSTAB_MAX; nr++)
+            for (uint32_t nr = 0; nr < SYSCALLS_NR_MAX; nr++)
                 if (changes_maps(nr))
                     stops.trace[nr] = 1;
         if (filter_bpf(&stops, &prog, &plen) < 0) {
             cli_warn("out of memory");
+            tracer_end(&T);
             return -1;
         }
         T.use_seccomp = 1;
@@ -717,6 +717,7 @@ int tracer_run_command(tr_writer *w, const struct tracer_opts *o, char **argv,
     if (pipe2(pfd, O_CLOEXEC) < 0) {
         cli_warn("pipe: %s", strerror(errno));
         free(prog);
+        tracer_end(&T);
         return -1;
     }
     write_syscall_table(w);
@@ -724,6 +725,7 @@ int tracer_run_command(tr_writer *w, const struct tracer_opts *o, char **argv,
     if (pid < 0) {
         cli_warn("fork: %s", strerror(errno));
         free(prog);
+        tracer_end(&T);
         return -1;
     }
     if (pid == 0) {
@@ -736,6 +738,7 @@ int tracer_run_command(tr_writer *w, const struct tracer_opts *o, char **argv,
     if (waitpid(pid, &status, WSTOPPED) < 0 || !WIFSTOPPED(status)) {
         cli_warn("the command did not start");
         close(pfd[0]);
+        tracer_end(&T);
         return -1;
     }
     if (ptrace(PTRACE_SEIZE, pid, NULL, (void *)T.options) < 0) {
@@ -743,6 +746,7 @@ int tracer_run_command(tr_writer *w, const struct tracer_opts *o, char **argv,
         kill(pid, SIGKILL);
         waitpid(pid, &status, 0);
         close(pfd[0]);
+        tracer_end(&T);
         return -1;
     }
     struct tracee *tr = new_tracee(&T, pid);

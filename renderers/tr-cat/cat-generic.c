@@ -11,15 +11,11 @@
 
 /* ---- processes: comms and maps (model/procs.h) ---- */
 
-/* The model cat_module_of answers from: tr-cat reads one input at a time. */
-static const struct procs *module_procs;
-
 void cat_track(struct cat_ctx *c, const tr_record *rec)
 {
     if ((rec->type < TR_REC_COMM || rec->type > TR_REC_MMAP) && rec->type != TR_REC_STREAM_START)
         return; /* tr-cat asks about now only: the model needs no other record */
     if (!c->procs && !(c->procs = procs_new(NULL))) return; /* out of memory: "-" and [unknown] */
-    module_procs = c->procs;
     procs_feed(c->procs, rec);
 }
 
@@ -29,9 +25,9 @@ const char *cat_comm(struct cat_ctx *c, int32_t tid)
     return t && t->comm_recorded ? t->comm_recorded : "-";
 }
 
-const char *cat_module_of(int32_t pid, uint64_t addr, uint64_t *file_off)
+const char *cat_module_of(struct cat_ctx *c, int32_t pid, uint64_t addr, uint64_t *file_off)
 {
-    const procs_map *m = module_procs ? procs_lookup(module_procs, pid, addr) : NULL;
+    const procs_map *m = c->procs ? procs_lookup(c->procs, pid, addr) : NULL;
     if (!m) return NULL;
     if (file_off) *file_off = addr - m->start + m->pgoff;
     return m->path;
@@ -39,7 +35,6 @@ const char *cat_module_of(int32_t pid, uint64_t addr, uint64_t *file_off)
 
 void cat_free(struct cat_ctx *c)
 {
-    if (module_procs == c->procs) module_procs = NULL;
     procs_free(c->procs);
     c->procs = NULL;
 }

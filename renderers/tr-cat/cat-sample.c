@@ -54,9 +54,9 @@ static struct cat_sample_state *sample_state(struct cat_ctx *c)
 
 /* ---- the module of unsymbolized frames (the model's maps, cat_module_of) ---- */
 
-static const char *module_of(int32_t pid, uint64_t addr)
+static const char *module_of(struct cat_ctx *c, int32_t pid, uint64_t addr)
 {
-    const char *m = cat_module_of(pid, addr, NULL);
+    const char *m = cat_module_of(c, pid, addr, NULL);
     return m ? m : "[unknown]";
 }
 
@@ -130,7 +130,7 @@ static void print_frame(struct cat_ctx *c, FILE *f, const tr_record *rec, uint32
         }
         fwrite_unlocked(line + alone, 1, len - 2 * (size_t)alone, f);
     } else {
-        const char *mod = fr->flags & TR_FRAME_KERNEL ? "[kernel.kallsyms]" : module_of(rec->pid, fr->addr);
+        const char *mod = fr->flags & TR_FRAME_KERNEL ? "[kernel.kallsyms]" : module_of(c, rec->pid, fr->addr);
         fprintf(f, alone ? "%16" PRIx64 " [unknown] (%s)" : "\t%16" PRIx64 " [unknown] (%s)\n", fr->addr, mod);
     }
 }

@@ -1,40 +1,22 @@
 /* cat-syscall-format.c - arguments and return values as strace prints them
- * (see cat-syscall-format.h); the types come from cat-syscall-desc.h. */
+ * (see cat-syscall-format.h); the argument kinds come from model/syscalls.h,
+ * their spelling from model/syscalls_decode.h. */
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <linux/futex.h>
+#include <linux/sched.h>
 
-#include "cat-syscall-desc.h"
 #include "cat-syscall-format.h"
 
+#ifndef F_LINUX_SPECIFIC_BASE
+#define F_LINUX_SPECIFIC_BASE 1024
+#endif
+
 /* ---- helpers -------------------------------------------------------------- */
-
-static char *names[1024]; /* syscall names by number, copied from the stream's table */
-
-void sc_names_reset(void)
-{
-    for (int i = 0; i < 1024; i++) {
-        free(names[i]);
-        names[i] = NULL;
-    }
-}
-
-const char *sc_sys_name(struct cat_ctx *c, uint32_t nr)
-{
-    static char buf[32];
-    if (nr < 1024 && names[nr])
-        return names[nr];
-    const char *n = c->r ? tr_reader_syscall_name(c->r, NULL, nr) : NULL;
-    if (n && nr < 1024) {
-        names[nr] = strdup(n);
-        if (names[nr])
-            return names[nr];
-    }
-    if (n)
-        return n;
-    snprintf(buf, sizeof buf, "syscall_%#x", nr);
-    return buf;
-}
 
 int sc_is_err(int64_t ret) { return ret < 0 && ret >= -4095; }
 
@@ -56,20 +38,19 @@ const uint8_t *sc_cap_data(const struct sc_item *it, const struct sc_cap *cp)
 struct fmt {
     struct cat_ctx *c;
     const struct sc_item *it;
-    const struct sc_desc *d;
-    const char *name;
-    struct sb *b;
+    const struct syscall_desc *d;
+    struct syscalls_buf *b;
 };
 
 static void fmt_fd(struct fmt *F, int64_t fd, uint32_t arg)
 {
-    sb_printf(F->b, "%d", (int)fd);
+    syscalls_buf_printf(F->b, "%d", (int)fd);
     if (F->c->o->decode_fds) {
         const struct sc_cap *cp = sc_find_cap(F->it, arg, TR_CAP_FD_PATH);
         if (cp) {
-            sb_putc(F->b, '<');
-            sb_put(F->b, (const char *)sc_cap_data(F->it, cp), cp->len);
-            sb_putc(F->b, '>');
+            syscalls_buf_putc(F->b, '<');
+            syscalls_buf_put(F->b, (const char *)sc_cap_data(F->it, cp), cp->len);
+            syscalls_buf_putc(F->b, '>');
         }
     }
 }
@@ -79,17 +60,17 @@ static void fmt_string(struct fmt *F, unsigned i, size_t limit)
     const struct sc_cap *cp = sc_find_cap(F->it, i, TR_CAP_STRING);
     uint64_t v = F->it->args[i];
     if (!v) {
-        sb_puts(F->b, "NULL");
+        syscalls_buf_puts(F->b, "NULL");
         return;
     }
     if (!cp || (cp->flags & TR_CAPF_FAULT)) {
-        print_addr(F->b, v);
+        syscalls_print_addr(F->b, v);
         return;
     }
     size_t n = cp->len < limit ? cp->len : limit;
-    print_quoted(F->b, sc_cap_data(F->it, cp), n, F->c->o->hex, 0);
+    syscalls_print_quoted(F->b, sc_cap_data(F->it, cp), n, F->c->o->hex, 0);
     if (n < cp->len || (cp->flags & TR_CAPF_TRUNCATED))
-        sb_puts(F->b, "...");
+        syscalls_buf_puts(F->b, "...");
 }
 
 /* a buffer of total bytes of which the capture holds a prefix */
@@ -98,247 +79,230 @@ static void fmt_buffer(struct fmt *F, unsigned i, uint64_t total, int force_hex)
     const struct sc_cap *cp = sc_find_cap(F->it, i, TR_CAP_BUFFER);
     uint64_t v = F->it->args[i];
     if (!cp || (cp->flags & TR_CAPF_FAULT) || (cp->len == 0 && total > 0)) {
-        print_addr(F->b, v);
+        syscalls_print_addr(F->b, v);
         return;
     }
     size_t lim = F->c->o->strsize;
     size_t n = cp->len < lim ? cp->len : lim;
-    print_quoted(F->b, sc_cap_data(F->it, cp), n, F->c->o->hex, force_hex);
+    syscalls_print_quoted(F->b, sc_cap_data(F->it, cp), n, F->c->o->hex, force_hex);
     if (total > n)
-        sb_puts(F->b, "...");
+        syscalls_buf_puts(F->b, "...");
 }
 
 static void fmt_argv(struct fmt *F, unsigned i)
 {
     const struct sc_cap *cp = sc_find_cap(F->it, i, TR_CAP_STRINGS);
     if (!F->it->args[i]) {
-        sb_puts(F->b, "NULL");
+        syscalls_buf_puts(F->b, "NULL");
         return;
     }
     if (!cp || (cp->flags & TR_CAPF_FAULT)) {
-        print_addr(F->b, F->it->args[i]);
+        syscalls_print_addr(F->b, F->it->args[i]);
         return;
     }
     const uint8_t *p = sc_cap_data(F->it, cp), *end = p + cp->len;
     size_t lim = F->c->o->strsize, count = 0;
-    sb_putc(F->b, '[');
+    syscalls_buf_putc(F->b, '[');
     while (p < end) {
         const uint8_t *z = memchr(p, 0, (size_t)(end - p));
         size_t len = z ? (size_t)(z - p) : (size_t)(end - p);
         if (count == lim) {
-            sb_puts(F->b, ", ...");
+            syscalls_buf_puts(F->b, ", ...");
             break;
         }
         if (count++)
-            sb_puts(F->b, ", ");
+            syscalls_buf_puts(F->b, ", ");
         size_t n = len < lim ? len : lim;
-        print_quoted(F->b, p, n, F->c->o->hex, 0);
+        syscalls_print_quoted(F->b, p, n, F->c->o->hex, 0);
         if (len > n)
-            sb_puts(F->b, "...");
+            syscalls_buf_puts(F->b, "...");
         p += len + 1;
     }
     if (cp->flags & TR_CAPF_TRUNCATED)
-        sb_puts(F->b, ", ...");
-    sb_putc(F->b, ']');
+        syscalls_buf_puts(F->b, ", ...");
+    syscalls_buf_putc(F->b, ']');
 }
 
-static void fmt_struct(struct fmt *F, unsigned i, char t)
+static void fmt_struct(struct fmt *F, unsigned i, enum syscall_arg t)
 {
     const struct sc_cap *cp = sc_find_cap(F->it, i, TR_CAP_STRUCT);
     uint64_t v = F->it->args[i];
     if (!cp || !cp->len) {
-        print_addr(F->b, v);
+        syscalls_print_addr(F->b, v);
         return;
     }
     const uint8_t *p = sc_cap_data(F->it, cp);
     switch (t) {
-    case 'l': case 'k': print_rlimit(F->b, p, cp->len); break;
-    case 'q': case 'Q': print_sigset(F->b, p, cp->len); break;
-    case 'c': case 'C': print_sigaction(F->b, p, cp->len); break;
-    case 't': case 'e': case '3': print_timespec(F->b, p, cp->len); break;
-    case 'T': print_stat(F->b, p, cp->len); break;
-    case 'U': print_utsname(F->b, p, cp->len); break;
-    case 'B': print_statx(F->b, p, cp->len); break;
-    case '7': print_statfs(F->b, p, cp->len); break;
-    case '6': print_sysinfo(F->b, p, cp->len); break;
-    case '5': print_cpuset(F->b, p, cp->len); break;
-    case '8': print_pollfds(F->b, p, cp->len, 0); break;
-    case '9': print_iov(F->b, p, cp->len, F->it->args[i + 1], F->c->o->strsize, F->c->o->hex); break;
-    case '0': print_iov(F->b, p, cp->len, F->it->args[i + 1], F->c->o->strsize, F->c->o->hex); break;
-    case '4': {
-        sb_putc(F->b, '[');
+    case SYSCALL_ARG_RLIMIT_IN: case SYSCALL_ARG_RLIMIT_OUT: syscalls_print_rlimit(F->b, p, cp->len); break;
+    case SYSCALL_ARG_SIGSET_IN: case SYSCALL_ARG_SIGSET_OUT: syscalls_print_sigset(F->b, p, cp->len); break;
+    case SYSCALL_ARG_SIGACTION_IN: case SYSCALL_ARG_SIGACTION_OUT:
+        syscalls_print_sigaction(F->b, p, cp->len);
+        break;
+    case SYSCALL_ARG_TIMESPEC_IN: case SYSCALL_ARG_TIMESPEC_OUT: case SYSCALL_ARG_TIMESPEC_REMAINING:
+        syscalls_print_timespec(F->b, p, cp->len);
+        break;
+    case SYSCALL_ARG_STAT_OUT: syscalls_print_stat(F->b, p, cp->len); break;
+    case SYSCALL_ARG_UTSNAME_OUT: syscalls_print_utsname(F->b, p, cp->len); break;
+    case SYSCALL_ARG_STATX_OUT: syscalls_print_statx(F->b, p, cp->len); break;
+    case SYSCALL_ARG_STATFS_OUT: syscalls_print_statfs(F->b, p, cp->len); break;
+    case SYSCALL_ARG_SYSINFO_OUT: syscalls_print_sysinfo(F->b, p, cp->len); break;
+    case SYSCALL_ARG_CPUSET_OUT: syscalls_print_cpuset(F->b, p, cp->len); break;
+    case SYSCALL_ARG_POLLFDS: syscalls_print_pollfds(F->b, p, cp->len, 0); break;
+    case SYSCALL_ARG_IOVEC_IN: case SYSCALL_ARG_IOVEC_OUT:
+        syscalls_print_iov(F->b, p, cp->len, F->it->args[i + 1], F->c->o->strsize, F->c->o->hex);
+        break;
+    case SYSCALL_ARG_GIDS_OUT: {
+        syscalls_buf_putc(F->b, '[');
         for (size_t k = 0; k + 4 <= cp->len; k += 4) {
             uint32_t g;
             memcpy(&g, p + k, 4);
-            sb_printf(F->b, "%s%u", k ? ", " : "", g);
+            syscalls_buf_printf(F->b, "%s%u", k ? ", " : "", g);
         }
-        sb_putc(F->b, ']');
+        syscalls_buf_putc(F->b, ']');
         break;
     }
-    case 'z': print_sockaddr(F->b, p, cp->len); break;
-    case 'I': {
+    case SYSCALL_ARG_SOCKADDR_IN: syscalls_print_sockaddr(F->b, p, cp->len); break;
+    case SYSCALL_ARG_PIPEFDS_OUT: {
         int fds[2];
         memcpy(fds, p, 8);
-        sb_putc(F->b, '[');
+        syscalls_buf_putc(F->b, '[');
         fmt_fd(F, fds[0], 6);
-        sb_puts(F->b, ", ");
+        syscalls_buf_puts(F->b, ", ");
         fmt_fd(F, fds[1], 7);
-        sb_putc(F->b, ']');
+        syscalls_buf_putc(F->b, ']');
         break;
     }
-    case 'N': {
+    case SYSCALL_ARG_WAIT_STATUS_OUT: {
         int st;
         memcpy(&st, p, 4);
-        print_wait_status(F->b, st);
+        syscalls_print_wait_status(F->b, st);
         break;
     }
-    case 'Y': {
+    case SYSCALL_ARG_DIRENTS_OUT: {
         uint32_t n;
         memcpy(&n, p, 4);
-        print_addr(F->b, v);
-        sb_printf(F->b, " /* %u entries */", n);
+        syscalls_print_addr(F->b, v);
+        syscalls_buf_printf(F->b, " /* %u entries */", n);
         break;
     }
-    case 'E': {
+    case SYSCALL_ARG_ENVP: {
         uint32_t n;
         memcpy(&n, p, 4);
-        print_addr(F->b, v);
-        sb_printf(F->b, " /* %u var%s */", n, n == 1 ? "" : "s");
+        syscalls_print_addr(F->b, v);
+        syscalls_buf_printf(F->b, " /* %u var%s */", n, n == 1 ? "" : "s");
         break;
     }
-    default: print_addr(F->b, v); break;
+    default: syscalls_print_addr(F->b, v); break;
     }
 }
 
-/* A value whose low bits (kind_mask) name a kind and whose other bits are
- * flags: "O_RDONLY|O_CLOEXEC", "MAP_PRIVATE|MAP_ANONYMOUS", "SOCK_STREAM|SOCK_CLOEXEC". */
-static void print_kind_flags(struct sb *b, const struct xlat *kinds, uint64_t kind_mask, const struct xlat *flags,
-                             uint64_t v)
+/* AT_* flags; statx's with its sync type (AT_STATX_SYNC_AS_STAT when none) */
+static void fmt_at_flags(struct fmt *F, const struct syscalls_xlat *x, int statx, uint64_t v)
 {
-    print_xval(b, kinds, v & kind_mask, "%#llx");
-    if (v & ~kind_mask) {
-        sb_putc(b, '|');
-        print_flags(b, flags, v & ~kind_mask, "0");
+    if (statx && !(v & syscalls_statx_sync_type)) {
+        syscalls_buf_puts(F->b, "AT_STATX_SYNC_AS_STAT");
+        if (v)
+            syscalls_buf_putc(F->b, '|');
+        else
+            return;
     }
+    syscalls_print_flags(F->b, x, v, "0");
 }
 
-static void fmt_at_flags(struct fmt *F, uint64_t v)
-{
-    if (strcmp(F->name, "faccessat2") == 0) {
-        static const struct xlat fa[] = { {0x100, "AT_SYMLINK_NOFOLLOW"}, {0x200, "AT_EACCESS"},
-                                          {0x1000, "AT_EMPTY_PATH"}, XEND };
-        print_flags(F->b, fa, v, "0");
-        return;
-    }
-    if (strcmp(F->name, "statx") == 0) {
-        static const struct xlat sx[] = { {0x100, "AT_SYMLINK_NOFOLLOW"}, {0x800, "AT_NO_AUTOMOUNT"},
-                                          {0x1000, "AT_EMPTY_PATH"}, {0x2000, "AT_STATX_FORCE_SYNC"},
-                                          {0x4000, "AT_STATX_DONT_SYNC"}, XEND };
-        if (!(v & 0x6000)) {
-            sb_puts(F->b, "AT_STATX_SYNC_AS_STAT");
-            if (v)
-                sb_putc(F->b, '|');
-            else
-                return;
-        }
-        print_flags(F->b, sx, v, "0");
-        return;
-    }
-    print_flags(F->b, x_at_flags, v, "0");
-}
-
-static void fmt_arg(struct fmt *F, unsigned i, char t)
+static void fmt_arg(struct fmt *F, unsigned i, enum syscall_arg t)
 {
     uint64_t v = F->it->args[i];
-    struct sb *b = F->b;
+    struct syscalls_buf *b = F->b;
     switch (t) {
-    case 'd': sb_printf(b, "%d", (int)v); break;
-    case 'i': sb_printf(b, "%lld", (long long)v); break;
-    case 'u': sb_printf(b, "%llu", (unsigned long long)v); break;
-    case 'o': sb_printf(b, "%#03llo", (unsigned long long)v); break;
-    case 'p': print_addr(b, v); break;
-    case 'f': fmt_fd(F, (int)v, i); break;
-    case 'a':
-        if ((int)v == -100) {
-            sb_puts(b, "AT_FDCWD");
+    case SYSCALL_ARG_INT: syscalls_buf_printf(b, "%d", (int)v); break;
+    case SYSCALL_ARG_LONG: syscalls_buf_printf(b, "%lld", (long long)v); break;
+    case SYSCALL_ARG_ULONG: syscalls_buf_printf(b, "%llu", (unsigned long long)v); break;
+    case SYSCALL_ARG_OCTAL: syscalls_buf_printf(b, "%#03llo", (unsigned long long)v); break;
+    case SYSCALL_ARG_ADDR: syscalls_print_addr(b, v); break;
+    case SYSCALL_ARG_FD: fmt_fd(F, (int)v, i); break;
+    case SYSCALL_ARG_DIRFD:
+        if ((int)v == AT_FDCWD) {
+            syscalls_buf_puts(b, "AT_FDCWD");
             const struct sc_cap *cp = F->c->o->decode_fds ? sc_find_cap(F->it, i, TR_CAP_FD_PATH) : NULL;
             if (cp) {
-                sb_putc(b, '<');
-                sb_put(b, (const char *)sc_cap_data(F->it, cp), cp->len);
-                sb_putc(b, '>');
+                syscalls_buf_putc(b, '<');
+                syscalls_buf_put(b, (const char *)sc_cap_data(F->it, cp), cp->len);
+                syscalls_buf_putc(b, '>');
             }
         } else
             fmt_fd(F, (int)v, i);
         break;
-    case 's': case 'n': fmt_string(F, i, (size_t)-1); break;
-    case 'S': fmt_string(F, i, F->c->o->strsize); break;
-    case 'w': fmt_buffer(F, i, i + 1 < 6 ? F->it->args[i + 1] : 0, 0); break;
-    case 'r': case 'R':
+    case SYSCALL_ARG_PATH: case SYSCALL_ARG_OUTPATH: fmt_string(F, i, (size_t)-1); break;
+    case SYSCALL_ARG_STRING: fmt_string(F, i, F->c->o->strsize); break;
+    case SYSCALL_ARG_INBUF: fmt_buffer(F, i, i + 1 < 6 ? F->it->args[i + 1] : 0, 0); break;
+    case SYSCALL_ARG_OUTBUF: case SYSCALL_ARG_OUTBUF_HEX:
         if (sc_is_err(F->it->ret) || !(F->it->flags & TR_SYSF_HAS_RET))
-            print_addr(b, v);
+            syscalls_print_addr(b, v);
         else if (F->it->ret == 0)
-            sb_puts(b, "\"\"");
+            syscalls_buf_puts(b, "\"\"");
         else
-            fmt_buffer(F, i, (uint64_t)F->it->ret, t == 'R');
+            fmt_buffer(F, i, (uint64_t)F->it->ret, t == SYSCALL_ARG_OUTBUF_HEX);
         break;
-    case 'A': fmt_argv(F, i); break;
-    case 'O': print_kind_flags(b, x_open_access, 3, x_open_flags, v); break;
-    case 'M': sb_printf(b, "%#03o", (unsigned)v); break;
-    case '1': print_flags(b, x_open_flags, v, "0"); break;
-    case 'P': print_flags(b, x_mmap_prot, v, "PROT_NONE"); break;
-    case 'm': print_kind_flags(b, x_mmap_type, 0xf, x_mmap_flags, v); break;
-    case 'G': print_signal(b, (int)v); break;
-    case 'X':
+    case SYSCALL_ARG_ARGV: fmt_argv(F, i); break;
+    case SYSCALL_ARG_OPEN_FLAGS: syscalls_print_open_flags(b, v); break;
+    case SYSCALL_ARG_MODE: syscalls_buf_printf(b, "%#03o", (unsigned)v); break;
+    case SYSCALL_ARG_O_FLAGS: syscalls_print_flags(b, syscalls_xlat_open_flags, v, "0"); break;
+    case SYSCALL_ARG_MMAP_PROT: syscalls_print_flags(b, syscalls_xlat_mmap_prot, v, "PROT_NONE"); break;
+    case SYSCALL_ARG_MMAP_FLAGS: syscalls_print_mmap_flags(b, v); break;
+    case SYSCALL_ARG_SIGNAL: syscalls_print_signal(b, (int)v); break;
+    case SYSCALL_ARG_ACCESS_MODE:
         if (v == 0)
-            sb_puts(b, "F_OK");
+            syscalls_buf_puts(b, "F_OK");
         else
-            print_flags(b, x_access_modes, v, "F_OK");
+            syscalls_print_flags(b, syscalls_xlat_access_modes, v, "F_OK");
         break;
-    case 'Z': fmt_at_flags(F, v); break;
-    case 'W': print_xval(b, x_whence, v, "%llu"); break;
-    case 'V': print_xval(b, x_madvise, v, "%#llx"); break;
-    case 'L': print_xval(b, x_rlimit, v, "%#llx"); break;
-    case 'h': print_xval(b, x_sigprocmask, v, "%#llx"); break;
-    case 'H': print_flags(b, x_wait_opts, v, "0"); break;
-    case 'F': print_xval(b, x_af, v, "%llu"); break;
-    case 'K': print_kind_flags(b, x_sock_type, 0xf, x_sock_flags, v); break;
-    case 'g': print_flags(b, x_grnd, v, "0"); break;
-    case 'j': print_xval(b, x_clocks, v, "%llu"); break;
-    case 'y': print_flags(b, x_timer_flags, v, "0"); break;
-    case 'b': print_flags(b, x_statx_mask, v, "0"); break;
-    case '#': print_socket_protocol(b, (int)F->it->args[0], (int)v); break;
-    case '$': print_flags(b, x_msg_flags, v, "0"); break;
-    case '@': print_cloexec_flags(b, F->name, v); break;
-    case '!': {
-        static const struct xlat ops[] = { {1, "EPOLL_CTL_ADD"}, {2, "EPOLL_CTL_DEL"}, {3, "EPOLL_CTL_MOD"}, XEND };
-        print_xval(b, ops, v, "%llu");
-        break;
-    }
-    case '^': case '~': {
+    case SYSCALL_ARG_AT_FLAGS: fmt_at_flags(F, syscalls_xlat_at_flags, 0, v); break;
+    case SYSCALL_ARG_FACCESSAT2_FLAGS: fmt_at_flags(F, syscalls_xlat_faccessat2_flags, 0, v); break;
+    case SYSCALL_ARG_STATX_AT_FLAGS: fmt_at_flags(F, syscalls_xlat_statx_at_flags, 1, v); break;
+    case SYSCALL_ARG_WHENCE: syscalls_print_value(b, syscalls_xlat_whence, v, "%llu"); break;
+    case SYSCALL_ARG_MADVISE: syscalls_print_value(b, syscalls_xlat_madvise, v, "%#llx"); break;
+    case SYSCALL_ARG_RLIMIT_RESOURCE: syscalls_print_value(b, syscalls_xlat_rlimit, v, "%#llx"); break;
+    case SYSCALL_ARG_SIGPROCMASK_HOW: syscalls_print_value(b, syscalls_xlat_sigprocmask, v, "%#llx"); break;
+    case SYSCALL_ARG_WAIT_OPTIONS: syscalls_print_flags(b, syscalls_xlat_wait_opts, v, "0"); break;
+    case SYSCALL_ARG_SOCKET_FAMILY: syscalls_print_value(b, syscalls_xlat_af, v, "%llu"); break;
+    case SYSCALL_ARG_SOCKET_TYPE: syscalls_print_socket_type(b, v); break;
+    case SYSCALL_ARG_GETRANDOM_FLAGS: syscalls_print_flags(b, syscalls_xlat_grnd, v, "0"); break;
+    case SYSCALL_ARG_CLOCK_ID: syscalls_print_value(b, syscalls_xlat_clocks, v, "%llu"); break;
+    case SYSCALL_ARG_TIMER_FLAGS: syscalls_print_flags(b, syscalls_xlat_timer_flags, v, "0"); break;
+    case SYSCALL_ARG_STATX_MASK: syscalls_print_flags(b, syscalls_xlat_statx_mask, v, "0"); break;
+    case SYSCALL_ARG_SOCKET_PROTOCOL: syscalls_print_socket_protocol(b, (int)F->it->args[0], (int)v); break;
+    case SYSCALL_ARG_MSG_FLAGS: syscalls_print_flags(b, syscalls_xlat_msg_flags, v, "0"); break;
+    case SYSCALL_ARG_EPOLL_CREATE_FLAGS: syscalls_print_flags(b, syscalls_xlat_epoll_create_flags, v, "0"); break;
+    case SYSCALL_ARG_EVENTFD_FLAGS: syscalls_print_flags(b, syscalls_xlat_eventfd_flags, v, "0"); break;
+    case SYSCALL_ARG_SIGNALFD_FLAGS: syscalls_print_flags(b, syscalls_xlat_signalfd_flags, v, "0"); break;
+    case SYSCALL_ARG_TIMERFD_FLAGS: syscalls_print_flags(b, syscalls_xlat_timerfd_flags, v, "0"); break;
+    case SYSCALL_ARG_INOTIFY_FLAGS: syscalls_print_flags(b, syscalls_xlat_inotify_flags, v, "0"); break;
+    case SYSCALL_ARG_EPOLL_OP: syscalls_print_value(b, syscalls_xlat_epoll_ops, v, "%llu"); break;
+    case SYSCALL_ARG_EPOLL_EVENT_IN: case SYSCALL_ARG_EPOLL_EVENTS_OUT: {
         const struct sc_cap *cp = sc_find_cap(F->it, i, TR_CAP_STRUCT);
-        if (t == '~' && (F->it->flags & TR_SYSF_HAS_RET) && F->it->ret == 0)
-            sb_puts(b, "[]");
+        if (t == SYSCALL_ARG_EPOLL_EVENTS_OUT && (F->it->flags & TR_SYSF_HAS_RET) && F->it->ret == 0)
+            syscalls_buf_puts(b, "[]");
         else if (cp && cp->len)
-            print_epoll_events(b, sc_cap_data(F->it, cp), cp->len, t == '~');
+            syscalls_print_epoll_events(b, sc_cap_data(F->it, cp), cp->len, t == SYSCALL_ARG_EPOLL_EVENTS_OUT);
         else
-            print_addr(b, v);
+            syscalls_print_addr(b, v);
         break;
     }
-    case '%': {
+    case SYSCALL_ARG_SOCKADDR_OUT: {
         const struct sc_cap *cp = sc_find_cap(F->it, i, TR_CAP_STRUCT);
         if (cp && cp->len)
-            print_sockaddr(b, sc_cap_data(F->it, cp), cp->len);
+            syscalls_print_sockaddr(b, sc_cap_data(F->it, cp), cp->len);
         else
-            print_addr(b, v);
+            syscalls_print_addr(b, v);
         break;
     }
-    case '&': {
+    case SYSCALL_ARG_SOCKLEN_INOUT: {
         const struct sc_cap *in = NULL, *out = NULL;
         for (uint32_t k = 0; k < F->it->ncap; k++)
             if (F->it->cap[k].arg == i && F->it->cap[k].kind == TR_CAP_STRUCT && F->it->cap[k].len == 4)
                 *((F->it->cap[k].flags & TR_CAPF_EXIT) ? &out : &in) = &F->it->cap[k];
         if (!in) {
-            print_addr(b, v);
+            syscalls_print_addr(b, v);
             break;
         }
         uint32_t a, o = 0;
@@ -346,50 +310,69 @@ static void fmt_arg(struct fmt *F, unsigned i, char t)
         if (out)
             memcpy(&o, sc_cap_data(F->it, out), 4);
         if (out && o != a)
-            sb_printf(b, "[%u => %u]", a, o);
+            syscalls_buf_printf(b, "[%u => %u]", a, o);
         else
-            sb_printf(b, "[%u]", a);
+            syscalls_buf_printf(b, "[%u]", a);
         break;
     }
-    case '4':
+    case SYSCALL_ARG_GIDS_OUT:
         if (!v)
-            sb_puts(b, "NULL");
+            syscalls_buf_puts(b, "NULL");
         else if ((F->it->flags & TR_SYSF_HAS_RET) && !sc_is_err(F->it->ret) &&
             (F->it->ret == 0 || F->it->args[0] == 0))
-            sb_puts(b, "[]");
+            syscalls_buf_puts(b, "[]");
         else if (!v)
-            sb_puts(b, "NULL");
+            syscalls_buf_puts(b, "NULL");
         else
             fmt_struct(F, i, t);
         break;
-    case 'D': print_xval(b, x_fadvise, v, "%llu"); break;
-    case 'E': case 'Y': case 'l': case 'k': case 'q': case 'Q': case 'c': case 'C': case 't':
-    case 'e': case 'T': case 'U': case 'I': case 'N': case 'z': case 'B': case '3':
-    case '5': case '6': case '7': case '8': case '9': case '0':
-        if (!v && t != 'Y')
-            sb_puts(b, "NULL");
+    case SYSCALL_ARG_FADVISE: syscalls_print_value(b, syscalls_xlat_fadvise, v, "%llu"); break;
+    case SYSCALL_ARG_ENVP: case SYSCALL_ARG_DIRENTS_OUT: case SYSCALL_ARG_RLIMIT_IN: case SYSCALL_ARG_RLIMIT_OUT:
+    case SYSCALL_ARG_SIGSET_IN: case SYSCALL_ARG_SIGSET_OUT: case SYSCALL_ARG_SIGACTION_IN:
+    case SYSCALL_ARG_SIGACTION_OUT: case SYSCALL_ARG_TIMESPEC_IN: case SYSCALL_ARG_TIMESPEC_OUT:
+    case SYSCALL_ARG_STAT_OUT: case SYSCALL_ARG_UTSNAME_OUT: case SYSCALL_ARG_PIPEFDS_OUT:
+    case SYSCALL_ARG_WAIT_STATUS_OUT: case SYSCALL_ARG_SOCKADDR_IN: case SYSCALL_ARG_STATX_OUT:
+    case SYSCALL_ARG_TIMESPEC_REMAINING: case SYSCALL_ARG_CPUSET_OUT: case SYSCALL_ARG_SYSINFO_OUT:
+    case SYSCALL_ARG_STATFS_OUT: case SYSCALL_ARG_POLLFDS: case SYSCALL_ARG_IOVEC_IN: case SYSCALL_ARG_IOVEC_OUT:
+        if (!v && t != SYSCALL_ARG_DIRENTS_OUT)
+            syscalls_buf_puts(b, "NULL");
         else if (!v)
-            sb_puts(b, "NULL");
+            syscalls_buf_puts(b, "NULL");
         else
             fmt_struct(F, i, t);
         break;
-    case 'x':
+    case SYSCALL_ARG_HEX:
     default:
         if (v)
-            sb_printf(b, "%#llx", (unsigned long long)v);
+            syscalls_buf_printf(b, "%#llx", (unsigned long long)v);
         else
-            sb_puts(b, "0");
+            syscalls_buf_puts(b, "0");
         break;
     }
 }
 
-static int is_output_type(char t) { return t && strchr("rRnkQCeTUINYB34567%&~", t) != NULL; }
+/* 1 for the kinds strace prints at exit (the first of them ends the entry part) */
+static int printed_at_exit(enum syscall_arg t)
+{
+    switch (t) {
+    case SYSCALL_ARG_OUTBUF: case SYSCALL_ARG_OUTBUF_HEX: case SYSCALL_ARG_OUTPATH:
+    case SYSCALL_ARG_RLIMIT_OUT: case SYSCALL_ARG_SIGSET_OUT: case SYSCALL_ARG_SIGACTION_OUT:
+    case SYSCALL_ARG_TIMESPEC_OUT: case SYSCALL_ARG_STAT_OUT: case SYSCALL_ARG_UTSNAME_OUT:
+    case SYSCALL_ARG_PIPEFDS_OUT: case SYSCALL_ARG_WAIT_STATUS_OUT: case SYSCALL_ARG_DIRENTS_OUT:
+    case SYSCALL_ARG_STATX_OUT: case SYSCALL_ARG_TIMESPEC_REMAINING: case SYSCALL_ARG_GIDS_OUT:
+    case SYSCALL_ARG_CPUSET_OUT: case SYSCALL_ARG_SYSINFO_OUT: case SYSCALL_ARG_STATFS_OUT:
+    case SYSCALL_ARG_SOCKADDR_OUT: case SYSCALL_ARG_SOCKLEN_INOUT: case SYSCALL_ARG_EPOLL_EVENTS_OUT:
+        return 1;
+    default:
+        return 0;
+    }
+}
 
 /* the first argument printed at exit */
-static unsigned split_of(const struct sc_desc *d)
+static unsigned split_of(const struct syscall_desc *d)
 {
     for (unsigned i = 0; i < d->nargs; i++)
-        if (is_output_type(d->args[i]))
+        if (printed_at_exit((enum syscall_arg)d->args[i]))
             return i;
     return d->nargs;
 }
@@ -397,9 +380,9 @@ static unsigned split_of(const struct sc_desc *d)
 static int skip_arg(const struct fmt *F, unsigned i)
 {
     /* open's mode is printed only with O_CREAT or O_TMPFILE */
-    const struct sc_desc *d = F->d;
-    if (d->args[i] == 'M' && i > 0 && d->args[i - 1] == 'O')
-        return !(F->it->args[i - 1] & (0100 | 020000000));
+    const struct syscall_desc *d = F->d;
+    if (d->args[i] == SYSCALL_ARG_MODE && i > 0 && d->args[i - 1] == SYSCALL_ARG_OPEN_FLAGS)
+        return !syscalls_open_has_mode(F->it->args[i - 1]);
     return 0;
 }
 
@@ -410,421 +393,510 @@ static void fmt_range(struct fmt *F, unsigned from, unsigned to, int trailing_se
         if (skip_arg(F, i))
             continue;
         if (!first)
-            sb_puts(F->b, ", ");
+            syscalls_buf_puts(F->b, ", ");
         first = 0;
-        fmt_arg(F, i, F->d->args[i]);
+        fmt_arg(F, i, (enum syscall_arg)F->d->args[i]);
     }
     if (trailing_sep && !first)
-        sb_puts(F->b, ", ");
+        syscalls_buf_puts(F->b, ", ");
 }
 
-/* ---- special decoders ---------------------------------------------------------- */
+/* ---- the families' own decoders ------------------------------------------------ */
 
-static void fmt_clone_flags(struct sb *b, uint64_t flags)
+/* the call succeeded (its exit part is decoded) */
+static int returned_ok(const struct sc_item *it)
 {
-    uint64_t sig = flags & 0xff;
-    flags &= ~0xffull;
+    return (it->flags & TR_SYSF_HAS_RET) && !sc_is_err(it->ret);
+}
+
+static void fmt_clone_flags(struct syscalls_buf *b, uint64_t flags)
+{
+    uint64_t sig = flags & CSIGNAL;
+    flags &= ~(uint64_t)CSIGNAL;
     if (flags)
-        print_flags(b, x_clone_flags, flags, "0");
+        syscalls_print_flags(b, syscalls_xlat_clone_flags, flags, "0");
     if (sig) {
         if (flags)
-            sb_putc(b, '|');
-        print_signal(b, (int)sig);
+            syscalls_buf_putc(b, '|');
+        syscalls_print_signal(b, (int)sig);
     } else if (!flags) {
-        sb_putc(b, '0');
+        syscalls_buf_putc(b, '0');
     }
 }
 
-static void special_entry(struct fmt *F)
+/* x86_64: clone(flags, stack, parent_tid, child_tid, tls) */
+static int clone_has_exit(const struct sc_item *it)
+{
+    return (it->args[0] & (CLONE_PARENT_SETTID | CLONE_PIDFD)) != 0;
+}
+
+static void clone_entry(struct fmt *F)
 {
     const uint64_t *a = F->it->args;
-    struct sb *b = F->b;
-    const char *n = F->name;
-    if (!strcmp(n, "clone")) {
-        /* x86_64: clone(flags, stack, parent_tid, child_tid, tls) */
-        sb_puts(b, "child_stack=");
-        print_addr(b, a[1]);
-        sb_puts(b, ", flags=");
-        fmt_clone_flags(b, a[0]);
-        if (a[0] & (0x100000 | 0x1000)) { /* PARENT_SETTID, PIDFD: printed at exit */
-            sb_puts(b, ", ");
-            return;
-        }
-        if (a[0] & (0x1000000 | 0x200000))
-            sb_printf(b, ", child_tidptr=%#llx", (unsigned long long)a[3]);
-        if (a[0] & 0x80000)
-            sb_printf(b, ", tls=%#llx", (unsigned long long)a[4]);
-    } else if (!strcmp(n, "clone3")) {
-        const struct sc_cap *cp = sc_find_cap(F->it, 0, TR_CAP_STRUCT);
-        if (!cp || cp->len < 64) {
-            print_addr(b, a[0]);
-            return;
-        }
-        uint64_t f[11] = {0};
-        memcpy(f, sc_cap_data(F->it, cp), cp->len < 88 ? cp->len : 88);
-        /* flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls, set_tid,
-         * set_tid_size, cgroup */
-        sb_puts(b, "{flags=");
-        print_flags(b, x_clone_flags, f[0], "0");
-        if (f[0] & 0x1000)
-            sb_printf(b, ", pidfd=%#llx", (unsigned long long)f[1]);
-        if (f[0] & (0x1000000 | 0x200000))
-            sb_printf(b, ", child_tid=%#llx", (unsigned long long)f[2]);
-        if (f[0] & 0x100000)
-            sb_printf(b, ", parent_tid=%#llx", (unsigned long long)f[3]);
-        sb_puts(b, ", exit_signal=");
-        if (f[4])
-            print_signal(b, (int)f[4]);
-        else
-            sb_putc(b, '0');
-        sb_puts(b, ", stack=");
-        print_addr(b, f[5]);
-        sb_printf(b, ", stack_size=%#llx", (unsigned long long)f[6]);
-        if (f[0] & 0x80000)
-            sb_printf(b, ", tls=%#llx", (unsigned long long)f[7]);
-        if (f[9])
-            sb_printf(b, ", set_tid=%#llx, set_tid_size=%llu", (unsigned long long)f[8],
-                      (unsigned long long)f[9]);
-        if (f[0] & 0x200000000ull)
-            sb_printf(b, ", cgroup=%llu", (unsigned long long)f[10]);
-        sb_putc(b, '}');
-    } else if (!strcmp(n, "futex")) {
-        int op = (int)a[1], base = op & 0x7f;
-        print_addr(b, a[0]);
-        sb_puts(b, ", ");
-        const struct xlat *x;
-        for (x = x_futex_ops; x->name && x->val != (uint64_t)base; x++)
-            ;
-        if (x->name) {
-            sb_puts(b, x->name);
-            if (op & 128)
-                sb_puts(b, "_PRIVATE");
-            if (op & 256)
-                sb_puts(b, "|FUTEX_CLOCK_REALTIME");
-            if (op & ~0x1ff)
-                sb_printf(b, "|%#x", op & ~0x1ff);
-        } else {
-            sb_printf(b, "%#x", op);
-        }
-        struct fmt G = *F;
-        switch (base) {
-        case 0: /* WAIT */
-            sb_printf(b, ", %d, ", (int)a[2]);
-            if (!a[3]) sb_puts(b, "NULL"); else fmt_struct(&G, 3, 't');
-            break;
-        case 1: case 7: case 8: /* WAKE, UNLOCK_PI, TRYLOCK_PI */
-            if (base == 1)
-                sb_printf(b, ", %d", (int)a[2]);
-            break;
-        case 9: case 10: /* WAIT_BITSET, WAKE_BITSET */
-            sb_printf(b, ", %d, ", (int)a[2]);
-            if (!a[3]) sb_puts(b, "NULL"); else if (base == 9) fmt_struct(&G, 3, 't'); else print_addr(b, a[3]);
-            if ((uint32_t)a[5] == 0xffffffffu)
-                sb_puts(b, ", FUTEX_BITSET_MATCH_ANY");
-            else
-                sb_printf(b, ", %#x", (unsigned)a[5]);
-            break;
-        case 3: /* REQUEUE */
-            sb_printf(b, ", %d, %u, %#llx", (int)a[2], (unsigned)a[3], (unsigned long long)a[4]);
-            break;
-        case 4: /* CMP_REQUEUE */
-            sb_printf(b, ", %d, %u, %#llx, %d", (int)a[2], (unsigned)a[3], (unsigned long long)a[4],
-                      (int)a[5]);
-            break;
-        case 6: case 13: /* LOCK_PI */
-            sb_puts(b, ", ");
-            if (!a[3]) sb_puts(b, "NULL"); else fmt_struct(&G, 3, 't');
-            break;
-        default:
-            sb_printf(b, ", %d, %#llx, %#llx, %#llx", (int)a[2], (unsigned long long)a[3],
-                      (unsigned long long)a[4], (unsigned long long)a[5]);
-            break;
-        }
-    } else if (!strcmp(n, "fcntl")) {
-        fmt_fd(F, (int)a[0], 0);
-        sb_puts(b, ", ");
-        print_xval(b, x_fcntl_cmds, a[1], "%#llx");
-        switch (a[1]) {
-        case 1: case 3: case 9: case 11: case 1025: case 1032: case 1034: case 1028:
-            break; /* F_GET*: no argument */
-        case 0: case 1030: case 10: case 1031: case 1027:
-            sb_printf(b, ", %d", (int)a[2]);
-            break;
-        case 2: sb_puts(b, ", "); print_flags(b, x_fd_flags, a[2], "0"); break;
-        case 4:
-            sb_puts(b, ", ");
-            print_xval(b, x_open_access, a[2] & 3, "%#llx");
-            if (a[2] & ~3ull) {
-                sb_putc(b, '|');
-                print_flags(b, x_open_flags, a[2] & ~3ull, "0");
-            }
-            break;
-        case 8: sb_printf(b, ", %d", (int)a[2]); break;
-        default:
-            sb_puts(b, ", ");
-            print_addr(b, a[2]);
-            break;
-        }
-    } else if (!strcmp(n, "ioctl")) {
-        fmt_fd(F, (int)a[0], 0);
-        sb_puts(b, ", ");
-        print_xval(b, x_ioctl, (uint32_t)a[1], "%#llx");
-        uint32_t req = (uint32_t)a[1];
-        const struct sc_cap *cp = sc_find_cap(F->it, 2, TR_CAP_STRUCT);
-        if (req == 0x5401 || req == 0x5413 || req == 0x541b || req == 0x540f)
-            sb_puts(b, ", "); /* output argument: at exit */
-        else if (req == 0x5450 || req == 0x5451)
-            ;
-        else if (req >= 0x5402 && req <= 0x5404 && cp && !(cp->flags & TR_CAPF_EXIT) && cp->len == 36) {
-            sb_puts(b, ", ");
-            print_termios(b, sc_cap_data(F->it, cp), cp->len);
-        } else if (req == 0x5414 && cp && cp->len == 8) {
-            sb_puts(b, ", ");
-            print_winsize(b, sc_cap_data(F->it, cp), cp->len);
-        } else {
-            sb_puts(b, ", ");
-            print_addr(b, a[2]);
-        }
-    } else if (!strcmp(n, "prctl")) {
-        static const char *const caps[] = {
-            "CAP_CHOWN", "CAP_DAC_OVERRIDE", "CAP_DAC_READ_SEARCH", "CAP_FOWNER", "CAP_FSETID",
-            "CAP_KILL", "CAP_SETGID", "CAP_SETUID", "CAP_SETPCAP", "CAP_LINUX_IMMUTABLE",
-            "CAP_NET_BIND_SERVICE", "CAP_NET_BROADCAST", "CAP_NET_ADMIN", "CAP_NET_RAW", "CAP_IPC_LOCK",
-            "CAP_IPC_OWNER", "CAP_SYS_MODULE", "CAP_SYS_RAWIO", "CAP_SYS_CHROOT", "CAP_SYS_PTRACE",
-            "CAP_SYS_PACCT", "CAP_SYS_ADMIN", "CAP_SYS_BOOT", "CAP_SYS_NICE", "CAP_SYS_RESOURCE",
-            "CAP_SYS_TIME", "CAP_SYS_TTY_CONFIG", "CAP_MKNOD", "CAP_LEASE", "CAP_AUDIT_WRITE",
-            "CAP_AUDIT_CONTROL", "CAP_SETFCAP", "CAP_MAC_OVERRIDE", "CAP_MAC_ADMIN", "CAP_SYSLOG",
-            "CAP_WAKE_ALARM", "CAP_BLOCK_SUSPEND", "CAP_AUDIT_READ", "CAP_PERFMON", "CAP_BPF",
-            "CAP_CHECKPOINT_RESTORE",
-        };
-        switch (a[0]) {
-        case 1: sb_puts(b, "PR_SET_PDEATHSIG, "); print_signal(b, (int)a[1]); break;
-        case 15: sb_puts(b, "PR_SET_NAME, "); fmt_string(F, 1, 16); break;
-        case 16: sb_puts(b, "PR_GET_NAME, "); break; /* the name at exit */
-        case 23:
-            sb_puts(b, "PR_CAPBSET_READ, ");
-            if (a[1] < sizeof caps / sizeof caps[0])
-                sb_puts(b, caps[a[1]]);
-            else
-                sb_printf(b, "%#llx /* CAP_??? */", (unsigned long long)a[1]);
-            break;
-        case 38: sb_printf(b, "PR_SET_NO_NEW_PRIVS, %llu, %llu, %llu, %llu", (unsigned long long)a[1],
-                           (unsigned long long)a[2], (unsigned long long)a[3], (unsigned long long)a[4]); break;
-        case 39: sb_printf(b, "PR_GET_NO_NEW_PRIVS, %llu, %llu, %llu, %llu", (unsigned long long)a[1],
-                           (unsigned long long)a[2], (unsigned long long)a[3], (unsigned long long)a[4]); break;
-        default:
-            sb_printf(b, "%#llx", (unsigned long long)a[0]);
-            for (int k = 1; k < 5; k++)
-                sb_printf(b, a[k] ? ", %#llx" : ", %llu", (unsigned long long)a[k]);
-            break;
-        }
-    } else if (!strcmp(n, "arch_prctl")) {
-        print_xval(b, x_arch_prctl, a[0], "%#llx");
-        sb_printf(b, ", %#llx", (unsigned long long)a[1]);
-    } else if (!strcmp(n, "rt_sigreturn")) {
-        const struct sc_cap *cp = sc_find_cap(F->it, 0, TR_CAP_STRUCT);
-        if (cp && cp->len == 8) {
-            sb_puts(b, "{mask=");
-            print_sigset(b, sc_cap_data(F->it, cp), 8);
-            sb_putc(b, '}');
-        }
+    struct syscalls_buf *b = F->b;
+    syscalls_buf_puts(b, "child_stack=");
+    syscalls_print_addr(b, a[1]);
+    syscalls_buf_puts(b, ", flags=");
+    fmt_clone_flags(b, a[0]);
+    if (clone_has_exit(F->it)) { /* PARENT_SETTID, PIDFD: printed at exit */
+        syscalls_buf_puts(b, ", ");
+        return;
+    }
+    if (a[0] & (CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID))
+        syscalls_buf_printf(b, ", child_tidptr=%#llx", (unsigned long long)a[3]);
+    if (a[0] & CLONE_SETTLS)
+        syscalls_buf_printf(b, ", tls=%#llx", (unsigned long long)a[4]);
+}
+
+static void clone_exit(struct fmt *F)
+{
+    const uint64_t *a = F->it->args;
+    struct syscalls_buf *b = F->b;
+    if (!clone_has_exit(F->it))
+        return;
+    const struct sc_cap *cp = sc_find_cap(F->it, 2, TR_CAP_STRUCT);
+    syscalls_buf_puts(b, "parent_tid=");
+    if (returned_ok(F->it) && cp && cp->len == sizeof(int)) {
+        int v;
+        memcpy(&v, sc_cap_data(F->it, cp), sizeof v);
+        syscalls_buf_printf(b, "[%d]", v);
     } else {
-        for (unsigned i = 0; i < F->it->nargs && i < 6; i++) {
-            if (i)
-                sb_puts(b, ", ");
-            fmt_arg(F, i, 'x');
-        }
+        syscalls_print_addr(b, a[2]);
+    }
+    if (a[0] & (CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID))
+        syscalls_buf_printf(b, ", child_tidptr=%#llx", (unsigned long long)a[3]);
+    if (a[0] & CLONE_SETTLS)
+        syscalls_buf_printf(b, ", tls=%#llx", (unsigned long long)a[4]);
+}
+
+static int always(const struct sc_item *it)
+{
+    (void)it;
+    return 1;
+}
+
+static void clone3_entry(struct fmt *F)
+{
+    const uint64_t *a = F->it->args;
+    struct syscalls_buf *b = F->b;
+    const struct sc_cap *cp = sc_find_cap(F->it, 0, TR_CAP_STRUCT);
+    if (!cp || cp->len < CLONE_ARGS_SIZE_VER0) {
+        syscalls_print_addr(b, a[0]);
+        return;
+    }
+    struct clone_args ca;
+    memset(&ca, 0, sizeof ca);
+    memcpy(&ca, sc_cap_data(F->it, cp), cp->len < sizeof ca ? cp->len : sizeof ca);
+    syscalls_buf_puts(b, "{flags=");
+    syscalls_print_flags(b, syscalls_xlat_clone_flags, ca.flags, "0");
+    if (ca.flags & CLONE_PIDFD)
+        syscalls_buf_printf(b, ", pidfd=%#llx", (unsigned long long)ca.pidfd);
+    if (ca.flags & (CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID))
+        syscalls_buf_printf(b, ", child_tid=%#llx", (unsigned long long)ca.child_tid);
+    if (ca.flags & CLONE_PARENT_SETTID)
+        syscalls_buf_printf(b, ", parent_tid=%#llx", (unsigned long long)ca.parent_tid);
+    syscalls_buf_puts(b, ", exit_signal=");
+    if (ca.exit_signal)
+        syscalls_print_signal(b, (int)ca.exit_signal);
+    else
+        syscalls_buf_putc(b, '0');
+    syscalls_buf_puts(b, ", stack=");
+    syscalls_print_addr(b, ca.stack);
+    syscalls_buf_printf(b, ", stack_size=%#llx", (unsigned long long)ca.stack_size);
+    if (ca.flags & CLONE_SETTLS)
+        syscalls_buf_printf(b, ", tls=%#llx", (unsigned long long)ca.tls);
+    if (ca.set_tid_size)
+        syscalls_buf_printf(b, ", set_tid=%#llx, set_tid_size=%llu", (unsigned long long)ca.set_tid,
+                            (unsigned long long)ca.set_tid_size);
+    if (ca.flags & CLONE_INTO_CGROUP)
+        syscalls_buf_printf(b, ", cgroup=%llu", (unsigned long long)ca.cgroup);
+    syscalls_buf_putc(b, '}');
+}
+
+static void clone3_exit(struct fmt *F)
+{
+    const struct sc_cap *cp = sc_find_cap(F->it, 1, TR_CAP_STRUCT);
+    if (returned_ok(F->it) && cp && cp->len == sizeof(int)) {
+        int v;
+        memcpy(&v, sc_cap_data(F->it, cp), sizeof v);
+        syscalls_buf_printf(F->b, " => {parent_tid=[%d]}", v);
+    }
+    syscalls_buf_printf(F->b, ", %llu", (unsigned long long)F->it->args[1]);
+}
+
+static void futex_entry(struct fmt *F)
+{
+    const uint64_t *a = F->it->args;
+    struct syscalls_buf *b = F->b;
+    int op = (int)a[1], base = op & 0x7f; /* the command, without FUTEX_PRIVATE_FLAG ... */
+    syscalls_print_addr(b, a[0]);
+    syscalls_buf_puts(b, ", ");
+    const struct syscalls_xlat *x;
+    for (x = syscalls_xlat_futex_ops; x->name && x->val != (uint64_t)base; x++)
+        ;
+    if (x->name) {
+        syscalls_buf_puts(b, x->name);
+        if (op & FUTEX_PRIVATE_FLAG)
+            syscalls_buf_puts(b, "_PRIVATE");
+        if (op & FUTEX_CLOCK_REALTIME)
+            syscalls_buf_puts(b, "|FUTEX_CLOCK_REALTIME");
+        if (op & ~0x1ff)
+            syscalls_buf_printf(b, "|%#x", op & ~0x1ff);
+    } else {
+        syscalls_buf_printf(b, "%#x", op);
+    }
+    struct fmt G = *F;
+    switch (base) {
+    case FUTEX_WAIT:
+        syscalls_buf_printf(b, ", %d, ", (int)a[2]);
+        if (!a[3]) syscalls_buf_puts(b, "NULL"); else fmt_struct(&G, 3, SYSCALL_ARG_TIMESPEC_IN);
+        break;
+    case FUTEX_WAKE: case FUTEX_UNLOCK_PI: case FUTEX_TRYLOCK_PI:
+        if (base == FUTEX_WAKE)
+            syscalls_buf_printf(b, ", %d", (int)a[2]);
+        break;
+    case FUTEX_WAIT_BITSET: case FUTEX_WAKE_BITSET:
+        syscalls_buf_printf(b, ", %d, ", (int)a[2]);
+        if (!a[3])
+            syscalls_buf_puts(b, "NULL");
+        else if (base == FUTEX_WAIT_BITSET)
+            fmt_struct(&G, 3, SYSCALL_ARG_TIMESPEC_IN);
+        else
+            syscalls_print_addr(b, a[3]);
+        if ((uint32_t)a[5] == FUTEX_BITSET_MATCH_ANY)
+            syscalls_buf_puts(b, ", FUTEX_BITSET_MATCH_ANY");
+        else
+            syscalls_buf_printf(b, ", %#x", (unsigned)a[5]);
+        break;
+    case FUTEX_REQUEUE:
+        syscalls_buf_printf(b, ", %d, %u, %#llx", (int)a[2], (unsigned)a[3], (unsigned long long)a[4]);
+        break;
+    case FUTEX_CMP_REQUEUE:
+        syscalls_buf_printf(b, ", %d, %u, %#llx, %d", (int)a[2], (unsigned)a[3], (unsigned long long)a[4],
+                            (int)a[5]);
+        break;
+    case FUTEX_LOCK_PI: case FUTEX_LOCK_PI2:
+        syscalls_buf_puts(b, ", ");
+        if (!a[3]) syscalls_buf_puts(b, "NULL"); else fmt_struct(&G, 3, SYSCALL_ARG_TIMESPEC_IN);
+        break;
+    default:
+        syscalls_buf_printf(b, ", %d, %#llx, %#llx, %#llx", (int)a[2], (unsigned long long)a[3],
+                            (unsigned long long)a[4], (unsigned long long)a[5]);
+        break;
     }
 }
 
-static void special_exit(struct fmt *F)
+static void fcntl_entry(struct fmt *F)
 {
     const uint64_t *a = F->it->args;
-    struct sb *b = F->b;
-    const char *n = F->name;
-    int ok = (F->it->flags & TR_SYSF_HAS_RET) && !sc_is_err(F->it->ret);
-    if (!strcmp(n, "clone") && (a[0] & (0x100000 | 0x1000))) {
-        const struct sc_cap *cp = sc_find_cap(F->it, 2, TR_CAP_STRUCT);
-        sb_puts(b, "parent_tid=");
-        if (ok && cp && cp->len == 4) {
-            int v;
-            memcpy(&v, sc_cap_data(F->it, cp), 4);
-            sb_printf(b, "[%d]", v);
-        } else {
-            print_addr(b, a[2]);
-        }
-        if (a[0] & (0x1000000 | 0x200000))
-            sb_printf(b, ", child_tidptr=%#llx", (unsigned long long)a[3]);
-        if (a[0] & 0x80000)
-            sb_printf(b, ", tls=%#llx", (unsigned long long)a[4]);
-    } else if (!strcmp(n, "prctl") && a[0] == 16) {
-        const struct sc_cap *cp = sc_find_cap(F->it, 1, TR_CAP_STRING);
-        if (ok && cp)
-            print_quoted(b, sc_cap_data(F->it, cp), cp->len, F->c->o->hex, 0);
-        else
-            print_addr(b, a[1]);
-    } else if (!strcmp(n, "clone3")) {
-        const struct sc_cap *cp = sc_find_cap(F->it, 1, TR_CAP_STRUCT);
-        if (ok && cp && cp->len == 4) {
-            int v;
-            memcpy(&v, sc_cap_data(F->it, cp), 4);
-            sb_printf(b, " => {parent_tid=[%d]}", v);
-        }
-        sb_printf(b, ", %llu", (unsigned long long)a[1]);
-    } else if (!strcmp(n, "ioctl")) {
-        uint32_t req = (uint32_t)a[1];
-        const struct sc_cap *cp = sc_find_cap(F->it, 2, TR_CAP_STRUCT);
-        if (req == 0x5413 && ok && cp && cp->len == 8) {
-            print_winsize(b, sc_cap_data(F->it, cp), cp->len);
-        } else if (req == 0x5401 && ok && cp && cp->len == 36) {
-            print_termios(b, sc_cap_data(F->it, cp), cp->len);
-        } else if ((req == 0x541b || req == 0x540f) && ok && cp && cp->len == 4) {
-            int v;
-            memcpy(&v, sc_cap_data(F->it, cp), 4);
-            sb_printf(b, "[%d]", v);
-        } else if (req == 0x5401 || req == 0x5413 || req == 0x541b || req == 0x540f) {
-            print_addr(b, a[2]);
-        }
+    struct syscalls_buf *b = F->b;
+    fmt_fd(F, (int)a[0], 0);
+    syscalls_buf_puts(b, ", ");
+    syscalls_print_value(b, syscalls_xlat_fcntl_cmds, a[1], "%#llx");
+    switch (a[1]) {
+    case F_GETFD: case F_GETFL: case F_GETOWN: case F_GETSIG: case F_GETLEASE: case F_GETPIPE_SZ:
+    case F_GET_SEALS: case F_LINUX_SPECIFIC_BASE + 4: /* F_CREATED_QUERY */
+        break; /* F_GET*: no argument */
+    case F_DUPFD: case F_DUPFD_CLOEXEC: case F_SETSIG: case F_SETPIPE_SZ:
+    case F_LINUX_SPECIFIC_BASE + 3: /* F_DUPFD_QUERY */
+        syscalls_buf_printf(b, ", %d", (int)a[2]);
+        break;
+    case F_SETFD:
+        syscalls_buf_puts(b, ", ");
+        syscalls_print_flags(b, syscalls_xlat_fd_flags, a[2], "0");
+        break;
+    case F_SETFL:
+        syscalls_buf_puts(b, ", ");
+        syscalls_print_open_flags(b, a[2]);
+        break;
+    case F_SETOWN: syscalls_buf_printf(b, ", %d", (int)a[2]); break;
+    default:
+        syscalls_buf_puts(b, ", ");
+        syscalls_print_addr(b, a[2]);
+        break;
     }
 }
+
+/* the ioctls whose argument is written by the call: printed at exit */
+static int ioctl_output(uint32_t req)
+{
+    return req == TCGETS || req == TIOCGWINSZ || req == FIONREAD || req == TIOCGPGRP;
+}
+
+static int ioctl_has_exit(const struct sc_item *it)
+{
+    return ioctl_output((uint32_t)it->args[1]);
+}
+
+static void ioctl_entry(struct fmt *F)
+{
+    const uint64_t *a = F->it->args;
+    struct syscalls_buf *b = F->b;
+    fmt_fd(F, (int)a[0], 0);
+    syscalls_buf_puts(b, ", ");
+    syscalls_print_value(b, syscalls_xlat_ioctl, (uint32_t)a[1], "%#llx");
+    uint32_t req = (uint32_t)a[1];
+    const struct sc_cap *cp = sc_find_cap(F->it, 2, TR_CAP_STRUCT);
+    if (ioctl_output(req)) {
+        syscalls_buf_puts(b, ", "); /* output argument: at exit */
+    } else if (req == FIONCLEX || req == FIOCLEX) {
+        /* no argument */
+    } else if ((req == TCSETS || req == TCSETSW || req == TCSETSF) && cp && !(cp->flags & TR_CAPF_EXIT) &&
+               cp->len == syscalls_abi.termios) {
+        syscalls_buf_puts(b, ", ");
+        syscalls_print_termios(b, sc_cap_data(F->it, cp), cp->len);
+    } else if (req == TIOCSWINSZ && cp && cp->len == syscalls_abi.winsize) {
+        syscalls_buf_puts(b, ", ");
+        syscalls_print_winsize(b, sc_cap_data(F->it, cp), cp->len);
+    } else {
+        syscalls_buf_puts(b, ", ");
+        syscalls_print_addr(b, a[2]);
+    }
+}
+
+static void ioctl_exit(struct fmt *F)
+{
+    const uint64_t *a = F->it->args;
+    struct syscalls_buf *b = F->b;
+    uint32_t req = (uint32_t)a[1];
+    int ok = returned_ok(F->it);
+    const struct sc_cap *cp = sc_find_cap(F->it, 2, TR_CAP_STRUCT);
+    if (req == TIOCGWINSZ && ok && cp && cp->len == syscalls_abi.winsize) {
+        syscalls_print_winsize(b, sc_cap_data(F->it, cp), cp->len);
+    } else if (req == TCGETS && ok && cp && cp->len == syscalls_abi.termios) {
+        syscalls_print_termios(b, sc_cap_data(F->it, cp), cp->len);
+    } else if ((req == FIONREAD || req == TIOCGPGRP) && ok && cp && cp->len == sizeof(int)) {
+        int v;
+        memcpy(&v, sc_cap_data(F->it, cp), sizeof v);
+        syscalls_buf_printf(b, "[%d]", v);
+    } else if (ioctl_output(req)) {
+        syscalls_print_addr(b, a[2]);
+    }
+}
+
+static int prctl_has_exit(const struct sc_item *it)
+{
+    return it->args[0] == PR_GET_NAME;
+}
+
+static void prctl_entry(struct fmt *F)
+{
+    const uint64_t *a = F->it->args;
+    struct syscalls_buf *b = F->b;
+    static const char *const caps[] = {
+        "CAP_CHOWN", "CAP_DAC_OVERRIDE", "CAP_DAC_READ_SEARCH", "CAP_FOWNER", "CAP_FSETID",
+        "CAP_KILL", "CAP_SETGID", "CAP_SETUID", "CAP_SETPCAP", "CAP_LINUX_IMMUTABLE",
+        "CAP_NET_BIND_SERVICE", "CAP_NET_BROADCAST", "CAP_NET_ADMIN", "CAP_NET_RAW", "CAP_IPC_LOCK",
+        "CAP_IPC_OWNER", "CAP_SYS_MODULE", "CAP_SYS_RAWIO", "CAP_SYS_CHROOT", "CAP_SYS_PTRACE",
+        "CAP_SYS_PACCT", "CAP_SYS_ADMIN", "CAP_SYS_BOOT", "CAP_SYS_NICE", "CAP_SYS_RESOURCE",
+        "CAP_SYS_TIME", "CAP_SYS_TTY_CONFIG", "CAP_MKNOD", "CAP_LEASE", "CAP_AUDIT_WRITE",
+        "CAP_AUDIT_CONTROL", "CAP_SETFCAP", "CAP_MAC_OVERRIDE", "CAP_MAC_ADMIN", "CAP_SYSLOG",
+        "CAP_WAKE_ALARM", "CAP_BLOCK_SUSPEND", "CAP_AUDIT_READ", "CAP_PERFMON", "CAP_BPF",
+        "CAP_CHECKPOINT_RESTORE",
+    };
+    switch (a[0]) {
+    case PR_SET_PDEATHSIG: syscalls_buf_puts(b, "PR_SET_PDEATHSIG, "); syscalls_print_signal(b, (int)a[1]); break;
+    case PR_SET_NAME: syscalls_buf_puts(b, "PR_SET_NAME, "); fmt_string(F, 1, syscalls_abi.comm); break;
+    case PR_GET_NAME: syscalls_buf_puts(b, "PR_GET_NAME, "); break; /* the name at exit */
+    case PR_CAPBSET_READ:
+        syscalls_buf_puts(b, "PR_CAPBSET_READ, ");
+        if (a[1] < sizeof caps / sizeof caps[0])
+            syscalls_buf_puts(b, caps[a[1]]);
+        else
+            syscalls_buf_printf(b, "%#llx /* CAP_??? */", (unsigned long long)a[1]);
+        break;
+    case PR_SET_NO_NEW_PRIVS:
+    case PR_GET_NO_NEW_PRIVS:
+        syscalls_buf_printf(b, "%s, %llu, %llu, %llu, %llu",
+                            a[0] == PR_SET_NO_NEW_PRIVS ? "PR_SET_NO_NEW_PRIVS" : "PR_GET_NO_NEW_PRIVS",
+                            (unsigned long long)a[1], (unsigned long long)a[2], (unsigned long long)a[3],
+                            (unsigned long long)a[4]);
+        break;
+    default:
+        syscalls_buf_printf(b, "%#llx", (unsigned long long)a[0]);
+        for (int k = 1; k < 5; k++)
+            syscalls_buf_printf(b, a[k] ? ", %#llx" : ", %llu", (unsigned long long)a[k]);
+        break;
+    }
+}
+
+static void prctl_exit(struct fmt *F)
+{
+    if (F->it->args[0] != PR_GET_NAME)
+        return;
+    const struct sc_cap *cp = sc_find_cap(F->it, 1, TR_CAP_STRING);
+    if (returned_ok(F->it) && cp)
+        syscalls_print_quoted(F->b, sc_cap_data(F->it, cp), cp->len, F->c->o->hex, 0);
+    else
+        syscalls_print_addr(F->b, F->it->args[1]);
+}
+
+static void arch_prctl_entry(struct fmt *F)
+{
+    syscalls_print_value(F->b, syscalls_xlat_arch_prctl, F->it->args[0], "%#llx");
+    syscalls_buf_printf(F->b, ", %#llx", (unsigned long long)F->it->args[1]);
+}
+
+static void rt_sigreturn_entry(struct fmt *F)
+{
+    const struct sc_cap *cp = sc_find_cap(F->it, 0, TR_CAP_STRUCT);
+    if (cp && cp->len == syscalls_abi.sigset) {
+        syscalls_buf_puts(F->b, "{mask=");
+        syscalls_print_sigset(F->b, sc_cap_data(F->it, cp), cp->len);
+        syscalls_buf_putc(F->b, '}');
+    }
+}
+
+/* The decoder of each family that decodes its calls itself: what it prints at
+ * entry, at exit, and whether the call has an exit part (strace: not
+ * RVAL_DECODED at entry).  A record's decoder is one index away from its
+ * number: number -> descriptor (the stream's syscalls_table) -> family. */
+static const struct family_decoder {
+    void (*entry)(struct fmt *F);
+    void (*exit)(struct fmt *F);
+    int (*has_exit)(const struct sc_item *it);
+} decoders[SYSCALL_FAMILY_COUNT] = {
+    [SYSCALL_FAMILY_CLONE] = { clone_entry, clone_exit, clone_has_exit },
+    [SYSCALL_FAMILY_CLONE3] = { clone3_entry, clone3_exit, always },
+    [SYSCALL_FAMILY_FUTEX] = { futex_entry, NULL, NULL },
+    [SYSCALL_FAMILY_FCNTL] = { fcntl_entry, NULL, NULL },
+    [SYSCALL_FAMILY_IOCTL] = { ioctl_entry, ioctl_exit, ioctl_has_exit },
+    [SYSCALL_FAMILY_PRCTL] = { prctl_entry, prctl_exit, prctl_has_exit },
+    [SYSCALL_FAMILY_ARCH_PRCTL] = { arch_prctl_entry, NULL, NULL },
+    [SYSCALL_FAMILY_RT_SIGRETURN] = { rt_sigreturn_entry, NULL, NULL },
+};
 
 /* 1 when part of the call is printed at exit (strace: not RVAL_DECODED at entry) */
-static int has_exit_part(const struct sc_item *it, const struct sc_desc *d, const char *n)
+static int has_exit_part(const struct sc_item *it, const struct syscall_desc *d)
 {
     if (!d)
         return 0;
-    if (d->args[0] != '*')
+    if (syscalls_by_args(d))
         return split_of(d) < d->nargs;
-    if (!strcmp(n, "clone"))
-        return (it->args[0] & (0x100000 | 0x1000)) != 0;
-    if (!strcmp(n, "clone3"))
-        return 1;
-    if (!strcmp(n, "prctl"))
-        return it->args[0] == 16;
-    if (!strcmp(n, "ioctl")) {
-        uint32_t req = (uint32_t)it->args[1];
-        return req == 0x5401 || req == 0x5413 || req == 0x541b || req == 0x540f;
-    }
-    return 0;
+    const struct family_decoder *fd = &decoders[d->family];
+    return fd->has_exit ? fd->has_exit(it) : 0;
 }
 
 /* "name(" and the arguments known at entry */
-void sc_format_entry(struct cat_ctx *c, const struct sc_item *it, struct sb *b)
+void sc_format_entry(struct cat_ctx *c, const struct sc_item *it, struct syscalls_buf *b)
 {
+    const struct syscalls_entry *e = sc_entry(c, it->nr);
     const char *name = sc_sys_name(c, it->nr);
-    const struct sc_desc *d = sc_desc_find(name);
-    struct fmt F = { c, it, d, name, b };
-    sb_puts(b, name);
-    sb_putc(b, '(');
-    if (c->o->raw || !d) {
+    const struct syscall_desc *d = e ? e->desc : NULL;
+    struct fmt F = { c, it, d, b };
+    syscalls_buf_puts(b, name);
+    syscalls_buf_putc(b, '(');
+    if (c->o->raw || !d || (!syscalls_by_args(d) && !decoders[d->family].entry)) {
         for (unsigned i = 0; i < it->nargs && i < 6; i++) {
             if (i)
-                sb_puts(b, ", ");
-            fmt_arg(&F, i, 'x');
+                syscalls_buf_puts(b, ", ");
+            fmt_arg(&F, i, SYSCALL_ARG_HEX);
         }
         return;
     }
-    if (d->args[0] == '*') {
-        special_entry(&F);
+    if (!syscalls_by_args(d)) {
+        decoders[d->family].entry(&F);
         return;
     }
     unsigned split = split_of(d);
     fmt_range(&F, 0, split, split < d->nargs);
 }
 
-static void format_ret(struct cat_ctx *c, const struct sc_item *it, struct sb *b)
+static void format_ret(struct cat_ctx *c, const struct sc_item *it, struct syscalls_buf *b)
 {
-    const char *name = sc_sys_name(c, it->nr);
-    const struct sc_desc *d = c->o->raw ? NULL : sc_desc_find(name);
+    const struct syscalls_entry *e = c->o->raw ? NULL : sc_entry(c, it->nr);
+    const struct syscall_desc *d = e ? e->desc : NULL;
     int64_t r = it->ret;
     if (!(it->flags & TR_SYSF_HAS_RET)) {
-        sb_puts(b, "?");
+        syscalls_buf_puts(b, "?");
         return;
     }
     if (sc_is_err(r)) {
-        int e = (int)-r;
-        const char *en = errno_name(e), *msg = errno_message(e);
-        int restart = e == 512 || e == 513 || e == 514 || e == 516;
-        sb_puts(b, restart ? "? " : "-1 ");
-        if (en)
-            sb_puts(b, en);
+        int en = (int)-r;
+        const char *ename = syscalls_errno_name(en), *msg = syscalls_errno_message(en);
+        /* ERESTARTSYS, ERESTARTNOINTR, ERESTARTNOHAND, ERESTART_RESTARTBLOCK: to be restarted */
+        int restart = en == 512 || en == 513 || en == 514 || en == 516;
+        syscalls_buf_puts(b, restart ? "? " : "-1 ");
+        if (ename)
+            syscalls_buf_puts(b, ename);
         else
-            sb_printf(b, "errno %d", e);
+            syscalls_buf_printf(b, "errno %d", en);
         if (msg)
-            sb_printf(b, " (%s)", msg);
+            syscalls_buf_printf(b, " (%s)", msg);
         return;
     }
-    char rt = d ? d->ret : 'd';
-    if (d && !strcmp(name, "fcntl")) {
-        if (it->args[1] == 1) { /* F_GETFD */
-            sb_printf(b, "%#llx", (unsigned long long)r);
-            if (r) { sb_puts(b, " (flags "); print_flags(b, x_fd_flags, (uint64_t)r, "0"); sb_putc(b, ')'); }
-            return;
-        }
-        if (it->args[1] == 3) { /* F_GETFL */
-            sb_printf(b, "%#llx (flags ", (unsigned long long)r);
-            print_xval(b, x_open_access, (uint64_t)r & 3, "%#llx");
-            if ((uint64_t)r & ~3ull) {
-                sb_putc(b, '|');
-                print_flags(b, x_open_flags, (uint64_t)r & ~3ull, "0");
+    enum syscall_ret rt = d ? (enum syscall_ret)d->ret : SYSCALL_RET_DEC;
+    if (d && d->family == SYSCALL_FAMILY_FCNTL) {
+        if (it->args[1] == F_GETFD) {
+            syscalls_buf_printf(b, "%#llx", (unsigned long long)r);
+            if (r) {
+                syscalls_buf_puts(b, " (flags ");
+                syscalls_print_flags(b, syscalls_xlat_fd_flags, (uint64_t)r, "0");
+                syscalls_buf_putc(b, ')');
             }
-            sb_putc(b, ')');
             return;
         }
-        if (it->args[1] == 0 || it->args[1] == 1030)
-            rt = 'f';
+        if (it->args[1] == F_GETFL) {
+            syscalls_buf_printf(b, "%#llx (flags ", (unsigned long long)r);
+            syscalls_print_open_flags(b, (uint64_t)r);
+            syscalls_buf_putc(b, ')');
+            return;
+        }
+        if (it->args[1] == F_DUPFD || it->args[1] == F_DUPFD_CLOEXEC)
+            rt = SYSCALL_RET_FD;
     }
-    if (d && !strcmp(name, "poll")) {
-        sb_printf(b, "%lld", (long long)r);
+    if (d && d->family == SYSCALL_FAMILY_POLL) {
+        syscalls_buf_printf(b, "%lld", (long long)r);
         const struct sc_cap *cp = NULL;
         for (uint32_t k = 0; k < it->ncap; k++)
             if (it->cap[k].arg == 0 && (it->cap[k].flags & TR_CAPF_EXIT))
                 cp = &it->cap[k];
         if (r == 0)
-            sb_puts(b, " (Timeout)");
+            syscalls_buf_puts(b, " (Timeout)");
         else if (cp && cp->len) {
-            sb_puts(b, " (");
-            print_pollfds(b, sc_cap_data(it, cp), cp->len, 1);
-            sb_putc(b, ')');
+            syscalls_buf_puts(b, " (");
+            syscalls_print_pollfds(b, sc_cap_data(it, cp), cp->len, 1);
+            syscalls_buf_putc(b, ')');
         }
         return;
     }
     switch (rt) {
-    case 'x': sb_printf(b, "%#llx", (unsigned long long)r); break;
-    case 'o': sb_printf(b, "%#03llo", (unsigned long long)r); break;
-    case 'f': {
-        struct fmt F = { c, it, d, name, b };
+    case SYSCALL_RET_HEX: syscalls_buf_printf(b, "%#llx", (unsigned long long)r); break;
+    case SYSCALL_RET_OCTAL: syscalls_buf_printf(b, "%#03llo", (unsigned long long)r); break;
+    case SYSCALL_RET_FD: {
+        struct fmt F = { c, it, d, b };
         fmt_fd(&F, r, 6);
         break;
     }
-    default: sb_printf(b, "%lld", (long long)r); break;
+    default: syscalls_buf_printf(b, "%lld", (long long)r); break;
     }
 }
 
 /* the arguments printed at exit, ")" and " = ret" with strace's padding */
-void sc_format_exit(struct cat_ctx *c, const struct sc_item *it, struct sb *b, size_t line_start)
+void sc_format_exit(struct cat_ctx *c, const struct sc_item *it, struct syscalls_buf *b, size_t line_start)
 {
-    const char *name = sc_sys_name(c, it->nr);
-    const struct sc_desc *d = sc_desc_find(name);
-    struct fmt F = { c, it, d, name, b };
+    const struct syscalls_entry *e = sc_entry(c, it->nr);
+    const struct syscall_desc *d = e ? e->desc : NULL;
+    struct fmt F = { c, it, d, b };
     if (!c->o->raw && d && (it->flags & TR_SYSF_HAS_RET)) {
-        if (d->args[0] == '*')
-            special_exit(&F);
-        else
+        if (!syscalls_by_args(d)) {
+            if (decoders[d->family].exit)
+                decoders[d->family].exit(&F);
+        } else {
             fmt_range(&F, split_of(d), d->nargs, 0);
-    } else if (!c->o->raw && has_exit_part(it, d, name)) {
+        }
+    } else if (!c->o->raw && has_exit_part(it, d)) {
         /* unfinished: what is printed at exit stays unknown, as strace says */
-        sb_puts(b, " <unfinished ...>");
+        syscalls_buf_puts(b, " <unfinished ...>");
     }
-    sb_puts(b, ") ");
+    syscalls_buf_puts(b, ") ");
     size_t col = b->len - line_start;
     while (col < 40) {
-        sb_putc(b, ' ');
+        syscalls_buf_putc(b, ' ');
         col++;
     }
-    sb_puts(b, "= ");
+    syscalls_buf_puts(b, "= ");
     format_ret(c, it, b);
     if (c->o->show_time && (it->flags & TR_SYSF_HAS_RET))
-        sb_printf(b, " <%" PRIu64 ".%06" PRIu64 ">", it->dur / 1000000000u, it->dur % 1000000000u / 1000u);
+        syscalls_buf_printf(b, " <%" PRIu64 ".%06" PRIu64 ">", it->dur / 1000000000u, it->dur % 1000000000u / 1000u);
 }
-

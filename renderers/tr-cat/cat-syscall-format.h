@@ -9,8 +9,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cat-syscall-decode.h"
 #include "cat.h"
+#include "syscalls.h"
+#include "syscalls_decode.h"
 
 struct sc_cap {
     uint32_t arg, kind, flags;
@@ -37,15 +38,17 @@ struct sc_item {
     int done;
 };
 
-/* The syscall's name from the stream's table (cached; "syscall_0x1c3" when unknown). */
+/* The name and descriptor of nr in the stream's own syscall table (mapped
+ * once per number and stream, cat-syscall.c), NULL when the table lacks it. */
+const struct syscalls_entry *sc_entry(struct cat_ctx *c, uint32_t nr);
+/* The syscall's name ("syscall_0x1c3" when the table lacks it: valid until the next call). */
 const char *sc_sys_name(struct cat_ctx *c, uint32_t nr);
-void sc_names_reset(void);
 int sc_is_err(int64_t ret);
 const struct sc_cap *sc_find_cap(const struct sc_item *it, uint32_t arg, uint32_t kind);
 const uint8_t *sc_cap_data(const struct sc_item *it, const struct sc_cap *cp);
 /* "name(" and the arguments known at entry, with ", " when more follow at exit */
-void sc_format_entry(struct cat_ctx *c, const struct sc_item *it, struct sb *b);
+void sc_format_entry(struct cat_ctx *c, const struct sc_item *it, struct syscalls_buf *b);
 /* the arguments printed at exit, ")", padding to column 40 from line_start, "= ret" and -T */
-void sc_format_exit(struct cat_ctx *c, const struct sc_item *it, struct sb *b, size_t line_start);
+void sc_format_exit(struct cat_ctx *c, const struct sc_item *it, struct syscalls_buf *b, size_t line_start);
 
 #endif

@@ -17,8 +17,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "cat-syscall-decode.h"
-#include "cat-syscall-desc.h"
+#include "array.h"
 #include "cat-syscall-format.h"
 #include "cat.h"
 #include "keys.h"
@@ -38,7 +37,12 @@ struct stat_row {
     uint64_t calls, errors, ns;
 };
 
-static struct {
+/* The view's state for the current stream (c->syscall), allocated by the
+ * first hook that needs it and freed by cat_syscall_reset. */
+struct cat_syscall_state {
+    struct syscalls_table table; /* the stream's numbers to names and descriptors */
+    char unknown[32];     /* "syscall_0x1c3" of a number the table lacks */
+    int live;             /* 1 reading a pipe, 0 not, -1 not known yet */
     int follow_read;      /* follow_meta was read from the stream's metadata */
     int follow_meta;
     int64_t real_minus_mono;
@@ -57,78 +61,116 @@ static struct {
     uint32_t rs_nr[64];   /* ... and that call, for restart_syscall's comment */
     unsigned rs_next;
     int have_last_line;
-    struct sb line;
+    struct syscalls_buf line;
     /* summary */
     struct stat_row *rows;
     size_t nrows;
-    struct stat_row *by_nr[1024];
-} S;
+    size_t rows_cap;
+    struct stat_row *by_nr[SYSCALLS_NR_MAX];
+};
+
+/* ---- the stream's syscall table ------------------------------------------------- */
+
+const struct syscalls_entry *sc_entry(struct cat_ctx *c, uint32_t nr)
+{
+    struct cat_syscall_state *S = c->syscall;
+    return S ? syscalls_table_lookup(&S->table, c->r, nr) : NULL;
+}
+
+const char *sc_sys_name(struct cat_ctx *c, uint32_t nr)
+{
+    struct cat_syscall_state *S = c->syscall;
+    const struct syscalls_entry *e = sc_entry(c, nr);
+    if (e)
+        return e->name;
+    snprintf(S->unknown, sizeof S->unknown, "syscall_%#x", nr);
+    return S->unknown;
+}
+
+/* The family of nr's descriptor, SYSCALL_FAMILY_COUNT when it has none. */
+static int family_of(struct cat_ctx *c, uint32_t nr)
+{
+    const struct syscalls_entry *e = sc_entry(c, nr);
+    return e && e->desc ? e->desc->family : SYSCALL_FAMILY_COUNT;
+}
+
+/* The view's state, allocated at the first record of a stream; NULL when out of memory. */
+static struct cat_syscall_state *state_of(struct cat_ctx *c)
+{
+    if (!c->syscall && (c->syscall = calloc(1, sizeof *c->syscall)))
+        c->syscall->live = -1;
+    return c->syscall;
+}
 
 /* ---- output lines -------------------------------------------------------------- */
 
-static void line_prefix(struct cat_ctx *c, int32_t tid, uint64_t t, struct sb *b)
+static void line_prefix(struct cat_ctx *c, int32_t tid, uint64_t t, struct syscalls_buf *b)
 {
-    if (S.prefix)
-        sb_printf(b, "%-5d ", tid);
+    struct cat_syscall_state *S = c->syscall;
+    if (S->prefix)
+        syscalls_buf_printf(b, "%-5d ", tid);
     const struct cat_opts *o = c->o;
     if (o->timestamps) {
-        uint64_t real = S.have_real ? (uint64_t)((int64_t)t + S.real_minus_mono) : t;
+        uint64_t real = S->have_real ? (uint64_t)((int64_t)t + S->real_minus_mono) : t;
         time_t sec = (time_t)(real / 1000000000u);
         unsigned us = (unsigned)(real % 1000000000u / 1000u);
         if (o->timestamps >= 3) {
-            sb_printf(b, "%lld.%06u ", (long long)sec, us);
+            syscalls_buf_printf(b, "%lld.%06u ", (long long)sec, us);
         } else {
             struct tm tm;
             char hms[16];
             localtime_r(&sec, &tm);
             strftime(hms, sizeof hms, "%H:%M:%S", &tm);
             if (o->timestamps == 2)
-                sb_printf(b, "%s.%06u ", hms, us);
+                syscalls_buf_printf(b, "%s.%06u ", hms, us);
             else
-                sb_printf(b, "%s ", hms);
+                syscalls_buf_printf(b, "%s ", hms);
         }
     }
     if (o->relative) {
-        uint64_t d = S.have_last_line && t >= S.last_line_time ? t - S.last_line_time : 0;
-        sb_printf(b, "%6" PRIu64 ".%06" PRIu64 " ", d / 1000000000u, d % 1000000000u / 1000u);
-        S.last_line_time = t;
-        S.have_last_line = 1;
+        uint64_t d = S->have_last_line && t >= S->last_line_time ? t - S->last_line_time : 0;
+        syscalls_buf_printf(b, "%6" PRIu64 ".%06" PRIu64 " ", d / 1000000000u, d % 1000000000u / 1000u);
+        S->last_line_time = t;
+        S->have_last_line = 1;
     }
 }
 
 static void out_line(struct cat_ctx *c)
 {
-    sb_putc(&S.line, '\n');
-    fwrite(S.line.p, 1, S.line.len, c->out);
-    sb_reset(&S.line);
+    struct cat_syscall_state *S = c->syscall;
+    syscalls_buf_putc(&S->line, '\n');
+    fwrite(S->line.p, 1, S->line.len, c->out);
+    syscalls_buf_reset(&S->line);
 }
 
 /* close an open line of another thread */
 static void cut_open_line(struct cat_ctx *c)
 {
-    if (!S.open_tid)
+    struct cat_syscall_state *S = c->syscall;
+    if (!S->open_tid)
         return;
-    sb_puts(&S.line, " <unfinished ...>");
+    syscalls_buf_puts(&S->line, " <unfinished ...>");
     out_line(c);
-    S.items[S.open_item].interrupted = 1;
-    S.open_tid = 0;
+    S->items[S->open_item].interrupted = 1;
+    S->open_tid = 0;
 }
 
 static void emit_entry(struct cat_ctx *c, size_t idx)
 {
-    struct sc_item *it = &S.items[idx];
+    struct cat_syscall_state *S = c->syscall;
+    struct sc_item *it = &S->items[idx];
     cut_open_line(c);
-    line_prefix(c, it->tid, it->time, &S.line);
-    sc_format_entry(c, it, &S.line);
-    if (!c->o->raw && !strcmp(sc_sys_name(c, it->nr), "restart_syscall"))
+    line_prefix(c, it->tid, it->time, &S->line);
+    sc_format_entry(c, it, &S->line);
+    if (!c->o->raw && family_of(c, it->nr) == SYSCALL_FAMILY_RESTART)
         for (unsigned k = 0; k < 64; k++)
-            if (S.rs_tid[k] == it->tid) {
-                sb_printf(&S.line, "<... resuming interrupted %s ...>", sc_sys_name(c, S.rs_nr[k]));
-                S.rs_tid[k] = 0;
+            if (S->rs_tid[k] == it->tid) {
+                syscalls_buf_printf(&S->line, "<... resuming interrupted %s ...>", sc_sys_name(c, S->rs_nr[k]));
+                S->rs_tid[k] = 0;
                 break;
             }
-    S.open_tid = it->tid;
-    S.open_item = idx;
+    S->open_tid = it->tid;
+    S->open_item = idx;
     it->interrupted = 0;
 }
 
@@ -142,80 +184,83 @@ static void out_call_line(struct cat_ctx *c, const struct sc_item *it)
 
 static void emit_exit(struct cat_ctx *c, size_t idx)
 {
-    struct sc_item *it = &S.items[idx];
+    struct cat_syscall_state *S = c->syscall;
+    struct sc_item *it = &S->items[idx];
     if ((it->flags & TR_SYSF_HAS_RET) && it->ret == -516) {
-        S.rs_tid[S.rs_next % 64] = it->tid;
-        S.rs_nr[S.rs_next % 64] = it->nr;
-        S.rs_next++;
+        S->rs_tid[S->rs_next % 64] = it->tid;
+        S->rs_nr[S->rs_next % 64] = it->nr;
+        S->rs_next++;
     }
     if (it->detached && !c->o->raw) {
         /* strace: "read(0,  <detached ...>" */
-        if (!(S.open_tid == it->tid && S.open_item == idx && !it->interrupted)) {
+        if (!(S->open_tid == it->tid && S->open_item == idx && !it->interrupted)) {
             cut_open_line(c);
-            line_prefix(c, it->tid, it->time + it->dur, &S.line);
-            sb_printf(&S.line, "<... %s resumed>", sc_sys_name(c, it->nr));
+            line_prefix(c, it->tid, it->time + it->dur, &S->line);
+            syscalls_buf_printf(&S->line, "<... %s resumed>", sc_sys_name(c, it->nr));
         }
-        sb_puts(&S.line, " <detached ...>");
+        syscalls_buf_puts(&S->line, " <detached ...>");
         out_call_line(c, it);
-        S.open_tid = 0;
+        S->open_tid = 0;
         return;
     }
-    if (S.open_tid == it->tid && S.open_item == idx && !it->interrupted) {
+    if (S->open_tid == it->tid && S->open_item == idx && !it->interrupted) {
         size_t start = 0;
-        sc_format_exit(c, it, &S.line, start);
+        sc_format_exit(c, it, &S->line, start);
         out_call_line(c, it);
-        S.open_tid = 0;
+        S->open_tid = 0;
         return;
     }
     cut_open_line(c);
     int32_t who = it->tid;
     const char *name = sc_sys_name(c, it->nr);
     if (it->tid != it->pid && (it->flags & TR_SYSF_HAS_RET) && it->ret == 0 &&
-        (!strcmp(name, "execve") || !strcmp(name, "execveat"))) {
+        family_of(c, it->nr) == SYSCALL_FAMILY_EXEC) {
         /* a thread exec'd: it continues as the thread group leader */
-        line_prefix(c, it->pid, it->time + it->dur, &S.line);
-        sb_printf(&S.line, "+++ superseded by execve in pid %d +++", it->tid);
+        line_prefix(c, it->pid, it->time + it->dur, &S->line);
+        syscalls_buf_printf(&S->line, "+++ superseded by execve in pid %d +++", it->tid);
         out_line(c);
         who = it->pid;
     }
-    line_prefix(c, who, it->time + it->dur, &S.line);
-    sb_printf(&S.line, "<... %s resumed>", name);
-    sc_format_exit(c, it, &S.line, 0);
+    line_prefix(c, who, it->time + it->dur, &S->line);
+    syscalls_buf_printf(&S->line, "<... %s resumed>", name);
+    sc_format_exit(c, it, &S->line, 0);
     out_call_line(c, it);
 }
 
 static void emit_signal(struct cat_ctx *c, struct sc_item *it)
 {
+    struct cat_syscall_state *S = c->syscall;
     cut_open_line(c);
-    line_prefix(c, it->tid, it->time, &S.line);
+    line_prefix(c, it->tid, it->time, &S->line);
     if (it->flags & TR_SIGF_STOP) {
-        sb_puts(&S.line, "--- stopped by ");
-        print_signal(&S.line, (int)it->nr);
-        sb_puts(&S.line, " ---");
+        syscalls_buf_puts(&S->line, "--- stopped by ");
+        syscalls_print_signal(&S->line, (int)it->nr);
+        syscalls_buf_puts(&S->line, " ---");
     } else {
-        sb_puts(&S.line, "--- ");
-        print_signal(&S.line, (int)it->nr);
-        sb_putc(&S.line, ' ');
+        syscalls_buf_puts(&S->line, "--- ");
+        syscalls_print_signal(&S->line, (int)it->nr);
+        syscalls_buf_putc(&S->line, ' ');
         if (it->data_len)
-            print_siginfo(&S.line, it->data, it->data_len);
+            syscalls_print_siginfo(&S->line, it->data, it->data_len);
         else
-            sb_puts(&S.line, "{}");
-        sb_puts(&S.line, " ---");
+            syscalls_buf_puts(&S->line, "{}");
+        syscalls_buf_puts(&S->line, " ---");
     }
     out_line(c);
 }
 
 static void emit_exit_record(struct cat_ctx *c, struct sc_item *it)
 {
+    struct cat_syscall_state *S = c->syscall;
     cut_open_line(c);
-    line_prefix(c, it->tid, it->time, &S.line);
+    line_prefix(c, it->tid, it->time, &S->line);
     int st = (int)it->ret;
     if ((st & 0x7f) == 0) {
-        sb_printf(&S.line, "+++ exited with %d +++", (st >> 8) & 0xff);
+        syscalls_buf_printf(&S->line, "+++ exited with %d +++", (st >> 8) & 0xff);
     } else {
-        sb_puts(&S.line, "+++ killed by ");
-        print_signal(&S.line, st & 0x7f);
-        sb_puts(&S.line, (st & 0x80) ? " (core dumped) +++" : " +++");
+        syscalls_buf_puts(&S->line, "+++ killed by ");
+        syscalls_print_signal(&S->line, st & 0x7f);
+        syscalls_buf_puts(&S->line, (st & 0x80) ? " (core dumped) +++" : " +++");
     }
     out_line(c);
 }
@@ -238,17 +283,17 @@ static void free_item(struct sc_item *it)
 
 /* At the end of a stream: an unfinished call after which its thread shows nothing more
  * (no exit, no later call) was cut by a detach. */
-static void mark_detached(void)
+static void mark_detached(struct cat_syscall_state *S)
 {
-    for (size_t i = 0; i < S.n; i++) {
-        struct sc_item *it = &S.items[i];
+    for (size_t i = 0; i < S->n; i++) {
+        struct sc_item *it = &S->items[i];
         if (it->type != TR_REC_SYSCALL || (it->flags & TR_SYSF_HAS_RET))
             continue;
         uint64_t end = it->time + it->dur;
         int later = 0;
-        for (size_t j = 0; j < S.n && !later; j++)
-            if (j != i && (S.items[j].tid == it->tid || S.items[j].pid == it->tid) &&
-                S.items[j].time + S.items[j].dur >= end)
+        for (size_t j = 0; j < S->n && !later; j++)
+            if (j != i && (S->items[j].tid == it->tid || S->items[j].pid == it->tid) &&
+                S->items[j].time + S->items[j].dur >= end)
                 later = 1;
         it->detached = !later;
     }
@@ -258,18 +303,19 @@ static void mark_detached(void)
  * not finished stays buffered.  A syscall whose entry was printed keeps entry_done. */
 static void flush_items(struct cat_ctx *c, int all, uint64_t cutoff)
 {
-    if (!S.n)
+    struct cat_syscall_state *S = c->syscall;
+    if (!S->n)
         return;
-    if (!S.prefix && (c->o->follow || S.follow_meta || S.ntids > 1 || c->multi_process))
-        S.prefix = 1;
+    if (!S->prefix && (c->o->follow || S->follow_meta || S->ntids > 1 || c->multi_process))
+        S->prefix = 1;
     if (all)
-        mark_detached();
-    struct event *ev = malloc(2 * S.n * sizeof *ev);
+        mark_detached(S);
+    struct event *ev = malloc(2 * S->n * sizeof *ev);
     if (!ev)
         return;
     size_t ne = 0;
-    for (size_t i = 0; i < S.n; i++) {
-        struct sc_item *it = &S.items[i];
+    for (size_t i = 0; i < S->n; i++) {
+        struct sc_item *it = &S->items[i];
         if (!it->entry_done)
             ev[ne++] = (struct event){ it->time, 2 * (uint64_t)i, i, 0 };
         if (it->type == TR_REC_SYSCALL)
@@ -279,7 +325,7 @@ static void flush_items(struct cat_ctx *c, int all, uint64_t cutoff)
     for (size_t k = 0; k < ne; k++) {
         if (!all && ev[k].time > cutoff)
             break;
-        struct sc_item *it = &S.items[ev[k].item];
+        struct sc_item *it = &S->items[ev[k].item];
         if (it->type == TR_REC_SIGNAL) {
             emit_signal(c, it);
             it->done = 1;
@@ -296,19 +342,19 @@ static void flush_items(struct cat_ctx *c, int all, uint64_t cutoff)
     }
     free(ev);
     size_t j = 0;
-    for (size_t i = 0; i < S.n; i++) {
-        if (S.items[i].done) {
-            free_item(&S.items[i]);
+    for (size_t i = 0; i < S->n; i++) {
+        if (S->items[i].done) {
+            free_item(&S->items[i]);
             continue;
         }
-        if (S.open_tid && S.open_item == i)
-            S.open_item = j;
-        S.items[j++] = S.items[i];
+        if (S->open_tid && S->open_item == i)
+            S->open_item = j;
+        S->items[j++] = S->items[i];
     }
-    S.n = j;
-    if (all && S.open_tid) {
+    S->n = j;
+    if (all && S->open_tid) {
         out_line(c); /* cannot happen: every syscall has its exit event */
-        S.open_tid = 0;
+        S->open_tid = 0;
     }
     fflush(c->out);
 }
@@ -317,53 +363,48 @@ static void flush_items(struct cat_ctx *c, int all, uint64_t cutoff)
  * Files are replayed exactly (a call blocked longer than the lag would print late). */
 static int is_live(struct cat_ctx *c)
 {
-    static int live = -1;
-    if (live < 0) {
+    struct cat_syscall_state *S = c->syscall;
+    if (S->live < 0) {
         struct stat st;
-        live = c->file && !strcmp(c->file, "stdin") && fstat(0, &st) == 0 && S_ISFIFO(st.st_mode);
+        S->live = c->file && !strcmp(c->file, "stdin") && fstat(0, &st) == 0 && S_ISFIFO(st.st_mode);
     }
-    return live;
+    return S->live;
 }
 
 /* Keep the buffer small and a live pipe moving: print what is old enough. */
 static void flush_some(struct cat_ctx *c, uint64_t newest)
 {
-    if (S.n >= WINDOW_MAX) {
+    struct cat_syscall_state *S = c->syscall;
+    if (S->n >= WINDOW_MAX) {
         /* the oldest half of the events */
         uint64_t lo = UINT64_MAX, hi = 0;
-        for (size_t i = 0; i < S.n; i++) {
-            if (S.items[i].time < lo) lo = S.items[i].time;
-            if (S.items[i].time > hi) hi = S.items[i].time;
+        for (size_t i = 0; i < S->n; i++) {
+            if (S->items[i].time < lo) lo = S->items[i].time;
+            if (S->items[i].time > hi) hi = S->items[i].time;
         }
         flush_items(c, 0, lo + (hi - lo) / 2);
-    } else if (is_live(c) && newest > LIVE_LAG_NS && newest - LIVE_LAG_NS > S.oldest && S.n) {
+    } else if (is_live(c) && newest > LIVE_LAG_NS && newest - LIVE_LAG_NS > S->oldest && S->n) {
         flush_items(c, 0, newest - LIVE_LAG_NS);
-        S.oldest = UINT64_MAX;
-        for (size_t i = 0; i < S.n; i++)
-            if (S.items[i].time < S.oldest)
-                S.oldest = S.items[i].time;
+        S->oldest = UINT64_MAX;
+        for (size_t i = 0; i < S->n; i++)
+            if (S->items[i].time < S->oldest)
+                S->oldest = S->items[i].time;
     }
 }
 
-static struct sc_item *new_item(void)
+static struct sc_item *new_item(struct cat_syscall_state *S)
 {
-    if (S.n == S.cap) {
-        size_t cap = S.cap ? S.cap * 2 : 1024;
-        struct sc_item *p = realloc(S.items, cap * sizeof *p);
-        if (!p)
-            return NULL;
-        S.items = p;
-        S.cap = cap;
-    }
-    struct sc_item *it = &S.items[S.n++];
+    if (array_reserve(&S->items, &S->cap, S->n + 1, sizeof *S->items, 1024) < 0)
+        return NULL;
+    struct sc_item *it = &S->items[S->n++];
     memset(it, 0, sizeof *it);
     return it;
 }
 
-static void note_tid(int32_t tid)
+static void note_tid(struct cat_syscall_state *S, int32_t tid)
 {
-    if (S.ntids < 2 && (S.ntids == 0 || S.tids[0] != tid))
-        S.tids[S.ntids++] = tid;
+    if (S->ntids < 2 && (S->ntids == 0 || S->tids[0] != tid))
+        S->tids[S->ntids++] = tid;
 }
 
 /* The stack of a syscall as strace -k prints it: one " > " line per frame,
@@ -376,15 +417,15 @@ static char *stack_lines(struct cat_ctx *c, const tr_record *rec)
     int n = rec->u.syscall.stack ? tr_reader_stack(c->r, rec->u.syscall.stack, &fr) : 0;
     if (n <= 0)
         return NULL;
-    struct sb b = {0};
+    struct syscalls_buf b = {0};
     for (int i = 0; i < n; i++) {
         const tr_frame *f = tr_reader_frame(c->r, fr[i]);
         if (!f) {
-            sb_puts(&b, " > [frame lost]\n");
+            syscalls_buf_puts(&b, " > [frame lost]\n");
             continue;
         }
         uint64_t off = f->addr;
-        const char *mod = cat_module_of(rec->pid, f->addr, &off);
+        const char *mod = cat_module_of(c, rec->pid, f->addr, &off);
         const char *fn = NULL;
         if (f->flags & TR_FRAME_SYMBOLIZED) {
             const char *m = tr_reader_string(c->r, f->module, NULL);
@@ -393,10 +434,10 @@ static char *stack_lines(struct cat_ctx *c, const tr_record *rec)
             if (fn && !strcmp(fn, "[unknown]"))
                 fn = NULL; /* no symbol there: "module()", as strace prints it */
         }
-        sb_printf(&b, " > %s(", mod ? mod : "[unknown]");
+        syscalls_buf_printf(&b, " > %s(", mod ? mod : "[unknown]");
         if (fn)
-            sb_printf(&b, "%s+0x%" PRIx64, fn, f->offset);
-        sb_printf(&b, ") [0x%" PRIx64 "]%s\n", off, f->flags & TR_FRAME_INLINE ? " (inlined)" : "");
+            syscalls_buf_printf(&b, "%s+0x%" PRIx64, fn, f->offset);
+        syscalls_buf_printf(&b, ") [0x%" PRIx64 "]%s\n", off, f->flags & TR_FRAME_INLINE ? " (inlined)" : "");
     }
     return b.p;
 }
@@ -435,13 +476,14 @@ static int copy_syscall(struct cat_ctx *c, struct sc_item *it, const tr_record *
 
 static void note_clock(struct cat_ctx *c)
 {
-    if (S.have_real || !c->r)
+    struct cat_syscall_state *S = c->syscall;
+    if (S->have_real || !c->r)
         return;
     const char *m = tr_reader_meta(c->r, META_TIME_MONOTONIC_NS);
     const char *r = tr_reader_meta(c->r, META_TIME_REALTIME_NS);
     if (m && r) {
-        S.real_minus_mono = (int64_t)(strtoull(r, NULL, 10) - strtoull(m, NULL, 10));
-        S.have_real = 1;
+        S->real_minus_mono = (int64_t)(strtoull(r, NULL, 10) - strtoull(m, NULL, 10));
+        S->have_real = 1;
     }
 }
 
@@ -467,7 +509,7 @@ static int json_syscall(struct cat_ctx *c, const tr_record *rec)
         return -1;
     FILE *f = c->out;
     const char *name = sc_sys_name(c, it.nr);
-    struct sb b = {0};
+    struct syscalls_buf b = {0};
     sc_format_entry(c, &it, &b);
     sc_format_exit(c, &it, &b, 0);
     /* the padding belongs to the text form */
@@ -482,7 +524,7 @@ static int json_syscall(struct cat_ctx *c, const tr_record *rec)
     if (it.flags & TR_SYSF_HAS_RET) {
         fprintf(f, ",\"ret\":%" PRId64, it.ret);
         if (sc_is_err(it.ret)) {
-            const char *en = errno_name((int)-it.ret);
+            const char *en = syscalls_errno_name((int)-it.ret);
             fprintf(f, ",\"errno\":\"%s\"", en ? en : "");
         }
     } else {
@@ -522,7 +564,7 @@ static int json_syscall(struct cat_ctx *c, const tr_record *rec)
         cat_json_str(f, b.p, b.len);
     }
     fprintf(f, "\"}\n");
-    sb_free(&b);
+    syscalls_buf_free(&b);
     free_item(&it);
     return 0;
 }
@@ -530,13 +572,14 @@ static int json_syscall(struct cat_ctx *c, const tr_record *rec)
 static int json_signal_or_exit(struct cat_ctx *c, const tr_record *rec)
 {
     FILE *f = c->out;
-    struct sb b = {0};
+    struct syscalls_buf b = {0};
     if (rec->type == TR_REC_SIGNAL) {
+        const char *sname = syscalls_signal_name((int)rec->u.signal.signo);
         fprintf(f, "{\"type\":\"signal\",\"time\":%" PRIu64 ",\"pid\":%d,\"tid\":%d,\"signo\":%u,\"code\":%d,\"flags\":%u,\"name\":\"%s\"",
                 rec->time, rec->pid, rec->tid, rec->u.signal.signo, rec->u.signal.code,
-                rec->u.signal.flags, signal_name((int)rec->u.signal.signo) ? signal_name((int)rec->u.signal.signo) : "");
+                rec->u.signal.flags, sname ? sname : "");
         if (rec->u.signal.siginfo_len) {
-            print_siginfo(&b, rec->u.signal.siginfo, rec->u.signal.siginfo_len);
+            syscalls_print_siginfo(&b, rec->u.signal.siginfo, rec->u.signal.siginfo_len);
             fprintf(f, ",\"decoded\":\"");
             cat_json_str(f, b.p, b.len);
             fprintf(f, "\"");
@@ -550,9 +593,10 @@ static int json_signal_or_exit(struct cat_ctx *c, const tr_record *rec)
             fprintf(f, ",\"exit_code\":%d}\n", (st >> 8) & 0xff);
         else
             fprintf(f, ",\"signal\":\"%s\",\"core_dumped\":%s}\n",
-                    signal_name(st & 0x7f) ? signal_name(st & 0x7f) : "", (st & 0x80) ? "true" : "false");
+                    syscalls_signal_name(st & 0x7f) ? syscalls_signal_name(st & 0x7f) : "",
+                    (st & 0x80) ? "true" : "false");
     }
-    sb_free(&b);
+    syscalls_buf_free(&b);
     return 0;
 }
 
@@ -561,18 +605,22 @@ static int json_signal_or_exit(struct cat_ctx *c, const tr_record *rec)
 /* 1 for a stream of tr-rec-strace (its -f read once from the metadata). */
 static int strace_stream(struct cat_ctx *c)
 {
+    struct cat_syscall_state *S = c->syscall;
     if (cat_view(c) != CAT_VIEW_SYSCALLS)
         return 0;
-    if (!S.follow_read) {
+    if (!S->follow_read) {
         const char *f = tr_reader_meta(c->r, META_STRACE_FOLLOW);
-        S.follow_meta = f && f[0] == '1';
-        S.follow_read = 1;
+        S->follow_meta = f && f[0] == '1';
+        S->follow_read = 1;
     }
     return 1;
 }
 
 int cat_syscall_record(struct cat_ctx *c, const tr_record *rec)
 {
+    struct cat_syscall_state *S = state_of(c);
+    if (!S)
+        return -1;
     int strace = strace_stream(c);
     switch (rec->type) {
     case TR_REC_META: /* strace prints no metadata */
@@ -601,13 +649,13 @@ int cat_syscall_record(struct cat_ctx *c, const tr_record *rec)
     if (c->o->json)
         return (rec->type == TR_REC_SYSCALL ? json_syscall(c, rec) : json_signal_or_exit(c, rec)) < 0 ? -1 : 1;
     note_clock(c);
-    struct sc_item *it = new_item();
+    struct sc_item *it = new_item(S);
     if (!it)
         return -1;
-    note_tid(rec->tid);
+    note_tid(S, rec->tid);
     if (rec->type == TR_REC_SYSCALL) {
         if (copy_syscall(c, it, rec) < 0) {
-            S.n--;
+            S->n--;
             return -1;
         }
     } else {
@@ -631,8 +679,8 @@ int cat_syscall_record(struct cat_ctx *c, const tr_record *rec)
             it->flags = rec->u.exit.flags;
         }
     }
-    if (S.n == 1 || it->time < S.oldest)
-        S.oldest = it->time;
+    if (S->n == 1 || it->time < S->oldest)
+        S->oldest = it->time;
     flush_some(c, rec->time);
     return 1;
 }
@@ -645,28 +693,29 @@ int cat_syscall_account(struct cat_ctx *c, const tr_record *rec)
         return 0;
     if (!(rec->u.syscall.flags & TR_SYSF_HAS_RET))
         return 1; /* strace -c counts the calls that returned */
+    struct cat_syscall_state *S = state_of(c);
+    if (!S)
+        return -1;
     uint32_t nr = rec->u.syscall.nr;
-    struct stat_row *row = nr < 1024 ? S.by_nr[nr] : NULL;
+    struct stat_row *row = nr < SYSCALLS_NR_MAX ? S->by_nr[nr] : NULL;
     if (!row) {
         const char *name = sc_sys_name(c, nr);
-        for (size_t i = 0; i < S.nrows; i++)
-            if (!strcmp(S.rows[i].name, name))
-                row = &S.rows[i];
+        for (size_t i = 0; i < S->nrows; i++)
+            if (!strcmp(S->rows[i].name, name))
+                row = &S->rows[i];
         if (!row) {
-            struct stat_row *p = realloc(S.rows, (S.nrows + 1) * sizeof *p);
-            if (!p)
+            if (array_reserve(&S->rows, &S->rows_cap, S->nrows + 1, sizeof *S->rows, 64) < 0)
                 return -1;
-            S.rows = p;
-            /* pointers in by_nr moved: rebuild them below */
-            memset(S.by_nr, 0, sizeof S.by_nr);
-            row = &S.rows[S.nrows++];
+            /* pointers in by_nr may have moved: rebuild them below */
+            memset(S->by_nr, 0, sizeof S->by_nr);
+            row = &S->rows[S->nrows++];
             memset(row, 0, sizeof *row);
             row->name = strdup(name);
             if (!row->name)
                 return -1;
         }
-        if (nr < 1024)
-            S.by_nr[nr] = row;
+        if (nr < SYSCALLS_NR_MAX)
+            S->by_nr[nr] = row;
     }
     row->calls++;
     if ((rec->u.syscall.flags & TR_SYSF_HAS_RET) && sc_is_err(rec->u.syscall.ret))
@@ -676,11 +725,10 @@ int cat_syscall_account(struct cat_ctx *c, const tr_record *rec)
     return 1;
 }
 
-static const char *sort_key;
-
-static int cmp_row(const void *a, const void *b)
+static int cmp_row(const void *a, const void *b, void *key)
 {
     const struct stat_row *x = a, *y = b;
+    const char *sort_key = key;
     if (!strcmp(sort_key, "calls") && x->calls != y->calls)
         return x->calls > y->calls ? -1 : 1;
     if (!strcmp(sort_key, "errors") && x->errors != y->errors)
@@ -694,22 +742,23 @@ static int cmp_row(const void *a, const void *b)
 
 int cat_syscall_summary(struct cat_ctx *c)
 {
-    if (!S.nrows)
+    struct cat_syscall_state *S = c->syscall;
+    if (!S || !S->nrows)
         return 0;
     FILE *f = c->out;
-    sort_key = c->o->sort_by ? c->o->sort_by : "time";
+    const char *sort_key = c->o->sort_by ? c->o->sort_by : "time";
     if (strcmp(sort_key, "nothing"))
-        qsort(S.rows, S.nrows, sizeof *S.rows, cmp_row);
-    memset(S.by_nr, 0, sizeof S.by_nr);
+        qsort_r(S->rows, S->nrows, sizeof *S->rows, cmp_row, (void *)sort_key);
+    memset(S->by_nr, 0, sizeof S->by_nr);
     uint64_t tns = 0, tcalls = 0, terr = 0;
-    for (size_t i = 0; i < S.nrows; i++) {
-        tns += S.rows[i].ns;
-        tcalls += S.rows[i].calls;
-        terr += S.rows[i].errors;
+    for (size_t i = 0; i < S->nrows; i++) {
+        tns += S->rows[i].ns;
+        tcalls += S->rows[i].calls;
+        terr += S->rows[i].errors;
     }
     if (c->o->json) {
-        for (size_t i = 0; i < S.nrows; i++) {
-            const struct stat_row *r = &S.rows[i];
+        for (size_t i = 0; i < S->nrows; i++) {
+            const struct stat_row *r = &S->rows[i];
             fprintf(f, "{\"type\":\"syscall_summary\",\"name\":\"%s\",\"calls\":%" PRIu64 ",\"errors\":%" PRIu64
                        ",\"ns\":%" PRIu64 "}\n", r->name, r->calls, r->errors, r->ns);
         }
@@ -719,8 +768,8 @@ int cat_syscall_summary(struct cat_ctx *c)
     }
     const char *dash = "------ ----------- ----------- --------- --------- ----------------\n";
     fprintf(f, "%% time     seconds  usecs/call     calls    errors syscall\n%s", dash);
-    for (size_t i = 0; i < S.nrows; i++) {
-        const struct stat_row *r = &S.rows[i];
+    for (size_t i = 0; i < S->nrows; i++) {
+        const struct stat_row *r = &S->rows[i];
         double pct = tns ? 100.0 * (double)r->ns / (double)tns : 0.0;
         fprintf(f, "%6.2f %11.6f %11" PRIu64 " %9" PRIu64 " ", pct, (double)r->ns / 1e9,
                 r->calls ? r->ns / 1000 / r->calls : 0, r->calls);
@@ -742,15 +791,19 @@ int cat_syscall_summary(struct cat_ctx *c)
 
 void cat_syscall_reset(struct cat_ctx *c)
 {
-    if (S.n && !c->o->json)
+    struct cat_syscall_state *S = c->syscall;
+    if (!S)
+        return;
+    if (S->n && !c->o->json)
         flush_items(c, 1, 0);
-    for (size_t i = 0; i < S.n; i++)
-        free_item(&S.items[i]);
-    free(S.items);
-    sc_names_reset();
-    for (size_t i = 0; i < S.nrows; i++)
-        free(S.rows[i].name);
-    free(S.rows);
-    sb_free(&S.line);
-    memset(&S, 0, sizeof S);
+    for (size_t i = 0; i < S->n; i++)
+        free_item(&S->items[i]);
+    free(S->items);
+    for (size_t i = 0; i < S->nrows; i++)
+        free(S->rows[i].name);
+    free(S->rows);
+    syscalls_buf_free(&S->line);
+    syscalls_table_free(&S->table);
+    free(S);
+    c->syscall = NULL;
 }

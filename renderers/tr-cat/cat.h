@@ -122,7 +122,7 @@ void cat_frame(struct cat_ctx *c, uint32_t frame_id, char *buf, size_t len);
 /* The module (path) mapped at addr in process pid by the MMAP records seen
  * so far (the model cat_track feeds), with addr's offset in its file; NULL
  * when none. */
-const char *cat_module_of(int32_t pid, uint64_t addr, uint64_t *file_off);
+const char *cat_module_of(struct cat_ctx *c, int32_t pid, uint64_t addr, uint64_t *file_off);
 
 /* View hooks (struct cat_view): *_record prints rec as text or, with o->json, as one JSON
  * line; it returns 1 if it printed rec, 0 if not (generic output is used), -1 on error.

@@ -1,5 +1,5 @@
 /* test_strace.c - unit tests of tr-rec-strace's filter and seccomp program and of
- * tr-cat's strace-style decoders. */
+ * the strace-style decoders (model/syscalls_decode.h) they share with tr-cat. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,14 +11,13 @@
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 
-#include "cat-syscall-decode.h"
-#include "cat-syscall-desc.h"
 #include "filter.h"
-#include "systab.h"
+#include "syscalls.h"
+#include "syscalls_decode.h"
 
 static int nr(const char *name)
 {
-    int n = systab_nr(name);
+    int n = syscalls_host_nr(name);
     assert_true(n >= 0);
     return n;
 }
@@ -26,11 +25,11 @@ static int nr(const char *name)
 static void test_systab(void **state)
 {
     (void)state;
-    assert_int_equal(systab_nr("read"), 0);
-    assert_int_equal(systab_nr("openat"), 257);
-    assert_string_equal(systab_name(59), "execve");
-    assert_true(systab_count() > 300);
-    assert_null(systab_name(SYSTAB_MAX - 1));
+    assert_int_equal(syscalls_host_nr("read"), 0);
+    assert_int_equal(syscalls_host_nr("openat"), 257);
+    assert_string_equal(syscalls_host_name(59), "execve");
+    assert_true(syscalls_host_count() > 300);
+    assert_null(syscalls_host_name(SYSCALLS_NR_MAX - 1));
 }
 
 static void test_trace_names(void **state)
@@ -138,7 +137,7 @@ static void check_bpf(const char *expr)
     struct seccomp_data d;
     memset(&d, 0, sizeof d);
     d.arch = AUDIT_ARCH_X86_64;
-    for (int i = 0; i < SYSTAB_MAX; i++) {
+    for (int i = 0; i < SYSCALLS_NR_MAX; i++) {
         d.nr = i;
         uint32_t r = run_bpf(prog, len, &d);
         assert_int_equal(r, f.trace[i] ? SECCOMP_RET_TRACE : SECCOMP_RET_ALLOW);
@@ -162,9 +161,9 @@ static void test_bpf(void **state)
 
 static const char *q(const char *s, size_t n, int hex)
 {
-    static struct sb b;
-    sb_reset(&b);
-    print_quoted(&b, (const uint8_t *)s, n, hex, 0);
+    static struct syscalls_buf b;
+    syscalls_buf_reset(&b);
+    syscalls_print_quoted(&b, (const uint8_t *)s, n, hex, 0);
     return b.p;
 }
 
@@ -184,74 +183,73 @@ static void test_quoting(void **state)
 static void test_flags(void **state)
 {
     (void)state;
-    struct sb b = {0};
-    print_flags(&b, x_open_flags, 02000000 | 0200000 | 04000, "0");
+    struct syscalls_buf b = {0};
+    syscalls_print_flags(&b, syscalls_xlat_open_flags, 02000000 | 0200000 | 04000, "0");
     assert_string_equal(b.p, "O_NONBLOCK|O_CLOEXEC|O_DIRECTORY");
-    sb_reset(&b);
-    print_flags(&b, x_mmap_prot, 0, "PROT_NONE");
+    syscalls_buf_reset(&b);
+    syscalls_print_flags(&b, syscalls_xlat_mmap_prot, 0, "PROT_NONE");
     assert_string_equal(b.p, "PROT_NONE");
-    sb_reset(&b);
-    print_flags(&b, x_mmap_prot, 1 | 4 | 0x100, "PROT_NONE");
+    syscalls_buf_reset(&b);
+    syscalls_print_flags(&b, syscalls_xlat_mmap_prot, 1 | 4 | 0x100, "PROT_NONE");
     assert_string_equal(b.p, "PROT_READ|PROT_EXEC|0x100"); /* unknown bits as a number */
-    sb_reset(&b);
-    print_xval(&b, x_fcntl_cmds, 999, "%#llx");
+    syscalls_buf_reset(&b);
+    syscalls_print_value(&b, syscalls_xlat_fcntl_cmds, 999, "%#llx");
     assert_string_equal(b.p, "0x3e7");
-    sb_reset(&b);
-    print_mode(&b, 0041777);
+    syscalls_buf_reset(&b);
+    syscalls_print_mode(&b, 0041777);
     assert_string_equal(b.p, "S_IFDIR|S_ISVTX|0777");
-    sb_reset(&b);
-    print_mode(&b, 0100644);
+    syscalls_buf_reset(&b);
+    syscalls_print_mode(&b, 0100644);
     assert_string_equal(b.p, "S_IFREG|0644");
-    sb_free(&b);
+    syscalls_buf_free(&b);
 }
 
 static void test_signals(void **state)
 {
     (void)state;
-    struct sb b = {0};
+    struct syscalls_buf b = {0};
     uint64_t m = 0;
-    print_sigset(&b, (const uint8_t *)&m, 8);
+    syscalls_print_sigset(&b, (const uint8_t *)&m, 8);
     assert_string_equal(b.p, "[]");
-    sb_reset(&b);
+    syscalls_buf_reset(&b);
     m = 1ull << 16; /* SIGCHLD */
-    print_sigset(&b, (const uint8_t *)&m, 8);
+    syscalls_print_sigset(&b, (const uint8_t *)&m, 8);
     assert_string_equal(b.p, "[CHLD]");
-    sb_reset(&b);
+    syscalls_buf_reset(&b);
     m = ~((1ull << 31) | (1ull << 32)); /* all but RTMIN and RT_1 */
-    print_sigset(&b, (const uint8_t *)&m, 8);
+    syscalls_print_sigset(&b, (const uint8_t *)&m, 8);
     assert_string_equal(b.p, "~[RTMIN RT_1]");
-    assert_string_equal(signal_name(17), "SIGCHLD");
-    assert_string_equal(signal_name(34), "SIGRT_2");
-    sb_reset(&b);
-    print_wait_status(&b, 3 << 8);
+    assert_string_equal(syscalls_signal_name(17), "SIGCHLD");
+    assert_string_equal(syscalls_signal_name(34), "SIGRT_2");
+    syscalls_buf_reset(&b);
+    syscalls_print_wait_status(&b, 3 << 8);
     assert_string_equal(b.p, "[{WIFEXITED(s) && WEXITSTATUS(s) == 3}]");
-    sb_reset(&b);
-    print_wait_status(&b, 11 | 0x80);
+    syscalls_buf_reset(&b);
+    syscalls_print_wait_status(&b, 11 | 0x80);
     assert_string_equal(b.p, "[{WIFSIGNALED(s) && WTERMSIG(s) == SIGSEGV && WCOREDUMP(s)}]");
-    assert_string_equal(errno_name(2), "ENOENT");
-    assert_string_equal(errno_message(2), "No such file or directory");
-    assert_string_equal(errno_name(512), "ERESTARTSYS");
-    sb_free(&b);
+    assert_string_equal(syscalls_errno_name(2), "ENOENT");
+    assert_string_equal(syscalls_errno_message(2), "No such file or directory");
+    assert_string_equal(syscalls_errno_name(512), "ERESTARTSYS");
+    syscalls_buf_free(&b);
 }
 
 static void test_descriptors(void **state)
 {
     (void)state;
-    /* every descriptor's type string has nargs characters and known types */
-    for (size_t i = 0; sc_desc_at(i); i++) {
-        const struct sc_desc *d = sc_desc_at(i);
-        if (d->args[0] == '*')
-            continue;
-        assert_int_equal(strlen(d->args), d->nargs);
+    /* every descriptor's kinds are known, its arity the kernel's at most */
+    for (size_t i = 0; syscalls_desc_at(i); i++) {
+        const struct syscall_desc *d = syscalls_desc_at(i);
         assert_true(d->nargs <= 6);
-        for (const char *p = d->args; *p; p++)
-            assert_non_null(strchr("diuxpfaosSwrRnAEOMPmGXZWVLlkqQhcCtTUINYHFKzgjybBD31e0456789#$%&!^~@", *p));
-        assert_non_null(strchr("dxof?", d->ret));
+        assert_true(d->ret <= SYSCALL_RET_NONE);
+        assert_true(d->family < SYSCALL_FAMILY_COUNT);
+        if (syscalls_by_args(d))
+            for (unsigned k = 0; k < d->nargs; k++)
+                assert_non_null(syscalls_arg_info((enum syscall_arg)d->args[k]));
         /* every described syscall exists in the generated table */
-        assert_true(systab_nr(d->name) >= 0);
+        assert_true(syscalls_host_nr(d->name) >= 0);
     }
-    assert_int_equal(sc_class_from_name("%network"), SC_NETWORK);
-    assert_int_equal(sc_class_from_name("%bogus"), 0);
+    assert_int_equal(syscalls_class_from_name("%network"), SYSCALL_CLASS_NETWORK);
+    assert_int_equal(syscalls_class_from_name("%bogus"), 0);
 }
 
 int main(void)

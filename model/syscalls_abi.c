@@ -1,0 +1,253 @@
+/*
+ * syscalls_abi.c - the kernel's struct sizes and what each argument kind
+ * captures (see syscalls.h).  Only the kernel's own headers are read here:
+ * their structs (struct sigaction, sigset_t, struct termios, struct stat ...)
+ * are the ones the syscalls take, which the C library's are not always.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <linux/types.h>
+#include <asm/fcntl.h>
+#include <asm/ioctls.h>
+#include <asm/sigcontext.h>
+#include <asm/signal.h>
+#include <asm/stat.h>
+#include <asm/statfs.h>
+#include <asm/termbits.h>
+#include <asm/termios.h>
+#include <asm/ucontext.h>
+#include <linux/errno.h>
+#include <linux/eventpoll.h>
+#include <linux/futex.h>
+#include <linux/limits.h>
+#include <linux/poll.h>
+#include <linux/prctl.h>
+#include <linux/resource.h>
+#include <linux/sched.h>
+#include <linux/socket.h>
+#include <linux/stat.h>
+#include <linux/sysinfo.h>
+#include <linux/time_types.h>
+#include <linux/uio.h>
+#include <linux/utsname.h>
+
+#include "syscalls.h"
+
+/* A task's comm: TASK_COMM_LEN, which the uapi headers do not export; the
+ * name of prctl(PR_SET_NAME) is at most this, with its NUL. */
+#define TASK_COMM_LEN 16
+/* The largest cpu set recorded: 1024 CPUs (glibc's CPU_SETSIZE), in bytes. */
+#define CPUSET_BYTES (1024 / 8)
+
+const struct syscalls_abi syscalls_abi = {
+    .stat = sizeof(struct stat),
+    .statx = sizeof(struct statx),
+    .statfs = sizeof(struct statfs),
+    .sysinfo = sizeof(struct sysinfo),
+    .utsname = sizeof(struct new_utsname),
+    .rlimit = sizeof(struct rlimit),
+    .timespec = sizeof(struct __kernel_timespec),
+    .sigset = sizeof(sigset_t),
+    .sigaction = sizeof(struct sigaction),
+    .pollfd = sizeof(struct pollfd),
+    .epoll_event = sizeof(struct epoll_event),
+    .iovec = sizeof(struct iovec),
+    .sockaddr_max = sizeof(struct __kernel_sockaddr_storage),
+    .gid = sizeof(__kernel_gid32_t),
+    .clone_args = sizeof(struct clone_args),
+    .termios = sizeof(struct termios),
+    .winsize = sizeof(struct winsize),
+    .comm = TASK_COMM_LEN,
+    .cpuset_max = CPUSET_BYTES,
+    .uc_sigmask = offsetof(struct ucontext, uc_sigmask),
+    .path_max = PATH_MAX,
+};
+
+/* Most elements of an array argument recorded (pollfds, gids, epoll events). */
+#define ARRAY_MAX 1024
+
+/* capture shapes */
+#define NONE { 0 }
+#define STR(max) { SYSCALL_CAPTURE_STRING, SYSCALL_COUNT_ONE, SYSCALL_IF_ALWAYS, max, 0, NULL }
+#define STR_IF(cond, max) { SYSCALL_CAPTURE_STRING, SYSCALL_COUNT_ONE, cond, max, 0, NULL }
+#define BUF(count, cond) { SYSCALL_CAPTURE_BUFFER, count, cond, 0, 0, NULL }
+#define ONE(cond, type, name) { SYSCALL_CAPTURE_STRUCT, SYSCALL_COUNT_ONE, cond, sizeof(type), 0, name }
+#define ARR(count, cond, type, max, name) { SYSCALL_CAPTURE_STRUCT, count, cond, sizeof(type), max, name }
+#define SPECIAL(what, cond) { what, SYSCALL_COUNT_ONE, cond, 0, 0, NULL }
+#define IOV(count, cond) { SYSCALL_CAPTURE_IOVEC, count, cond, sizeof(struct iovec), 0, "iovec" }
+
+#define IN(kind, name, entry) [SYSCALL_ARG_##kind] = { name, entry, NONE, 0 }
+#define OUT(kind, name, exit) [SYSCALL_ARG_##kind] = { name, NONE, exit, 0 }
+#define INOUT(kind, name, entry, exit) [SYSCALL_ARG_##kind] = { name, entry, exit, 0 }
+#define VAL(kind, name) [SYSCALL_ARG_##kind] = { name, NONE, NONE, 0 }
+
+static const struct syscall_arg_info infos[SYSCALL_ARG_COUNT] = {
+    VAL(HEX, "number (hex)"),
+    VAL(INT, "int"),
+    VAL(LONG, "long"),
+    VAL(ULONG, "unsigned long"),
+    VAL(OCTAL, "number (octal)"),
+    VAL(ADDR, "address"),
+    [SYSCALL_ARG_FD] = { "fd", NONE, NONE, 1 },
+    [SYSCALL_ARG_DIRFD] = { "directory fd", NONE, NONE, 1 },
+    IN(PATH, "path", STR(PATH_MAX)),
+    IN(STRING, "string", STR(0)),
+    IN(INBUF, "input buffer", BUF(SYSCALL_COUNT_NEXT_ARG, SYSCALL_IF_ALWAYS)),
+    OUT(OUTBUF, "output buffer", BUF(SYSCALL_COUNT_RET, SYSCALL_IF_RET_POSITIVE)),
+    OUT(OUTBUF_HEX, "output buffer (hex)", BUF(SYSCALL_COUNT_RET, SYSCALL_IF_RET_POSITIVE)),
+    OUT(OUTPATH, "output path", STR_IF(SYSCALL_IF_RET_POSITIVE, PATH_MAX)),
+    IN(ARGV, "argv", SPECIAL(SYSCALL_CAPTURE_ARGV, SYSCALL_IF_ALWAYS)),
+    IN(ENVP, "envp", SPECIAL(SYSCALL_CAPTURE_ENV_COUNT, SYSCALL_IF_ALWAYS)),
+    VAL(OPEN_FLAGS, "open flags"),
+    VAL(O_FLAGS, "O_* flags"),
+    VAL(MODE, "mode"),
+    VAL(MMAP_PROT, "mmap protection"),
+    VAL(MMAP_FLAGS, "mmap flags"),
+    VAL(SIGNAL, "signal"),
+    VAL(ACCESS_MODE, "access mode"),
+    VAL(AT_FLAGS, "AT_* flags"),
+    VAL(FACCESSAT2_FLAGS, "faccessat2 flags"),
+    VAL(STATX_AT_FLAGS, "statx flags"),
+    VAL(WHENCE, "whence"),
+    VAL(MADVISE, "madvise advice"),
+    VAL(RLIMIT_RESOURCE, "rlimit resource"),
+    IN(RLIMIT_IN, "struct rlimit", ONE(SYSCALL_IF_ALWAYS, struct rlimit, "rlimit")),
+    OUT(RLIMIT_OUT, "struct rlimit", ONE(SYSCALL_IF_RET_ZERO, struct rlimit, "rlimit")),
+    IN(SIGSET_IN, "sigset", ONE(SYSCALL_IF_ALWAYS, sigset_t, "sigset")),
+    OUT(SIGSET_OUT, "sigset", ONE(SYSCALL_IF_RET_ZERO, sigset_t, "sigset")),
+    VAL(SIGPROCMASK_HOW, "sigprocmask how"),
+    IN(SIGACTION_IN, "struct sigaction", ONE(SYSCALL_IF_ALWAYS, struct sigaction, "sigaction")),
+    OUT(SIGACTION_OUT, "struct sigaction", ONE(SYSCALL_IF_RET_ZERO, struct sigaction, "sigaction")),
+    IN(TIMESPEC_IN, "struct timespec", ONE(SYSCALL_IF_ALWAYS, struct __kernel_timespec, "timespec")),
+    OUT(TIMESPEC_OUT, "struct timespec", ONE(SYSCALL_IF_RET_ZERO, struct __kernel_timespec, "timespec")),
+    OUT(TIMESPEC_REMAINING, "struct timespec (remaining)",
+        ONE(SYSCALL_IF_EINTR, struct __kernel_timespec, "timespec")),
+    OUT(STAT_OUT, "struct stat", ONE(SYSCALL_IF_RET_ZERO, struct stat, "stat")),
+    OUT(STATX_OUT, "struct statx", ONE(SYSCALL_IF_RET_ZERO, struct statx, "statx")),
+    VAL(STATX_MASK, "statx mask"),
+    OUT(STATFS_OUT, "struct statfs", ONE(SYSCALL_IF_RET_ZERO, struct statfs, "statfs")),
+    OUT(SYSINFO_OUT, "struct sysinfo", ONE(SYSCALL_IF_RET_ZERO, struct sysinfo, "sysinfo")),
+    OUT(UTSNAME_OUT, "struct utsname", ONE(SYSCALL_IF_RET_ZERO, struct new_utsname, "utsname")),
+    OUT(PIPEFDS_OUT, "int[2]", ONE(SYSCALL_IF_RET_ZERO, int[2], "fds")),
+    OUT(WAIT_STATUS_OUT, "wait status", ONE(SYSCALL_IF_RET_POSITIVE, int, "int")),
+    VAL(WAIT_OPTIONS, "wait options"),
+    OUT(DIRENTS_OUT, "directory entries", SPECIAL(SYSCALL_CAPTURE_DIRENT_COUNT, SYSCALL_IF_RET_NONNEG)),
+    OUT(CPUSET_OUT, "cpu set",
+        ARR(SYSCALL_COUNT_RET, SYSCALL_IF_RET_POSITIVE, uint8_t, CPUSET_BYTES, "cpuset")),
+    OUT(GIDS_OUT, "gid_t array",
+        ARR(SYSCALL_COUNT_PREV_ARG_AND_RET, SYSCALL_IF_RET_POSITIVE, __kernel_gid32_t, ARRAY_MAX, "gids")),
+    INOUT(POLLFDS, "struct pollfd array",
+          ARR(SYSCALL_COUNT_NEXT_ARG, SYSCALL_IF_ALWAYS, struct pollfd, ARRAY_MAX, "pollfd"),
+          ARR(SYSCALL_COUNT_NEXT_ARG, SYSCALL_IF_RET_POSITIVE, struct pollfd, ARRAY_MAX, "pollfd")),
+    IN(IOVEC_IN, "iovec array", IOV(SYSCALL_COUNT_NEXT_ARG, SYSCALL_IF_ALWAYS)),
+    OUT(IOVEC_OUT, "iovec array", IOV(SYSCALL_COUNT_NEXT_ARG, SYSCALL_IF_RET_NONNEG)),
+    VAL(SOCKET_FAMILY, "socket family"),
+    VAL(SOCKET_TYPE, "socket type"),
+    VAL(SOCKET_PROTOCOL, "socket protocol"),
+    IN(SOCKADDR_IN, "struct sockaddr",
+       ARR(SYSCALL_COUNT_NEXT_ARG, SYSCALL_IF_ALWAYS, uint8_t, sizeof(struct __kernel_sockaddr_storage),
+           "sockaddr")),
+    OUT(SOCKADDR_OUT, "struct sockaddr",
+        ARR(SYSCALL_COUNT_NEXT_ARG_SOCKLEN, SYSCALL_IF_OK, uint8_t, sizeof(struct __kernel_sockaddr_storage),
+            "sockaddr")),
+    INOUT(SOCKLEN_INOUT, "socklen_t", ONE(SYSCALL_IF_ALWAYS, int, "int"), ONE(SYSCALL_IF_OK, int, "int")),
+    VAL(MSG_FLAGS, "MSG_* flags"),
+    VAL(GETRANDOM_FLAGS, "getrandom flags"),
+    VAL(CLOCK_ID, "clock id"),
+    VAL(TIMER_FLAGS, "timer flags"),
+    VAL(EPOLL_OP, "epoll_ctl op"),
+    IN(EPOLL_EVENT_IN, "struct epoll_event",
+       ONE(SYSCALL_IF_EPOLL_OP_NOT_DEL, struct epoll_event, "epoll_event")),
+    OUT(EPOLL_EVENTS_OUT, "struct epoll_event array",
+        ARR(SYSCALL_COUNT_RET, SYSCALL_IF_RET_POSITIVE, struct epoll_event, ARRAY_MAX, "epoll_event")),
+    VAL(EPOLL_CREATE_FLAGS, "epoll_create1 flags"),
+    VAL(EVENTFD_FLAGS, "eventfd flags"),
+    VAL(SIGNALFD_FLAGS, "signalfd flags"),
+    VAL(TIMERFD_FLAGS, "timerfd flags"),
+    VAL(INOTIFY_FLAGS, "inotify flags"),
+    VAL(FADVISE, "fadvise advice"),
+};
+
+const struct syscall_arg_info *syscalls_arg_info(enum syscall_arg k)
+{
+    if ((unsigned)k >= SYSCALL_ARG_COUNT)
+        return NULL;
+    return &infos[k];
+}
+
+/* ---- the families' own captures ------------------------------------------------ */
+
+static void family_capture(struct syscall_family_capture *out, int *n, uint32_t arg, uint64_t value,
+                           uint8_t what, uint32_t size, const char *name)
+{
+    out[*n] = (struct syscall_family_capture){
+        arg, value, { what, SYSCALL_COUNT_ONE, SYSCALL_IF_ALWAYS, size, 0, name },
+    };
+    (*n)++;
+}
+
+int syscalls_family_captures(const struct syscall_desc *d, const uint64_t a[6], uint64_t sp, int at_exit,
+                             int64_t ret, const uint8_t *entry_struct, size_t entry_len,
+                             struct syscall_family_capture out[SYSCALLS_FAMILY_CAPTURES_MAX])
+{
+    int n = 0;
+    const uint8_t STR = SYSCALL_CAPTURE_STRING, ST = SYSCALL_CAPTURE_STRUCT, FD = SYSCALL_CAPTURE_FD_PATH;
+    int ok = ret >= 0 || ret < -4095;
+    uint32_t req = (uint32_t)a[1];
+    if (syscalls_by_args(d))
+        return 0;
+    if (!at_exit) {
+        switch (d->family) {
+        case SYSCALL_FAMILY_CLONE3:
+            family_capture(out, &n, 0, a[0], ST,
+                           a[1] < sizeof(struct clone_args) ? (uint32_t)a[1] : sizeof(struct clone_args),
+                           "clone_args");
+            break;
+        case SYSCALL_FAMILY_PRCTL:
+            if (a[0] == PR_SET_NAME)
+                family_capture(out, &n, 1, a[1], STR, TASK_COMM_LEN, NULL);
+            break;
+        case SYSCALL_FAMILY_RT_SIGRETURN: /* the mask of the signal frame's ucontext */
+            family_capture(out, &n, 0, sp + offsetof(struct ucontext, uc_sigmask), ST, sizeof(sigset_t), "sigset");
+            break;
+        case SYSCALL_FAMILY_FUTEX: {
+            int op = (int)(a[1] & 0x7f); /* the command, without FUTEX_PRIVATE_FLAG ... */
+            if ((op == FUTEX_WAIT || op == FUTEX_WAIT_BITSET || op == FUTEX_WAIT_REQUEUE_PI) && a[3])
+                family_capture(out, &n, 3, a[3], ST, sizeof(struct __kernel_timespec), "timespec");
+            break;
+        }
+        case SYSCALL_FAMILY_IOCTL:
+        case SYSCALL_FAMILY_FCNTL:
+            family_capture(out, &n, 0, a[0], FD, 0, NULL);
+            if (d->family == SYSCALL_FAMILY_IOCTL && (req == TCSETS || req == TCSETSW || req == TCSETSF))
+                family_capture(out, &n, 2, a[2], ST, sizeof(struct termios), "termios");
+            else if (d->family == SYSCALL_FAMILY_IOCTL && req == TIOCSWINSZ)
+                family_capture(out, &n, 2, a[2], ST, sizeof(struct winsize), "winsize");
+            break;
+        default: break;
+        }
+        return n;
+    }
+    if (d->family == SYSCALL_FAMILY_IOCTL && ok && ret == 0 && req == TIOCGWINSZ)
+        family_capture(out, &n, 2, a[2], ST, sizeof(struct winsize), "winsize");
+    else if (d->family == SYSCALL_FAMILY_IOCTL && ok && ret == 0 && req == TCGETS)
+        family_capture(out, &n, 2, a[2], ST, sizeof(struct termios), "termios");
+    else if (d->family == SYSCALL_FAMILY_IOCTL && ok && ret == 0 && (req == FIONREAD || req == TIOCGPGRP))
+        family_capture(out, &n, 2, a[2], ST, sizeof(int), "int");
+    else if (d->family == SYSCALL_FAMILY_CLONE && (a[0] & CLONE_PARENT_SETTID) && ok && a[2])
+        family_capture(out, &n, 2, a[2], ST, sizeof(int), "int");
+    else if (d->family == SYSCALL_FAMILY_CLONE3 && ok && entry_struct &&
+             entry_len >= offsetof(struct clone_args, parent_tid) + sizeof(uint64_t)) {
+        uint64_t flags, ptid;
+        memcpy(&flags, entry_struct + offsetof(struct clone_args, flags), sizeof flags);
+        memcpy(&ptid, entry_struct + offsetof(struct clone_args, parent_tid), sizeof ptid);
+        if ((flags & CLONE_PARENT_SETTID) && ptid)
+            family_capture(out, &n, 1, ptid, ST, sizeof(int), "int");
+    }
+    if (d->family == SYSCALL_FAMILY_PRCTL && a[0] == PR_GET_NAME && ok)
+        family_capture(out, &n, 1, a[1], STR, TASK_COMM_LEN, NULL);
+    if (d->family == SYSCALL_FAMILY_FCNTL && ok && (a[1] == F_DUPFD || a[1] == F_DUPFD_CLOEXEC))
+        family_capture(out, &n, 6, (uint64_t)ret, FD, 0, NULL);
+    return n;
+}
