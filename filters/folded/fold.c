@@ -69,8 +69,11 @@ int fold_text_lines(struct fold *f, struct lines *l, const char *shown)
 {
     struct pscript_stats st;
     int rc = pscript_fold(l, &f->o->ps, &f->map, &st);
-    if (lines_warn_error(l, rc, shown))
+    char msg[160];
+    if (lines_error(l, rc, msg, sizeof msg)) {
+        cli_warn("%s%s", shown, msg);
         return CLI_EXIT_FAIL;
+    }
     if (rc < 0) {
         cli_warn("%s: out of memory", shown);
         return CLI_EXIT_FAIL;

@@ -7,8 +7,9 @@
 
 #include <stdio.h>
 
-#include "folded.h"
+#include "lines.h"
 #include "perfscript.h"
+#include "smap.h"
 
 struct id_set { int64_t *v; size_t n, cap; };
 

@@ -3,6 +3,7 @@
  * would make (including backtracking), so the output is the same. */
 #include "perfscript.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -761,7 +762,7 @@ int pscript_fold(struct lines *l, const struct pscript_opts *o, struct smap *map
             }
         }
         if (f.oom) {
-            rc = -3;
+            rc = TR_E_NOMEM;
             break;
         }
     }
@@ -770,7 +771,7 @@ int pscript_fold(struct lines *l, const struct pscript_opts *o, struct smap *map
     if (rc == 0 && f.have_pname)
         st->unterminated = 1;
     if (f.oom && rc == 0)
-        rc = -3;
+        rc = TR_E_NOMEM;
     fstate_free(&f);
     return rc;
 }
@@ -836,7 +837,7 @@ int pscript_frame(struct pscript *p, uint64_t addr, const char *func, const char
     }
     struct span a = {pc, pn}, b = {func, strlen(func)}, c = {mod, strlen(mod)};
     int rc = do_frame(&p->f, NULL, a, b, c, kind);
-    return p->f.oom ? -3 : rc;
+    return p->f.oom ? TR_E_NOMEM : rc;
 }
 
 /* The name alone, appended as a leaf (syscalls): no tidying. */
@@ -844,13 +845,13 @@ int pscript_leaf(struct pscript *p, const char *name)
 {
     start_group(&p->f);
     push_frame(&p->f, name, strlen(name));
-    return p->f.oom ? -3 : 0;
+    return p->f.oom ? TR_E_NOMEM : 0;
 }
 
 int pscript_end(struct pscript *p)
 {
     end_record(&p->f);
-    return p->f.oom ? -3 : 0;
+    return p->f.oom ? TR_E_NOMEM : 0;
 }
 
 void pscript_track_last(struct pscript *p, size_t *last_entry)

@@ -5,7 +5,8 @@
 #ifndef TR_PERFSCRIPT_H
 #define TR_PERFSCRIPT_H
 
-#include "folded.h"
+#include "lines.h"
+#include "smap.h"
 
 struct pscript_opts {
     int pid, tid;        /* root frame "comm-pid", "comm-pid/tid" */

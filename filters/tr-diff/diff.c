@@ -105,8 +105,11 @@ static int load_folded(struct diff *d, int which, struct lines *l, const char *s
             return CLI_EXIT_USAGE;
         }
     }
-    if (lines_warn_error(l, rc, shown))
+    char msg[160];
+    if (lines_error(l, rc, msg, sizeof msg)) {
+        cli_warn("%s%s", shown, msg);
         return CLI_EXIT_USAGE;
+    }
     if (skipped)
         cli_warn("%s: skipped %llu malformed lines (first: line %llu)", shown,
                  (unsigned long long)skipped, (unsigned long long)first);
@@ -158,6 +161,14 @@ int diff_load(struct diff *d, int which, const char *path)
     if (fd != 0)
         close(fd);
     return status == CLI_EXIT_OK || status == CLI_EXIT_TRUNCATED ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+}
+
+/* A count the way Perl prints a number (difffolded.pl's output). */
+static void put_count(FILE *f, double v)
+{
+    char b[64];
+    folded_format_count(b, sizeof b, v);
+    fputs(b, f);
 }
 
 static void normalize(struct diff *d)

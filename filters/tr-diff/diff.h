@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "fold.h"
+#include "folded.h"
 
 struct diff_opts {
     int normalize;     /* -n: scale BEFORE to AFTER's total */

@@ -286,8 +286,11 @@ int flame_read(struct flame *f, int fd, const char *shown)
             break;
         }
     }
-    if (lines_warn_error(&l, rc, shown))
+    char msg[160];
+    if (lines_error(&l, rc, msg, sizeof msg)) {
+        cli_warn("%s%s", shown, msg);
         status = CLI_EXIT_FAIL;
+    }
     lines_free(&l);
     return status;
 }

@@ -8,7 +8,9 @@
 #include <stdio.h>
 
 #include "folded.h"
+#include "lines.h"
 #include "palette.h"
+#include "smap.h"
 
 struct flame_opts {
     const char *title, *subtitle, *fonttype, *countname, *nametype, *bgcolors;

@@ -11,8 +11,8 @@ bash renderers/tr-flame/embed.sh renderers/tr-flame/script.js renderers/tr-flame
 clang -g -O1 -std=c11 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
     -Iformat -Imodel -Icli -Ifilters/folded -Irenderers/tr-flame \
     tests/flame/fuzz_folded.c renderers/tr-flame/flame.c renderers/tr-flame/svg.c \
-    renderers/tr-flame/palette.c "$out/script.c" filters/folded/folded.c filters/folded/lines.c \
-    filters/folded/smap.c filters/folded/perfscript.c cli/cli.c format/*.c model/*.c -lzstd -lm \
+    renderers/tr-flame/palette.c "$out/script.c" filters/folded/perfscript.c cli/cli.c format/*.c \
+    model/*.c -lzstd -lm \
     -o "$out/fuzz_folded"
 # seeds: the regression inputs, the tr-fold quirk captures, small folded files
 cp tests/flame/fuzz-regress/* tests/fold/data/quirks.txt "$out/corpus/" 2>/dev/null || true

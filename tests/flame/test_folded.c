@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -11,6 +12,8 @@
 #include <cmocka.h>
 
 #include "folded.h"
+#include "lines.h"
+#include "smap.h"
 
 static int parse(const char *s, int want, struct folded_line *fl)
 {
@@ -137,7 +140,7 @@ static void test_line_bound(void **state)
     char *s;
     size_t n;
     assert_int_equal(lines_next(&l, &s, &n), 1);
-    assert_int_equal(lines_next(&l, &s, &n), -2);
+    assert_int_equal(lines_next(&l, &s, &n), TR_E_TOO_LARGE);
     assert_int_equal(l.line_no, 2);
     lines_free(&l);
     close(p[0]);
@@ -182,11 +185,11 @@ static void test_counts(void **state)
 {
     (void)state;
     char b[64];
-    fmt_count(b, sizeof b, 12);
+    folded_format_count(b, sizeof b, 12);
     assert_string_equal(b, "12");
-    fmt_count(b, sizeof b, 1.5);
+    folded_format_count(b, sizeof b, 1.5);
     assert_string_equal(b, "1.5");
-    fmt_count(b, sizeof b, 0);
+    folded_format_count(b, sizeof b, 0);
     assert_string_equal(b, "0");
 }
 
