@@ -53,10 +53,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     lines_init(&l, fd, 4096);
     struct pscript_opts po;
     memset(&po, 0, sizeof po);
-    po.pid = k & 1;
-    po.tid = (k >> 1) & 1;
-    po.kernel = po.jit = (k >> 2) & 1;
-    po.addrs = (k >> 3) & 1;
+    po.fold.pid = k & 1;
+    po.fold.tid = (k >> 1) & 1;
+    po.fold.kernel = po.fold.jit = (k >> 2) & 1;
+    po.fold.addrs = (k >> 3) & 1;
     po.srcline = (k >> 4) & 1;
     struct smap m;
     smap_init(&m);
