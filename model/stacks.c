@@ -51,29 +51,41 @@ int stacks_frames_read(stacks_frames *fs, tr_reader *r, const tr_record *rec,
     }
     if (array_reserve(&fs->v, &fs->cap, (size_t)n, sizeof *fs->v, 64) < 0)
         return TR_E_NOMEM;
+    /* locals, each field written once: this runs for every frame of every sample */
+    stacks_frame *v = fs->v;
+    size_t k = 0;
+    uint64_t lost = 0;
     for (int i = 0; i < n; i++) {
         const tr_frame *tf = tr_reader_frame(r, ids[i]);
         if (!tf) {
-            fs->lost++;
+            lost++;
             continue;
         }
-        stacks_frame *f = &fs->v[fs->n++];
-        *f = (stacks_frame){.addr = tf->addr, .func = "[unknown]", .line = tf->line,
-                            .offset = tf->offset, .flags = tf->flags, .kind = stacks_kind(tf->flags)};
-        if (tf->flags & TR_FRAME_SYMBOLIZED) {
+        stacks_frame *f = &v[k++];
+        uint32_t flags = tf->flags;
+        f->addr = tf->addr;
+        f->line = tf->line;
+        f->offset = tf->offset;
+        f->flags = flags;
+        f->kind = stacks_kind(flags);
+        if (flags & TR_FRAME_SYMBOLIZED) {
             const char *s = tr_reader_string(r, tf->func, NULL);
             const char *m = tr_reader_string(r, tf->module, NULL);
             f->func = s ? s : "[unknown]";
             f->module = m ? m : "[unknown]";
             f->file = tf->file ? tr_reader_string(r, tf->file, NULL) : NULL;
         } else {
-            const char *m = tf->flags & TR_FRAME_KERNEL ? "[kernel.kallsyms]"
-                            : module_of                 ? module_of(ctx, rec->pid, tf->addr)
-                                                        : NULL;
+            const char *m = flags & TR_FRAME_KERNEL ? "[kernel.kallsyms]"
+                            : module_of             ? module_of(ctx, rec->pid, f->addr)
+                                                    : NULL;
+            f->func = "[unknown]";
             f->module = m ? m : "[unknown]";
+            f->file = NULL;
         }
     }
-    return (int)fs->n;
+    fs->n = k;
+    fs->lost += lost;
+    return (int)k;
 }
 
 void stacks_frames_free(stacks_frames *fs)
@@ -84,15 +96,16 @@ void stacks_frames_free(stacks_frames *fs)
 
 /* ---- growing text -------------------------------------------------- */
 
-/* Room for n more bytes and a NUL. */
-static int buf_reserve(stacks_buf *b, size_t n)
+/* Room for n more bytes and a NUL.  Inlined: the folding of a frame puts
+ * a few pieces each time, and a call for each costs more than the copy. */
+static inline __attribute__((always_inline)) int buf_reserve(stacks_buf *b, size_t n)
 {
     if (b->cap - b->n >= n + 1)
         return 0;
     return array_reserve(&b->p, &b->cap, b->n + n + 1, 1, 4096);
 }
 
-static int buf_put(stacks_buf *b, const char *s, size_t n)
+static inline __attribute__((always_inline)) int buf_put(stacks_buf *b, const char *s, size_t n)
 {
     if (buf_reserve(b, n) < 0)
         return -1;
@@ -123,13 +136,13 @@ void stacks_folder_free(stacks_folder *f)
 }
 
 /* The id of a name (interned on first sight), or -1 when out of memory. */
-static int64_t name_id(stacks_folder *f, const char *s, size_t n)
+static inline int64_t name_id(stacks_folder *f, const char *s, size_t n)
 {
     struct smap_entry *e = smap_get(&f->names, s, n);
     return e ? e - f->names.e : -1;
 }
 
-static void push_elem(stacks_folder *f, const char *s, size_t n)
+static inline __attribute__((always_inline)) void push_elem(stacks_folder *f, const char *s, size_t n)
 {
     int64_t id = name_id(f, s, n);
     if (id < 0 || (f->elems.n == f->elems.cap &&
@@ -139,7 +152,7 @@ static void push_elem(stacks_folder *f, const char *s, size_t n)
         f->elems.v[f->elems.n++] = (uint32_t)id;
 }
 
-static void start_group(stacks_folder *f)
+static inline __attribute__((always_inline)) void start_group(stacks_folder *f)
 {
     if (f->ngroups == f->capgroups &&
         array_reserve(&f->groups, &f->capgroups, f->ngroups + 1, sizeof *f->groups, 256) < 0) {
@@ -197,7 +210,7 @@ void stacks_folder_begin(stacks_folder *f, const char *comm, int32_t pid, int32_
 
 /* Perl: s/;/:/g; cut at the first "(" not starting "(anonymous namespace)"
  * unless the name looks like a Go method (".(" ... ")."); drop quotes. */
-size_t stacks_tidy(char *p, size_t n)
+static inline __attribute__((always_inline)) size_t tidy(char *p, size_t n)
 {
     /* one pass: ';' -> ':', find the first '(' and any quote */
     size_t first_paren = SIZE_MAX;
@@ -246,6 +259,11 @@ size_t stacks_tidy(char *p, size_t n)
         if (p[i] != '"' && p[i] != '\'')
             p[j++] = p[i];
     return j;
+}
+
+size_t stacks_tidy(char *name, size_t len)
+{
+    return tidy(name, len);
 }
 
 static int contains(const char *s, size_t n, const char *needle)
@@ -366,7 +384,7 @@ int stacks_folder_frame_text(stacks_folder *f, stacks_text pc, stacks_text raw, 
         }
         if (!t->p && buf_put(t, "", 0) < 0)
             return TR_E_NOMEM;
-        t->n = stacks_tidy(t->p, t->n);
+        t->n = tidy(t->p, t->n);
         if (java && memchr(t->p, '/', t->n) && t->n > 0 && t->p[0] == 'L') {
             memmove(t->p, t->p + 1, t->n - 1);
             t->n--;
