@@ -434,7 +434,7 @@ int stacks_folder_frame(stacks_folder *f, const stacks_frame *fr)
     return f->oom ? TR_E_NOMEM : rc;
 }
 
-int stacks_folder_leaf(stacks_folder *f, const char *name)
+int stacks_folder_name(stacks_folder *f, const char *name)
 {
     start_group(f);
     push_elem(f, name, strlen(name));

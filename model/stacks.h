@@ -37,7 +37,7 @@
  *     is kernel unless it says "unknown"; "/tmp/perf-PID.map" is JIT);
  *   - a stack becomes the line root;outermost;...;leaf: the frames are
  *     given leaf first, the elements of one frame keep their order;
- *   - leaves given by name (syscalls, tracepoint events, off-CPU states) are
+ *   - frames given by name (syscalls, tracepoint events, off-CPU states) are
  *     taken as they are, untidied.
  *
  *     stacks_folder f;
@@ -189,9 +189,10 @@ int stacks_folder_frame(stacks_folder *f, const stacks_frame *fr);
  * or srcline's error. */
 int stacks_folder_frame_text(stacks_folder *f, stacks_text pc, stacks_text func, stacks_text mod,
                              int kind, stacks_srcline_fn *srcline, void *ctx);
-/* Add a leaf given by name, untouched by the rules (a syscall, an event).
- * 0, or TR_E_NOMEM. */
-int stacks_folder_leaf(stacks_folder *f, const char *name);
+/* Add the next frame (leaf first, as stacks_folder_frame) given by its
+ * element name, untouched by the rules: a syscall, an event, an off-CPU
+ * state.  0, or TR_E_NOMEM. */
+int stacks_folder_name(stacks_folder *f, const char *name);
 
 /* The folded line of the sample so far (root;...;leaf) in *line, *len,
  * valid until the next call; 0, or TR_E_NOMEM. */

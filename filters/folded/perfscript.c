@@ -439,7 +439,7 @@ void pscript_begin(struct pscript *p, const char *comm, int32_t pid, int32_t tid
 
 int pscript_leaf(struct pscript *p, const char *name)
 {
-    return stacks_folder_leaf(&p->sf, name);
+    return stacks_folder_name(&p->sf, name);
 }
 
 int pscript_end(struct pscript *p)
