@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "cli.h"
 
 void fold_opts_init(struct fold_opts *o)
@@ -15,25 +16,17 @@ void fold_opts_init(struct fold_opts *o)
 
 int fold_add_id(struct id_set *s, int64_t id)
 {
-    if (s->n == s->cap) {
-        size_t nc = s->cap ? s->cap * 2 : 8;
-        int64_t *v = realloc(s->v, nc * sizeof *v);
-        if (!v)
-            return -1;
-        s->v = v;
-        s->cap = nc;
-    }
+    if (array_reserve(&s->v, &s->cap, s->n + 1, sizeof *s->v, 8) < 0)
+        return -1;
     s->v[s->n++] = id;
     return 0;
 }
 
 int fold_add_comm(struct fold_opts *o, const char *comm)
 {
-    char **c = realloc(o->comms, (o->ncomms + 1) * sizeof *c);
-    if (!c)
+    if (array_reserve(&o->comms, &o->capcomms, o->ncomms + 1, sizeof *o->comms, 8) < 0)
         return -1;
-    o->comms = c;
-    c[o->ncomms++] = (char *)comm;
+    o->comms[o->ncomms++] = (char *)comm;
     return 0;
 }
 

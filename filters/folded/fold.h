@@ -21,7 +21,7 @@ struct fold_opts {
     int syscall_time;        /* syscalls weighed by duration */
     struct id_set pids, tids;
     char **comms;
-    size_t ncomms;
+    size_t ncomms, capcomms;
     uint64_t from_ns, to_ns;
     int have_from, have_to;
     size_t max_line;
