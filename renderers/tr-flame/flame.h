@@ -46,6 +46,8 @@ struct flame {
     struct smap names;
     struct fnode *n;
     size_t nn, cap;
+    /* children by (parent, name): its own table, not model/hashmap.h, whose
+     * 24-byte slots made tr-flame 20% slower on 60 MB of folded stacks */
     uint64_t *ckey;         /* (parent << 32 | name) + 1, 0 empty */
     uint32_t *cval;
     size_t nslot;
