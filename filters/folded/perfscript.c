@@ -281,7 +281,8 @@ static int add_cached_line(struct fstate *f, const char *s, size_t n)
     }
     f->prev_line = (uint32_t)i + 1;
     const struct cached_line *c = &f->cl[i];
-    stacks_folder_add_ids(&f->sf, f->line_ids.v + c->ids, c->n);
+    /* a line that gave no names may have no ids array to point into */
+    stacks_folder_add_ids(&f->sf, c->n ? f->line_ids.v + c->ids : NULL, c->n);
     return 1;
 }
 
