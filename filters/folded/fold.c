@@ -14,6 +14,14 @@ void fold_opts_init(struct fold_opts *o)
     memset(o, 0, sizeof *o);
 }
 
+void fold_opts_free(struct fold_opts *o)
+{
+    free(o->pids.v);
+    free(o->tids.v);
+    free(o->comms);
+    memset(o, 0, sizeof *o);
+}
+
 int fold_add_id(struct id_set *s, int64_t id)
 {
     if (array_reserve(&s->v, &s->cap, s->n + 1, sizeof *s->v, 8) < 0)

@@ -39,6 +39,8 @@ struct fold {
 };
 
 void fold_opts_init(struct fold_opts *o);
+/* Frees the id sets and the comm list (not the strings: argv's). */
+void fold_opts_free(struct fold_opts *o);
 int fold_add_id(struct id_set *s, int64_t id);
 int fold_add_comm(struct fold_opts *o, const char *comm);
 int fold_init(struct fold *f, const struct fold_opts *o);

@@ -109,5 +109,6 @@ int main(int argc, char **argv)
     if (status != CLI_EXIT_FAIL)
         fold_print(&f, stdout);
     fold_free(&f);
+    fold_opts_free(&o);
     return cli_finish_stdout(status);
 }
