@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "cli.h"
 
 void fold_opts_init(struct fold_opts *o)
@@ -13,27 +14,27 @@ void fold_opts_init(struct fold_opts *o)
     memset(o, 0, sizeof *o);
 }
 
+void fold_opts_free(struct fold_opts *o)
+{
+    free(o->pids.v);
+    free(o->tids.v);
+    free(o->comms);
+    memset(o, 0, sizeof *o);
+}
+
 int fold_add_id(struct id_set *s, int64_t id)
 {
-    if (s->n == s->cap) {
-        size_t nc = s->cap ? s->cap * 2 : 8;
-        int64_t *v = realloc(s->v, nc * sizeof *v);
-        if (!v)
-            return -1;
-        s->v = v;
-        s->cap = nc;
-    }
+    if (array_reserve(&s->v, &s->cap, s->n + 1, sizeof *s->v, 8) < 0)
+        return -1;
     s->v[s->n++] = id;
     return 0;
 }
 
 int fold_add_comm(struct fold_opts *o, const char *comm)
 {
-    char **c = realloc(o->comms, (o->ncomms + 1) * sizeof *c);
-    if (!c)
+    if (array_reserve(&o->comms, &o->capcomms, o->ncomms + 1, sizeof *o->comms, 8) < 0)
         return -1;
-    o->comms = c;
-    c[o->ncomms++] = (char *)comm;
+    o->comms[o->ncomms++] = (char *)comm;
     return 0;
 }
 
@@ -69,8 +70,11 @@ int fold_text_lines(struct fold *f, struct lines *l, const char *shown)
 {
     struct pscript_stats st;
     int rc = pscript_fold(l, &f->o->ps, &f->map, &st);
-    if (lines_warn_error(l, rc, shown))
+    char msg[160];
+    if (lines_error(l, rc, msg, sizeof msg)) {
+        cli_warn("%s%s", shown, msg);
         return CLI_EXIT_FAIL;
+    }
     if (rc < 0) {
         cli_warn("%s: out of memory", shown);
         return CLI_EXIT_FAIL;

@@ -7,8 +7,9 @@
 
 #include <stdio.h>
 
-#include "folded.h"
+#include "lines.h"
 #include "perfscript.h"
+#include "smap.h"
 
 struct id_set { int64_t *v; size_t n, cap; };
 
@@ -20,7 +21,7 @@ struct fold_opts {
     int syscall_time;        /* syscalls weighed by duration */
     struct id_set pids, tids;
     char **comms;
-    size_t ncomms;
+    size_t ncomms, capcomms;
     uint64_t from_ns, to_ns;
     int have_from, have_to;
     size_t max_line;
@@ -38,6 +39,8 @@ struct fold {
 };
 
 void fold_opts_init(struct fold_opts *o);
+/* Frees the id sets and the comm list (not the strings: argv's). */
+void fold_opts_free(struct fold_opts *o);
 int fold_add_id(struct id_set *s, int64_t id);
 int fold_add_comm(struct fold_opts *o, const char *comm);
 int fold_init(struct fold *f, const struct fold_opts *o);

@@ -123,6 +123,7 @@ struct tstate {
     tpformat_field wk[3];
     int wk_known[3];
     uint64_t unresolved;
+    stacks_frames frames;      /* the stack being folded (--no-symbolize) */
     int no_symbolize;
 };
 
@@ -174,20 +175,16 @@ static int wanted(struct tstate *t, const tr_record *rec)
     return 1;
 }
 
-static int kind_of(uint32_t flags)
+/* The module of a raw frame, for stacks_frames_read (--no-symbolize). */
+static const char *raw_module(void *ctx, int32_t pid, uint64_t addr)
 {
-    if (flags & TR_FRAME_INLINE)
-        return PS_INLINE;
-    if (flags & TR_FRAME_KERNEL)
-        return PS_KERNEL;
-    if (flags & TR_FRAME_JIT)
-        return PS_JIT;
-    return PS_USER;
+    return module_of(ctx, pid, addr);
 }
 
 /* Add the frames of rec's stack to ps (leaf first).  Returns 0 or -1. */
 static int add_frames(struct tstate *t, struct pscript *ps, const tr_record *rec)
 {
+    stacks_folder *sf = pscript_folder(ps);
     if (!t->no_symbolize) {
         const sym_frame *fr;
         size_t n = 0;
@@ -196,41 +193,24 @@ static int add_frames(struct tstate *t, struct pscript *ps, const tr_record *rec
             t->unresolved++;
             return 0;
         }
-        for (size_t i = 0; i < n; i++)
-            if (pscript_frame(ps, fr[i].addr, fr[i].func ? fr[i].func : "[unknown]",
-                              fr[i].module ? fr[i].module : "[unknown]", kind_of(fr[i].flags)) < 0)
+        for (size_t i = 0; i < n; i++) {
+            stacks_frame f = {.addr = fr[i].addr, .func = fr[i].func ? fr[i].func : "[unknown]",
+                              .module = fr[i].module ? fr[i].module : "[unknown]",
+                              .file = fr[i].file, .line = fr[i].line, .offset = fr[i].offset,
+                              .flags = fr[i].flags, .kind = stacks_kind(fr[i].flags)};
+            if (stacks_folder_frame(sf, &f) < 0)
                 return -1;
+        }
         return 0;
     }
-    uint32_t stack = rec->type == TR_REC_SAMPLE ? rec->u.sample.stack
-                     : rec->type == TR_REC_SYSCALL ? rec->u.syscall.stack
-                                                   : 0;
-    if (!stack)
-        return 0;
-    const uint32_t *ids;
-    int n = tr_reader_stack(t->r, stack, &ids);
-    if (n < 0) {
-        t->unresolved++;
-        return 0;
-    }
-    for (int i = 0; i < n; i++) {
-        const tr_frame *fr = tr_reader_frame(t->r, ids[i]);
-        if (!fr) {
-            t->unresolved++;
-            continue;
-        }
-        const char *func = "[unknown]", *mod;
-        if (fr->flags & TR_FRAME_SYMBOLIZED) {
-            const char *s = tr_reader_string(t->r, fr->func, NULL);
-            const char *m = tr_reader_string(t->r, fr->module, NULL);
-            func = s ? s : "[unknown]";
-            mod = m ? m : "[unknown]";
-        } else {
-            mod = fr->flags & TR_FRAME_KERNEL ? "[kernel.kallsyms]" : module_of(t, rec->pid, fr->addr);
-        }
-        if (pscript_frame(ps, fr->addr, func, mod, kind_of(fr->flags)) < 0)
+    int n = stacks_frames_read(&t->frames, t->r, rec, raw_module, t);
+    t->unresolved += t->frames.lost;
+    t->frames.lost = 0;
+    if (n < 0)
+        return -1;
+    for (int i = 0; i < n; i++)
+        if (stacks_folder_frame(sf, &t->frames.v[i]) < 0)
             return -1;
-    }
     return 0;
 }
 
@@ -642,5 +622,6 @@ out:
     smap_free(&t.off);
     free(t.pend);
     procs_free(t.procs);
+    stacks_frames_free(&t.frames);
     return status;
 }

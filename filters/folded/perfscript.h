@@ -1,18 +1,18 @@
 /*
  * perfscript.h - fold `perf script` text exactly as FlameGraph's
- * stackcollapse-perf.pl does (commit 41fee1f), without its --inline.
+ * stackcollapse-perf.pl does (commit 41fee1f), without its --inline; the
+ * folding rules themselves are model/stacks.h, shared with trace input.
  */
 #ifndef TR_PERFSCRIPT_H
 #define TR_PERFSCRIPT_H
 
-#include "folded.h"
+#include "lines.h"
+#include "smap.h"
+#include "stacks.h"
 
 struct pscript_opts {
-    int pid, tid;        /* root frame "comm-pid", "comm-pid/tid" */
-    int kernel, jit;     /* _[k], _[j] annotations */
-    int addrs;           /* [module <addr>] for unknown symbols */
+    stacks_fold_opts fold; /* --pid --tid --kernel --jit --addrs --no-inline */
     int srcline;         /* input has perf script -F+srcline lines */
-    int no_inline;       /* drop "a->b" inline frames after the first */
     const char *event;   /* only this event; NULL: the first seen */
 };
 
@@ -24,19 +24,20 @@ struct pscript_stats {
 };
 
 /* Fold all lines of l into map (key: stack, entry->n: summed periods).
- * Returns 0, or -1 / -2 as lines_next() (read error, line too long). */
+ * Returns 0, an error of lines_next() (TR_E_IO, TR_E_TOO_LARGE), or
+ * TR_E_NOMEM. */
 int pscript_fold(struct lines *l, const struct pscript_opts *o, struct smap *map,
                  struct pscript_stats *st);
 
-/* The same folding fed from structured samples (tr traces): begin a
- * sample (root frame from comm, pid, tid; weight), add its frames leaf
- * first, end it.  kind says how to annotate a frame. */
-enum { PS_FROM_MODULE = 0, PS_USER, PS_KERNEL, PS_JIT, PS_INLINE };
+/* The same folding fed from structured samples (tr traces, foldtrace.c): a
+ * folder (model/stacks.h) counting into map.  Begin a sample (root from
+ * comm, pid, tid; weight), add its frames leaf first through
+ * pscript_folder() and stacks_folder_frame(), or a leaf by name, end it. */
 struct pscript;
 struct pscript *pscript_new(const struct pscript_opts *o, struct smap *map);
 void pscript_free(struct pscript *p);
+stacks_folder *pscript_folder(struct pscript *p);
 void pscript_begin(struct pscript *p, const char *comm, int32_t pid, int32_t tid, uint64_t weight);
-int pscript_frame(struct pscript *p, uint64_t addr, const char *func, const char *mod, int kind);
 int pscript_leaf(struct pscript *p, const char *name);
 int pscript_end(struct pscript *p);
 /* After pscript_end(), *last_entry is the index of the map entry it added to. */

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "cli.h"
 
 void diff_init(struct diff *d, const struct diff_opts *o)
@@ -21,6 +22,7 @@ void diff_init(struct diff *d, const struct diff_opts *o)
 void diff_free(struct diff *d)
 {
     smap_free(&d->map);
+    free(d->hex);
 }
 
 /* s/0x[0-9a-fA-F]+/0x.../g into buf */
@@ -43,16 +45,14 @@ static size_t strip_hex(const char *s, size_t n, char *buf)
 
 static int add(struct diff *d, int which, const char *s, size_t n, double c)
 {
-    char *tmp = NULL;
     if (d->o->strip_hex) {
-        tmp = malloc(n * 3 + 1);
-        if (!tmp)
+        /* "0x1" (3 bytes) becomes "0x..." (5): n * 3 + 1 is always enough */
+        if (array_reserve(&d->hex, &d->hex_cap, n * 3 + 1, 1, 4096) < 0)
             return -1;
-        n = strip_hex(s, n, tmp);
-        s = tmp;
+        n = strip_hex(s, n, d->hex);
+        s = d->hex;
     }
     struct smap_entry *e = smap_get(&d->map, s, n);
-    free(tmp);
     if (!e)
         return -1;
     e->v[which] += c;
@@ -105,8 +105,11 @@ static int load_folded(struct diff *d, int which, struct lines *l, const char *s
             return CLI_EXIT_USAGE;
         }
     }
-    if (lines_warn_error(l, rc, shown))
+    char msg[160];
+    if (lines_error(l, rc, msg, sizeof msg)) {
+        cli_warn("%s%s", shown, msg);
         return CLI_EXIT_USAGE;
+    }
     if (skipped)
         cli_warn("%s: skipped %llu malformed lines (first: line %llu)", shown,
                  (unsigned long long)skipped, (unsigned long long)first);
@@ -158,6 +161,14 @@ int diff_load(struct diff *d, int which, const char *path)
     if (fd != 0)
         close(fd);
     return status == CLI_EXIT_OK || status == CLI_EXIT_TRUNCATED ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+}
+
+/* A count the way Perl prints a number (difffolded.pl's output). */
+static void put_count(FILE *f, double v)
+{
+    char b[64];
+    folded_format_count(b, sizeof b, v);
+    fputs(b, f);
 }
 
 static void normalize(struct diff *d)
@@ -224,13 +235,10 @@ int diff_write_report(struct diff *d, FILE *out)
         const char *k = smap_key(&d->map, e);
         if (e->v[0] != e->v[1])
             differ = 1;
-        size_t st = 0;
-        const char *leaf = k;
+        const char *leaf = k, *fr;
         size_t leaf_len = 0;
-        for (;;) {
-            const char *semi = memchr(k + st, ';', e->len - st);
-            size_t end = semi ? (size_t)(semi - k) : e->len;
-            struct smap_entry *t = smap_get(&total, k + st, end - st);
+        for (size_t at = 0, fl; folded_next_frame(k, e->len, &at, &fr, &fl);) {
+            struct smap_entry *t = smap_get(&total, fr, fl);
             if (!t)
                 goto out;
             if (t->n != i + 1) { /* once per stack, even when recursive */
@@ -238,11 +246,8 @@ int diff_write_report(struct diff *d, FILE *out)
                 t->v[0] += e->v[0];
                 t->v[1] += e->v[1];
             }
-            leaf = k + st;
-            leaf_len = end - st;
-            if (!semi)
-                break;
-            st = end + 1;
+            leaf = fr;
+            leaf_len = fl;
         }
         struct smap_entry *s = smap_get(&self, leaf, leaf_len);
         if (!s)

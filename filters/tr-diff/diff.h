@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "fold.h"
+#include "folded.h"
 
 struct diff_opts {
     int normalize;     /* -n: scale BEFORE to AFTER's total */
@@ -19,6 +20,8 @@ struct diff {
     const struct diff_opts *o;
     struct smap map;   /* stack -> v[0] before, v[1] after */
     double total[2];
+    char *hex;         /* -s: the stack with its hex numbers replaced */
+    size_t hex_cap;
 };
 
 void diff_init(struct diff *d, const struct diff_opts *o);

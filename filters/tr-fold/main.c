@@ -56,13 +56,13 @@ int main(int argc, char **argv)
     while ((c = cli_getopt(argc, argv)) != -1) {
         switch (c) {
         case 'p': o.force_perf_script = 1; break;
-        case OPT_PID: o.ps.pid = 1; break;
-        case OPT_TID: o.ps.tid = 1; break;
-        case OPT_KERNEL: o.ps.kernel = 1; break;
-        case OPT_JIT: o.ps.jit = 1; break;
-        case OPT_ALL: o.ps.kernel = o.ps.jit = 1; break;
-        case OPT_ADDRS: o.ps.addrs = 1; break;
-        case OPT_NO_INLINE: o.ps.no_inline = 1; break;
+        case OPT_PID: o.ps.fold.pid = 1; break;
+        case OPT_TID: o.ps.fold.tid = 1; break;
+        case OPT_KERNEL: o.ps.fold.kernel = 1; break;
+        case OPT_JIT: o.ps.fold.jit = 1; break;
+        case OPT_ALL: o.ps.fold.kernel = o.ps.fold.jit = 1; break;
+        case OPT_ADDRS: o.ps.fold.addrs = 1; break;
+        case OPT_NO_INLINE: o.ps.fold.no_inline = 1; break;
         case OPT_SRCLINE: o.ps.srcline = 1; break;
         case 'e':
         case OPT_EVENT_FILTER: o.ps.event = cli_optarg; break;
@@ -109,5 +109,6 @@ int main(int argc, char **argv)
     if (status != CLI_EXIT_FAIL)
         fold_print(&f, stdout);
     fold_free(&f);
+    fold_opts_free(&o);
     return cli_finish_stdout(status);
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "cli.h"
 
 void flame_opts_init(struct flame_opts *o)
@@ -26,15 +27,10 @@ void flame_opts_init(struct flame_opts *o)
 
 static uint32_t new_node(struct flame *f, uint32_t name)
 {
-    if (f->nn == f->cap) {
-        size_t nc = f->cap ? f->cap * 2 : 4096;
-        struct fnode *n = realloc(f->n, nc * sizeof *n);
-        if (!n || nc > UINT32_MAX) {
-            f->oom = 1;
-            return 0;
-        }
-        f->n = n;
-        f->cap = nc;
+    if (f->nn == f->cap &&
+        (f->nn >= UINT32_MAX || array_reserve(&f->n, &f->cap, f->nn + 1, sizeof *f->n, 4096) < 0)) {
+        f->oom = 1;
+        return 0;
     }
     struct fnode *x = &f->n[f->nn];
     memset(x, 0, sizeof *x);
@@ -135,39 +131,21 @@ static uint32_t child(struct flame *f, uint32_t parent, uint32_t name)
     return c;
 }
 
-static int reserve(size_t **a, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap)
-        return 0;
-    size_t nc = *cap ? *cap : 64;
-    while (nc < need)
-        nc *= 2;
-    void *p = realloc(*a, nc * elem);
-    if (!p)
-        return -1;
-    *a = p;
-    *cap = nc;
-    return 0;
-}
-
 /* Add one stack: frames split at ';' (trailing empty frames dropped, as
  * Perl's split does), reversed with --reverse. */
 static void add_stack(struct flame *f, const char *s, size_t len, double c1, double c2)
 {
     size_t nf = 0;
-    for (size_t st = 0;;) {
-        const char *semi = memchr(s + st, ';', len - st);
-        size_t e = semi ? (size_t)(semi - s) : len;
-        if (reserve(&f->span, &f->scap, 2 * nf + 2, sizeof *f->span) < 0) {
+    const char *fr;
+    for (size_t at = 0, fl; folded_next_frame(s, len, &at, &fr, &fl);) {
+        if (2 * nf + 2 > f->scap &&
+            array_reserve(&f->span, &f->scap, 2 * nf + 2, sizeof *f->span, 64) < 0) {
             f->oom = 1;
             return;
         }
-        f->span[2 * nf] = st;
-        f->span[2 * nf + 1] = e - st;
+        f->span[2 * nf] = (size_t)(fr - s);
+        f->span[2 * nf + 1] = fl;
         nf++;
-        if (!semi)
-            break;
-        st = e + 1;
     }
     while (nf > 0 && f->span[2 * nf - 1] == 0)
         nf--;
@@ -190,8 +168,8 @@ static void add_stack(struct flame *f, const char *s, size_t len, double c1, dou
                !memcmp(s + f->span[2 * same], f->prev + f->pspan[2 * same], f->span[2 * same + 1]))
             same++;
     }
-    if (reserve(&f->ppath, &f->ppcap, nf + 1, sizeof *f->ppath) < 0 ||
-        reserve(&f->pspan, &f->pcap, 2 * nf + 2, sizeof *f->pspan) < 0) {
+    if ((nf + 1 > f->ppcap && array_reserve(&f->ppath, &f->ppcap, nf + 1, sizeof *f->ppath, 64) < 0) ||
+        (2 * nf + 2 > f->pcap && array_reserve(&f->pspan, &f->pcap, 2 * nf + 2, sizeof *f->pspan, 64) < 0)) {
         f->oom = 1;
         return;
     }
@@ -216,14 +194,9 @@ static void add_stack(struct flame *f, const char *s, size_t len, double c1, dou
     if (f->ncounts == 2)
         f->n[cur].d += c2 - c1;
     /* remember this stack */
-    if (f->prev_cap < len + 1) {
-        char *p = realloc(f->prev, len + 1);
-        if (!p) {
-            f->oom = 1;
-            return;
-        }
-        f->prev = p;
-        f->prev_cap = len + 1;
+    if (len + 1 > f->prev_cap && array_reserve(&f->prev, &f->prev_cap, len + 1, 1, 256) < 0) {
+        f->oom = 1;
+        return;
     }
     memcpy(f->prev, s, len);
     memcpy(f->pspan, f->span, 2 * nf * sizeof *f->span);
@@ -286,8 +259,11 @@ int flame_read(struct flame *f, int fd, const char *shown)
             break;
         }
     }
-    if (lines_warn_error(&l, rc, shown))
+    char msg[160];
+    if (lines_error(&l, rc, msg, sizeof msg)) {
+        cli_warn("%s%s", shown, msg);
         status = CLI_EXIT_FAIL;
+    }
     lines_free(&l);
     return status;
 }

@@ -8,7 +8,9 @@
 #include <stdio.h>
 
 #include "folded.h"
+#include "lines.h"
 #include "palette.h"
+#include "smap.h"
 
 struct flame_opts {
     const char *title, *subtitle, *fonttype, *countname, *nametype, *bgcolors;
@@ -44,6 +46,8 @@ struct flame {
     struct smap names;
     struct fnode *n;
     size_t nn, cap;
+    /* children by (parent, name): its own table, not model/hashmap.h, whose
+     * 24-byte slots made tr-flame 20% slower on 60 MB of folded stacks */
     uint64_t *ckey;         /* (parent << 32 | name) + 1, 0 empty */
     uint32_t *cval;
     size_t nslot;

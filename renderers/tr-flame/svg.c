@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "cli.h"
 #include "tr.h"
 
@@ -147,7 +148,7 @@ static size_t display_len(const char *s, size_t n)
 struct attrs {
     struct smap map;      /* function -> index into set */
     char **set;           /* "k=v\tk=v" strings */
-    size_t n;
+    size_t n, cap;
 };
 
 static const char *attr_get(const char *set, const char *key, size_t *len)
@@ -188,13 +189,11 @@ static int attrs_load(struct attrs *a, const char *path)
             return -1;
         }
         struct smap_entry *e = smap_get(&a->map, line, (size_t)(tab - line));
-        char **ns = realloc(a->set, (a->n + 1) * sizeof *ns);
-        if (!e || !ns) {
+        if (!e || array_reserve(&a->set, &a->cap, a->n + 1, sizeof *a->set, 64) < 0) {
             free(line);
             fclose(f);
             return -1;
         }
-        a->set = ns;
         a->set[a->n] = strdup(tab + 1);
         e->n = ++a->n;
     }
@@ -286,13 +285,8 @@ static int sort_children(struct layout *L, uint32_t node, uint32_t **tmp, size_t
     struct flame *f = L->f;
     size_t k = 0;
     for (uint32_t c = f->n[node].child; c; c = f->n[c].sib) {
-        if (k == *tcap) {
-            size_t nc = *tcap ? *tcap * 2 : 256;
-            uint32_t *nt = realloc(*tmp, nc * sizeof *nt);
-            if (!nt)
-                return -1;
-            *tmp = nt, *tcap = nc;
-        }
+        if (k == *tcap && array_reserve(tmp, tcap, k + 1, sizeof **tmp, 256) < 0)
+            return -1;
         (*tmp)[k++] = c;
     }
     if (k < 2)
@@ -325,13 +319,8 @@ static int measure(struct layout *L)
         if (push != UINT32_MAX) {
             if (!L->o->flamechart && sort_children(L, push, &tmp, &tcap) < 0)
                 goto out;
-            if (sn == scap) {
-                size_t nc = scap ? scap * 2 : 256;
-                struct it *ns = realloc(st, nc * sizeof *ns);
-                if (!ns)
-                    goto out;
-                st = ns, scap = nc;
-            }
+            if (sn == scap && array_reserve(&st, &scap, sn + 1, sizeof *st, 256) < 0)
+                goto out;
             st[sn++] = (struct it){push, f->n[push].child, pdepth, index++};
             if (push && fabs(f->n[push].d) > L->maxdelta)
                 L->maxdelta = fabs(f->n[push].d);
@@ -513,10 +502,8 @@ static int put_frames(struct layout *L, FILE *out)
     size_t sn = 0, scap = 0;
     if (!drawn(L, 0))
         return 0;
-    st = malloc(256 * sizeof *st);
-    if (!st)
+    if (array_reserve(&st, &scap, 1, sizeof *st, 256) < 0)
         return -1;
-    scap = 256;
     st[sn++] = (struct it){0, f->n[0].child, 0, 0, 0, 0};
     put_frame(L, out, 0, 0, 0, 0);
     while (sn > 0) {
@@ -534,13 +521,9 @@ static int put_frames(struct layout *L, FILE *out)
         const struct smap_entry *ne = &f->names.e[f->n[c].name];
         int waker = t->waker || (ne->len == 2 && !memcmp(smap_key(&f->names, ne), "--", 2));
         put_frame(L, out, c, t->depth + 1, cs, waker);
-        if (sn == scap) {
-            struct it *ns = realloc(st, scap * 2 * sizeof *ns);
-            if (!ns) {
-                free(st);
-                return -1;
-            }
-            st = ns, scap *= 2;
+        if (sn == scap && array_reserve(&st, &scap, sn + 1, sizeof *st, 256) < 0) {
+            free(st);
+            return -1;
         }
         st[sn] = (struct it){c, f->n[c].child, st[sn - 1].depth + 1, cs, cs, waker};
         sn++;

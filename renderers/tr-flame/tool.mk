@@ -1,7 +1,5 @@
 TOOLS += tr-flame
-tr-flame_SRCS := $(wildcard renderers/tr-flame/*.c) filters/folded/folded.c filters/folded/lines.c \
-	filters/folded/smap.c
-CFLAGS_renderers/tr-flame := -Ifilters/folded
+tr-flame_SRCS := $(wildcard renderers/tr-flame/*.c)
 
 # the viewer's script and style are kept as files and embedded as C strings
 renderers/tr-flame/script.c: renderers/tr-flame/script.js renderers/tr-flame/style.css renderers/tr-flame/embed.sh

@@ -1,6 +1,6 @@
 /* fuzz_folded.c - libFuzzer target: folded text through tr-flame's reader
- * and SVG writer, and the same bytes through tr-fold's perf script folding.
- * Build and run: tests/flame/fuzz.sh [SECONDS]. */
+ * and SVG writer (tr-fold's perf script folding of the same bytes is
+ * tests/fold/fuzz_perfscript.c).  Build and run: tests/flame/fuzz.sh [SECONDS]. */
 
 #include <stdint.h>
 #include <stdio.h>
@@ -10,7 +10,6 @@
 #include <unistd.h>
 
 #include "flame.h"
-#include "perfscript.h"
 
 static int mem_fd(const uint8_t *data, size_t size)
 {
@@ -47,25 +46,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             flame_svg(&f, null);
     }
     flame_free(&f);
-    /* perf script folding */
-    lseek(fd, 0, SEEK_SET);
-    struct lines l;
-    lines_init(&l, fd, 4096);
-    struct pscript_opts po;
-    memset(&po, 0, sizeof po);
-    po.pid = k & 1;
-    po.tid = (k >> 1) & 1;
-    po.kernel = po.jit = (k >> 2) & 1;
-    po.addrs = (k >> 3) & 1;
-    po.srcline = (k >> 4) & 1;
-    struct smap m;
-    smap_init(&m);
-    struct pscript_stats st;
-    pscript_fold(&l, &po, &m, &st);
-    size_t *idx = smap_sorted(&m);
-    free(idx);
-    smap_free(&m);
-    lines_free(&l);
     close(fd);
     return 0;
 }

@@ -1,6 +1,7 @@
-/* fuzz_folded_replay.c - run the folded-text fuzz target (fuzz_folded.c) over the
- * kept regression inputs and the perf script quirks under the normal build:
- * make test runs it, SAN=1 with ASan+UBSan. */
+/* fuzz_folded_replay.c - run a fuzz target over the kept regression inputs and
+ * the perf script quirks under the normal build: linked with fuzz_folded.c
+ * (test_fuzz_folded_replay) and with tests/fold/fuzz_perfscript.c
+ * (test_fuzz_perfscript_replay); make test runs both, SAN=1 with ASan+UBSan. */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>

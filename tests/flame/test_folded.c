@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -11,6 +12,8 @@
 #include <cmocka.h>
 
 #include "folded.h"
+#include "lines.h"
+#include "smap.h"
 
 static int parse(const char *s, int want, struct folded_line *fl)
 {
@@ -137,8 +140,13 @@ static void test_line_bound(void **state)
     char *s;
     size_t n;
     assert_int_equal(lines_next(&l, &s, &n), 1);
-    assert_int_equal(lines_next(&l, &s, &n), -2);
+    assert_int_equal(lines_next(&l, &s, &n), TR_E_TOO_LARGE);
     assert_int_equal(l.line_no, 2);
+    char msg[160];
+    assert_int_equal(lines_error(&l, TR_E_TOO_LARGE, msg, sizeof msg), 1);
+    assert_string_equal(msg, ":2: line longer than 1000 bytes");
+    assert_int_equal(lines_error(&l, 1, msg, sizeof msg), 0);
+    assert_int_equal(lines_error(&l, 0, msg, sizeof msg), 0);
     lines_free(&l);
     close(p[0]);
     free(data);
@@ -178,15 +186,49 @@ static void test_smap(void **state)
     smap_free(&m);
 }
 
+/* The frames of s joined by '|', as folded_next_frame splits them. */
+static const char *frames(const char *s)
+{
+    static char out[128];
+    size_t o = 0;
+    const char *f;
+    for (size_t at = 0, n, k = 0; folded_next_frame(s, strlen(s), &at, &f, &n); k++) {
+        assert_true(f >= s && f + n <= s + strlen(s));
+        assert_true(o + n + 2 < sizeof out);
+        if (k)
+            out[o++] = '|';
+        memcpy(out + o, f, n);
+        o += n;
+    }
+    out[o] = 0;
+    return out;
+}
+
+static void test_frames(void **state)
+{
+    (void)state;
+    assert_string_equal(frames("main;f;g"), "main|f|g");
+    assert_string_equal(frames("one"), "one");
+    /* empty frames are kept, a trailing one too (the caller drops those) */
+    assert_string_equal(frames("a;;b;"), "a||b|");
+    assert_string_equal(frames(";"), "|");
+    /* an empty stack is one empty frame */
+    size_t at = 0, n = 9;
+    const char *f;
+    assert_int_equal(folded_next_frame("", 0, &at, &f, &n), 1);
+    assert_int_equal(n, 0);
+    assert_int_equal(folded_next_frame("", 0, &at, &f, &n), 0);
+}
+
 static void test_counts(void **state)
 {
     (void)state;
     char b[64];
-    fmt_count(b, sizeof b, 12);
+    folded_format_count(b, sizeof b, 12);
     assert_string_equal(b, "12");
-    fmt_count(b, sizeof b, 1.5);
+    folded_format_count(b, sizeof b, 1.5);
     assert_string_equal(b, "1.5");
-    fmt_count(b, sizeof b, 0);
+    folded_format_count(b, sizeof b, 0);
     assert_string_equal(b, "0");
 }
 
@@ -196,7 +238,7 @@ int main(void)
         cmocka_unit_test(test_one_count), cmocka_unit_test(test_two_counts),
         cmocka_unit_test(test_bad_lines), cmocka_unit_test(test_lines),
         cmocka_unit_test(test_line_bound), cmocka_unit_test(test_smap),
-        cmocka_unit_test(test_counts),
+        cmocka_unit_test(test_counts), cmocka_unit_test(test_frames),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

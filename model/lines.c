@@ -1,20 +1,20 @@
-/* lines.c - a line reader with a bound on the line length. */
-#include "folded.h"
+/* lines.c - a line reader with a bound on the line length (lines.h). */
+#include "lines.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-
-int lines_warn_error(const struct lines *l, int rc, const char *shown)
+int lines_error(const struct lines *l, int rc, char *buf, size_t size)
 {
-    if (rc == -1)
-        cli_warn("%s: read error: %s", shown, strerror(l->err));
-    else if (rc == -2)
-        cli_warn("%s:%llu: line longer than %zu bytes", shown, (unsigned long long)l->line_no, l->max_line);
-    return rc == -1 || rc == -2;
+    if (rc == TR_E_IO)
+        snprintf(buf, size, ": read error: %s", strerror(l->err));
+    else if (rc == TR_E_TOO_LARGE)
+        snprintf(buf, size, ":%llu: line longer than %zu bytes", (unsigned long long)l->line_no,
+                 l->max_line);
+    return rc == TR_E_IO || rc == TR_E_TOO_LARGE;
 }
 
 void lines_init(struct lines *l, int fd, size_t max_line)
@@ -72,7 +72,7 @@ int lines_peek(struct lines *l, size_t n, const char **p, size_t *len)
     while (l->end - l->start < n) {
         int rc = fill(l);
         if (rc < 0)
-            return -1;
+            return TR_E_IO;
         if (rc == 0)
             break;
     }
@@ -91,7 +91,7 @@ int lines_next_read(struct lines *l, char **line, size_t *len)
     if (!l->buf) {
         int rc = fill(l);
         if (rc < 0)
-            return -1;
+            return TR_E_IO;
         if (!l->buf || l->end == l->start)
             return 0;
     }
@@ -103,7 +103,7 @@ int lines_next_read(struct lines *l, char **line, size_t *len)
             size_t n = nl ? (size_t)(nl - s) : avail;
             if (n > l->max_line) {
                 l->line_no++;
-                return -2;
+                return TR_E_TOO_LARGE;
             }
             l->start += nl ? n + 1 : n;
             if (n > 0 && s[n - 1] == '\r')
@@ -116,12 +116,12 @@ int lines_next_read(struct lines *l, char **line, size_t *len)
         }
         if (avail > l->max_line) {
             l->line_no++;
-            return -2;
+            return TR_E_TOO_LARGE;
         }
         scanned = avail;
         int rc = fill(l);
         if (rc < 0)
-            return -1;
+            return TR_E_IO;
         if (rc == 0 && l->end == l->start)
             return 0;
     }

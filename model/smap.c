@@ -1,8 +1,10 @@
-/* smap.c - an open-addressing hash map from byte strings to counts. */
-#include "folded.h"
+/* smap.c - an open-addressing hash map from byte strings to counts (smap.h). */
+#include "smap.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#include "array.h"
 
 void smap_init(struct smap *m)
 {
@@ -125,24 +127,9 @@ struct smap_entry *smap_get(struct smap *m, const void *key, size_t len)
         return &m->e[m->slot[j].idx - 1];
     if (m->n >= UINT32_MAX - 1)
         return NULL;
-    if (m->n == m->cap) {
-        size_t nc = m->cap ? m->cap * 2 : 1024;
-        struct smap_entry *ne = realloc(m->e, nc * sizeof *ne);
-        if (!ne)
-            return NULL;
-        m->e = ne;
-        m->cap = nc;
-    }
-    if (m->keys_cap - m->keys_len < len + 1) {
-        size_t nc = m->keys_cap ? m->keys_cap : 1 << 16;
-        while (nc - m->keys_len < len + 1)
-            nc *= 2;
-        char *nk = realloc(m->keys, nc);
-        if (!nk)
-            return NULL;
-        m->keys = nk;
-        m->keys_cap = nc;
-    }
+    if (array_reserve(&m->e, &m->cap, m->n + 1, sizeof *m->e, 1024) < 0 ||
+        array_reserve(&m->keys, &m->keys_cap, m->keys_len + len + 1, 1, 1 << 16) < 0)
+        return NULL;
     memcpy(m->keys + m->keys_len, key, len);
     m->keys[m->keys_len + len] = 0;
     struct smap_entry *e = &m->e[m->n];

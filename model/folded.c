@@ -1,7 +1,8 @@
-/* folded.c - parsing folded stack lines and printing counts. */
+/* folded.c - parsing folded stack lines and formatting counts (folded.h). */
 #include "folded.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -117,16 +118,9 @@ int folded_parse(const char *line, size_t len, int want, struct folded_line *out
     return FOLDED_OK;
 }
 
-int fmt_count(char *buf, size_t size, double v)
+int folded_format_count(char *buf, size_t size, double v)
 {
     if (v == floor(v) && fabs(v) < 9.2e18)
         return snprintf(buf, size, "%lld", (long long)v);
     return snprintf(buf, size, "%.15g", v);
-}
-
-void put_count(FILE *f, double v)
-{
-    char b[64];
-    fmt_count(b, sizeof b, v);
-    fputs(b, f);
 }
