@@ -65,7 +65,7 @@ static int put_args(buf *b, uint32_t n, const uint64_t *args)
     return 0;
 }
 
-int rec_encode_body(buf *b, const tr_record *rec, size_t kept)
+int tr_internal_rec_encode_body(buf *b, const tr_record *rec, size_t kept)
 {
     const __typeof__(rec->u) *u = &rec->u;
     switch (rec->type) {
@@ -263,7 +263,7 @@ static void get_args(cur *c, uint32_t *n, uint64_t *args)
     for (uint32_t i = *n; i < 6; i++) args[i] = 0;
 }
 
-int rec_decode_body(cur *c, tr_record *rec, size_t *kept)
+int tr_internal_rec_decode_body(cur *c, tr_record *rec, size_t *kept)
 {
     __typeof__(rec->u) *u = &rec->u;
     *kept = 0;
