@@ -128,6 +128,13 @@ static inline int buf_varint(buf *b, uint64_t v)
 static inline int buf_svarint(buf *b, int64_t v) { return buf_varint(b, zigzag(v)); }
 void tr_internal_buf_free(buf *b);
 
+/* ---- growable arrays (the library's own array_reserve: libtr links
+ * nothing of model/) ----
+ * Grow the array *arrp (the address of the array pointer; elements of elem
+ * bytes) to hold at least n elements, doubling from first.  0, or
+ * TR_E_NOMEM with the array and *cap unchanged. */
+int tr_internal_array_reserve(void *arrp, size_t *cap, size_t n, size_t elem, size_t first);
+
 /* ---- hash maps with 64-bit keys to 32-bit values (0 = absent) ---- */
 typedef struct idmap {
     uint64_t *keys;

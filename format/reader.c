@@ -257,18 +257,9 @@ static void tables_clear(tr_reader *r)
     r->nsys_names = 0;
 }
 
-#define PUSH(arr, n, cap)                                                     \
-    ((n) < (cap) ? 0 : grow_array((void **)&(arr), &(cap), sizeof *(arr)))
-
-static int grow_array(void **arr, size_t *cap, size_t elem)
-{
-    size_t nc = *cap ? *cap * 2 : 64;
-    void *p = realloc(*arr, nc * elem);
-    if (!p) return TR_E_NOMEM;
-    *arr = p;
-    *cap = nc;
-    return 0;
-}
+/* room for one more element in arr */
+#define PUSH(arr, n, cap) \
+    ((n) < (cap) ? 0 : tr_internal_array_reserve(&(arr), &(cap), (n) + 1, sizeof *(arr), 64))
 
 static char *arena_str(tr_reader *r, const void *s, size_t len)
 {

@@ -82,6 +82,21 @@ int tr_internal_buf_reserve(buf *b, size_t more)
     return 0;
 }
 
+int tr_internal_array_reserve(void *arrp, size_t *cap, size_t n, size_t elem, size_t first)
+{
+    if (n <= *cap) return 0;
+    size_t ncap = *cap ? *cap : first;
+    while (ncap < n) ncap *= 2;
+    if (ncap > SIZE_MAX / elem) return TR_E_NOMEM;
+    void *arr;
+    memcpy(&arr, arrp, sizeof arr);
+    void *grown = realloc(arr, ncap * elem);
+    if (!grown) return TR_E_NOMEM;
+    memcpy(arrp, &grown, sizeof grown);
+    *cap = ncap;
+    return 0;
+}
+
 void tr_internal_buf_free(buf *b)
 {
     free(b->p);
@@ -215,13 +230,7 @@ stack_image *tr_internal_stack_image_get(stack_images *t, int32_t pid, int32_t t
     uint64_t key = (uint64_t)(uint32_t)pid << 32 | (uint32_t)tid;
     uint32_t i = key == EMPTY ? t->anon : tr_internal_idmap_get(&t->index, key);
     if (i) return &t->v[i - 1];
-    if (t->n == t->capv) {
-        size_t cap = t->capv ? t->capv * 2 : 16;
-        stack_image *v = realloc(t->v, cap * sizeof *v);
-        if (!v) return NULL;
-        t->v = v;
-        t->capv = cap;
-    }
+    if (tr_internal_array_reserve(&t->v, &t->capv, t->n + 1, sizeof *t->v, 16)) return NULL;
     if (key == EMPTY)
         t->anon = (uint32_t)t->n + 1;
     else if (tr_internal_idmap_put(&t->index, key, (uint32_t)t->n + 1))

@@ -242,13 +242,8 @@ static int sticky_add(tr_writer *w, const tr_record *rec, const char *key)
                 s->body.len = 0;
             }
     if (!s) {
-        if (w->nsticky == w->capsticky) {
-            size_t cap = w->capsticky ? w->capsticky * 2 : 16;
-            sticky *n = realloc(w->sticky, cap * sizeof *n);
-            if (!n) return TR_E_NOMEM;
-            w->sticky = n;
-            w->capsticky = cap;
-        }
+        if (tr_internal_array_reserve(&w->sticky, &w->capsticky, w->nsticky + 1, sizeof *w->sticky, 16))
+            return TR_E_NOMEM;
         s = &w->sticky[w->nsticky];
         memset(s, 0, sizeof *s);
         s->type = rec->type;
