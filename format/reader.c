@@ -530,7 +530,14 @@ static int next_frame(tr_reader *r, tr_record *rec)
 {
     uint64_t off = offset(r);
     size_t have = need(r, 8);
-    if (r->eof < 0 && have < 8) return set_diag(r, TR_E_IO, off, "read error: %s", strerror(r->read_errno));
+    if (r->eof < 0 && have < 8) {
+        int e = set_diag(r, TR_E_IO, off, "read error: %s", strerror(r->read_errno));
+        if (r->state != S_IN_STREAM) return e;
+        end_record(r, rec, 0); /* the open stream ends first, incomplete */
+        r->pending = e;
+        r->state = S_DONE;
+        return NF_RECORD;
+    }
     if (have == 0) {
         r->state = r->state == S_IN_STREAM ? S_IN_STREAM : S_DONE;
         if (r->state == S_IN_STREAM) {
@@ -700,6 +707,18 @@ bad_frame:
 truncated: {
         size_t left = skip_bytes(r, UINT64_MAX);
         r->diag.lost_bytes = left;
+        if (r->eof < 0) { /* not the end of the input: a read failed */
+            if (r->state == S_IN_STREAM) {
+                end_record(r, rec, 0);
+                r->pending = set_diag(r, TR_E_IO, off, "read error inside chunk %llu: %s",
+                                      (unsigned long long)r->expect_seq, strerror(r->read_errno));
+                r->diag.lost_bytes = left;
+                r->state = S_DONE;
+                return NF_RECORD;
+            }
+            r->state = S_DONE;
+            return set_diag(r, TR_E_IO, off, "read error inside a frame: %s", strerror(r->read_errno));
+        }
         if (r->state == S_IN_STREAM) {
             end_record(r, rec, 0);
             r->pending = set_diag(r, TR_E_TRUNCATED, off,

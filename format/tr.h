@@ -458,7 +458,8 @@ void tr_reader_free(tr_reader *r);
  * too with keep_definitions).  At the start and end of every stream a
  * TR_REC_STREAM_START / TR_REC_STREAM_END record is delivered; a stream
  * that ends without its end frame gets a synthesised STREAM_END with
- * complete = 0 before TR_E_TRUNCATED is returned. */
+ * complete = 0 before TR_E_TRUNCATED is returned (or TR_E_IO, when a read
+ * failed inside it). */
 int tr_reader_next(tr_reader *r, tr_record *rec);
 
 /* Where the last error happened and what it cost. */
