@@ -43,6 +43,10 @@ endif
 
 LIB := $(B)/libtr.a
 LIB_SRCS := $(wildcard format/*.c)
+# libtr.so.X.Y.Z, soname libtr.so.X, from TR_LIB_VERSION "X.Y.Z" (format/tr.h)
+LIB_VERSION := $(shell sed -n 's/^\#define TR_LIB_VERSION "\([^"]*\)".*/\1/p' format/tr.h)
+LIB_SONAME := libtr.so.$(firstword $(subst ., ,$(LIB_VERSION)))
+SHLIB := $(B)/libtr.so.$(LIB_VERSION)
 CLI_SRCS := $(wildcard cli/*.c)
 # model/: the middle layer every tool reads traces through (model/README.md)
 MODEL_LIB := $(B)/libmodel.a
@@ -55,8 +59,8 @@ TEST_PROGS :=
 CLI_TEST_DIRS :=
 BENCHES :=
 
-.PHONY: all test demo install deps clean completions fuzz bench
-all: tools
+.PHONY: all test demo install deps clean completions fuzz bench libs
+all: tools libs
 
 # Missing packages are installed before the fragments are read: their
 # pkg-config look-ups must see the installed libraries.
@@ -99,6 +103,22 @@ $(B)/obj/%.o: %.c
 $(LIB): $(call obj,$(LIB_SRCS))
 	@mkdir -p $(dir $@)
 	$(Q)rm -f $@ && ar rcs $@ $^
+
+# The shared library: the same sources, position-independent; it exports the
+# API of tr.h only (format/libtr.map).  The tools link the static one.
+pic_obj = $(patsubst %.c,$(B)/pic/%.o,$(1))
+$(B)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  CC      $< (PIC)")
+	$(Q)$(CC) $(CFLAGS) -fPIC -MMD -MP -c $< -o $@
+
+$(SHLIB): $(call pic_obj,$(LIB_SRCS)) format/libtr.map
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CC) $(LDFLAGS) -shared -Wl,-soname,$(LIB_SONAME) -Wl,--version-script=format/libtr.map \
+	  -Wl,--no-undefined -o $@ $(filter %.o,$^) $(ZSTD_LIBS)
+	$(Q)ln -sf $(notdir $@) $(B)/$(LIB_SONAME) && ln -sf $(LIB_SONAME) $(B)/libtr.so
+
+libs: $(LIB) $(SHLIB)
 
 $(MODEL_LIB): $(call obj,$(MODEL_SRCS))
 	@mkdir -p $(dir $@)
@@ -145,18 +165,21 @@ demo: tools $(B)/tests/tr-synth
 	$(Q)TR_BIN=$(CURDIR)/$(B)/bin bash bench/demo.sh
 
 # --- install -------------------------------------------------------------
-install: tools
+install: tools libs
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include \
 	  $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5 \
 	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 	install -m 755 $(addprefix $(B)/bin/,$(TOOLS)) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libtr.a
+	install -m 755 $(SHLIB) $(DESTDIR)$(PREFIX)/lib/
+	ln -sf $(notdir $(SHLIB)) $(DESTDIR)$(PREFIX)/lib/$(LIB_SONAME)
+	ln -sf $(LIB_SONAME) $(DESTDIR)$(PREFIX)/lib/libtr.so
 	install -m 644 format/tr.h $(DESTDIR)$(PREFIX)/include/tr.h
 	install -m 644 $(wildcard man/*.1) $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 644 $(wildcard man/*.5) $(DESTDIR)$(PREFIX)/share/man/man5/
 	for t in $(TOOLS); do install -m 644 completions/tr.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/$$t; done
 	install -m 644 completions/_tr $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_tr
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(shell sed -n 's/^#define TR_LIB_VERSION "\(.*\)"/\1/p' format/tr.h)|' \
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(LIB_VERSION)|' \
 	  format/tr.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/tr.pc
 
 clean:

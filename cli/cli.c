@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "../format/tr.h"
+#include "array.h"
 
 char *cli_optarg;
 int cli_optind = 1;
@@ -284,19 +285,15 @@ char *cli_read_file(const char *path, size_t *len)
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return NULL;
-    size_t cap = 8192, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        if (n + 1 >= cap) {
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                errno = ENOMEM;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
+    size_t cap = 0, n = 0;
+    char *buf = NULL;
+    for (;;) {
+        /* room for a read and the terminating NUL */
+        if (array_reserve(&buf, &cap, n + 4096 + 1, 1, 8192) < 0) {
+            free(buf);
+            buf = NULL;
+            errno = ENOMEM;
+            break;
         }
         ssize_t r = read(fd, buf + n, cap - n - 1);
         if (r < 0 && errno == EINTR)

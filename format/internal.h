@@ -1,4 +1,10 @@
-/* internal.h - shared by the library's own files; not installed. */
+/* internal.h - shared by the library's own files; not installed.
+ *
+ * Names.  libtr exports only tr_ names: a program linking it may define
+ * any other name (buf_free, idmap_get ...).  What this header declares
+ * with external linkage is therefore named tr_internal_*, and declared
+ * with hidden visibility: libtr.so does not export it (libtr.map exports
+ * the public tr_ API of tr.h and nothing else). */
 #ifndef TR_INTERNAL_H
 #define TR_INTERNAL_H
 
@@ -8,6 +14,8 @@
 #include <string.h>
 
 #include "tr.h"
+
+#pragma GCC visibility push(hidden)
 
 /* ---- the frames around chunks (spec/FORMAT.md, "Frames") ---- */
 #define TR_SKIP_MAGIC 0x184D2A5Eu  /* zstd skippable frame, nibble E */
@@ -47,7 +55,7 @@ typedef struct cur {
     int bad;
 } cur;
 
-uint64_t cur_varint_slow(cur *c);
+uint64_t tr_internal_cur_varint_slow(cur *c);
 static inline uint64_t cur_varint(cur *c)
 {
     const uint8_t *p = c->p;
@@ -69,7 +77,7 @@ static inline uint64_t cur_varint(cur *c)
         return (uint64_t)(p[0] & 0x7f) | (uint64_t)(p[1] & 0x7f) << 7 | (uint64_t)(p[2] & 0x7f) << 14 |
                (uint64_t)p[3] << 21;
     }
-    return cur_varint_slow(c);
+    return tr_internal_cur_varint_slow(c);
 }
 static inline int64_t cur_svarint(cur *c) { return unzigzag(cur_varint(c)); }
 static inline uint32_t cur_u32(cur *c)
@@ -103,22 +111,29 @@ typedef struct buf {
     uint8_t *p;
     size_t len, cap;
 } buf;
-int buf_reserve(buf *b, size_t more);
+int tr_internal_buf_reserve(buf *b, size_t more);
 static inline int buf_put(buf *b, const void *d, size_t n)
 {
-    if (b->cap - b->len < n && buf_reserve(b, n)) return TR_E_NOMEM;
+    if (b->cap - b->len < n && tr_internal_buf_reserve(b, n)) return TR_E_NOMEM;
     if (n) memcpy(b->p + b->len, d, n);
     b->len += n;
     return 0;
 }
 static inline int buf_varint(buf *b, uint64_t v)
 {
-    if (b->cap - b->len < 10 && buf_reserve(b, 10)) return TR_E_NOMEM;
+    if (b->cap - b->len < 10 && tr_internal_buf_reserve(b, 10)) return TR_E_NOMEM;
     b->len += tr_varint_put(b->p + b->len, v);
     return 0;
 }
 static inline int buf_svarint(buf *b, int64_t v) { return buf_varint(b, zigzag(v)); }
-void buf_free(buf *b);
+void tr_internal_buf_free(buf *b);
+
+/* ---- growable arrays (the library's own array_reserve: libtr links
+ * nothing of model/) ----
+ * Grow the array *arrp (the address of the array pointer; elements of elem
+ * bytes) to hold at least n elements, doubling from first.  0, or
+ * TR_E_NOMEM with the array and *cap unchanged. */
+int tr_internal_array_reserve(void *arrp, size_t *cap, size_t n, size_t elem, size_t first);
 
 /* ---- hash maps with 64-bit keys to 32-bit values (0 = absent) ---- */
 typedef struct idmap {
@@ -126,9 +141,9 @@ typedef struct idmap {
     uint32_t *vals;
     size_t cap, n;
 } idmap;
-uint32_t idmap_get(const idmap *m, uint64_t key);
-int idmap_put(idmap *m, uint64_t key, uint32_t val);
-void idmap_free(idmap *m);
+uint32_t tr_internal_idmap_get(const idmap *m, uint64_t key);
+int tr_internal_idmap_put(idmap *m, uint64_t key, uint32_t val);
+void tr_internal_idmap_free(idmap *m);
 
 /* ids to values: a dense array for ids near the number defined (writers
  * assign them in order), a hash map for the rest (hostile or lost ids), so
@@ -141,11 +156,11 @@ typedef struct idtab {
 static inline uint32_t idtab_get(const idtab *t, uint32_t id)
 {
     if (id < t->ndense && t->dense[id]) return t->dense[id];
-    return t->sparse.n ? idmap_get(&t->sparse, id) : 0;
+    return t->sparse.n ? tr_internal_idmap_get(&t->sparse, id) : 0;
 }
-int idtab_put(idtab *t, uint32_t id, uint32_t val);
-void idtab_free(idtab *t);
-uint64_t tr_hash64(const void *p, size_t n, uint64_t seed);
+int tr_internal_idtab_put(idtab *t, uint32_t id, uint32_t val);
+void tr_internal_idtab_free(idtab *t);
+uint64_t tr_internal_hash64(const void *p, size_t n, uint64_t seed);
 
 /* ---- stack images (format 1.1, STACK_DELTA) ----
  * Each thread's stack copies of the open chunk laid over one another,
@@ -164,17 +179,17 @@ typedef struct stack_images {
     uint32_t anon;         /* the same for pid = tid = -1 (the idmap's empty key) */
 } stack_images;
 /* The image of thread (pid, tid), made empty when new; NULL: out of memory. */
-stack_image *stack_image_get(stack_images *t, int32_t pid, int32_t tid);
+stack_image *tr_internal_stack_image_get(stack_images *t, int32_t pid, int32_t tid);
 /* Make room for a copy of n bytes, keeping the image at the end. */
-int stack_image_reserve(stack_images *t, stack_image *im, size_t n);
+int tr_internal_stack_image_reserve(stack_images *t, stack_image *im, size_t n);
 /* A copy of fresh[0..f) followed by the image's last kept bytes (kept <=
  * len; reserved for f + kept) is laid over the image: where it starts. */
-const uint8_t *stack_image_put(stack_image *im, const uint8_t *fresh, size_t f, size_t kept);
+const uint8_t *tr_internal_stack_image_put(stack_image *im, const uint8_t *fresh, size_t f, size_t kept);
 /* The length of the longest common suffix of s[0..n) and the image. */
-size_t stack_image_suffix(const stack_image *im, const uint8_t *s, size_t n);
+size_t tr_internal_stack_image_suffix(const stack_image *im, const uint8_t *s, size_t n);
 /* A new chunk: every image empty (buffers kept unless they grew large). */
-void stack_images_reset(stack_images *t);
-void stack_images_free(stack_images *t);
+void tr_internal_stack_images_reset(stack_images *t);
+void tr_internal_stack_images_free(stack_images *t);
 
 /* ---- record bodies (record.c) ---- */
 /* Does type t start with the event prefix (dt, pid, tid, cpu)? */
@@ -182,11 +197,13 @@ static inline int type_has_prefix(uint32_t t) { return (t & 0x20) != 0; }
 /* Encode rec's body (after the prefix for event types) into b.  kept: the
  * last kept bytes of a sample's stack copy are not written but taken from
  * the thread's stack image (sflags bit 3); 0 for every other record. */
-int rec_encode_body(buf *b, const tr_record *rec, size_t kept);
+int tr_internal_rec_encode_body(buf *b, const tr_record *rec, size_t kept);
 /* Decode a body (after the prefix) into rec; 0 or TR_E_CORRUPT_RECORD.
  * A sample whose stack copy continues in the thread's stack image gets
  * only its written bytes in stack_copy and the rest's length in *kept
  * (0 otherwise): the reader completes it. */
-int rec_decode_body(cur *c, tr_record *rec, size_t *kept);
+int tr_internal_rec_decode_body(cur *c, tr_record *rec, size_t *kept);
+
+#pragma GCC visibility pop
 
 #endif

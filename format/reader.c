@@ -66,7 +66,10 @@ typedef struct systab {
 enum { S_OUTSIDE, S_IN_STREAM, S_DONE };
 
 struct tr_reader {
-    int fd;
+    tr_read_fn read;  /* where the bytes come from (own_buf) */
+    void *read_ctx;
+    int fd;           /* tr_reader_open's, for fd_read */
+    int read_errno;   /* errno of the read that failed */
     int own_buf;
     uint8_t *in;
     size_t in_len, in_pos, in_cap;
@@ -137,10 +140,16 @@ static size_t need(tr_reader *r, size_t n)
             r->in = p;
             r->in_cap = want;
         }
-        ssize_t k = read(r->fd, r->in + r->in_len, r->in_cap - r->in_len);
+        size_t room = r->in_cap - r->in_len;
+        ssize_t k = r->read(r->read_ctx, r->in + r->in_len, room);
         if (k < 0 && errno == EINTR) continue;
-        if (k <= 0) {
-            r->eof = k < 0 ? -1 : 1;
+        if (k < 0 || (size_t)k > room) {
+            r->read_errno = k < 0 ? errno : EIO;
+            r->eof = -1;
+            break;
+        }
+        if (k == 0) {
+            r->eof = 1;
             break;
         }
         r->in_len += (size_t)k;
@@ -219,10 +228,10 @@ static uint64_t resync(tr_reader *r, size_t from)
 static void tables_clear(tr_reader *r)
 {
     arena_free(&r->arena);
-    idtab_free(&r->str_ids);
-    idtab_free(&r->frame_ids);
-    idtab_free(&r->node_ids);
-    idtab_free(&r->event_ids);
+    tr_internal_idtab_free(&r->str_ids);
+    tr_internal_idtab_free(&r->frame_ids);
+    tr_internal_idtab_free(&r->node_ids);
+    tr_internal_idtab_free(&r->event_ids);
     r->nstrs = r->nframes = r->nnodes = r->nevents = 0;
     for (size_t i = 0; i < r->nmeta; i++) {
         free(r->meta[i].key);
@@ -240,7 +249,7 @@ static void tables_clear(tr_reader *r)
     r->nblobs = 0;
     for (size_t i = 0; i < r->nsystabs; i++) {
         free(r->systabs[i].arch);
-        idmap_free(&r->systabs[i].names);
+        tr_internal_idmap_free(&r->systabs[i].names);
     }
     free(r->systabs);
     r->systabs = NULL;
@@ -248,18 +257,9 @@ static void tables_clear(tr_reader *r)
     r->nsys_names = 0;
 }
 
-#define PUSH(arr, n, cap)                                                     \
-    ((n) < (cap) ? 0 : grow_array((void **)&(arr), &(cap), sizeof *(arr)))
-
-static int grow_array(void **arr, size_t *cap, size_t elem)
-{
-    size_t nc = *cap ? *cap * 2 : 64;
-    void *p = realloc(*arr, nc * elem);
-    if (!p) return TR_E_NOMEM;
-    *arr = p;
-    *cap = nc;
-    return 0;
-}
+/* room for one more element in arr */
+#define PUSH(arr, n, cap) \
+    ((n) < (cap) ? 0 : tr_internal_array_reserve(&(arr), &(cap), (n) + 1, sizeof *(arr), 64))
 
 static char *arena_str(tr_reader *r, const void *s, size_t len)
 {
@@ -292,7 +292,7 @@ static int absorb(tr_reader *r, const tr_record *rec)
         r->strs[r->nstrs].s = s;
         r->strs[r->nstrs].len = u->string.len;
         r->nstrs++;
-        return idtab_put(&r->str_ids, u->string.id, (uint32_t)r->nstrs);
+        return tr_internal_idtab_put(&r->str_ids, u->string.id, (uint32_t)r->nstrs);
     }
     case TR_REC_FRAME: {
         if (!u->frame.id || idtab_get(&r->frame_ids, u->frame.id)) return 0;
@@ -301,14 +301,14 @@ static int absorb(tr_reader *r, const tr_record *rec)
         if (!f) return TR_E_NOMEM;
         *f = u->frame.frame;
         r->frames[r->nframes++] = f;
-        return idtab_put(&r->frame_ids, u->frame.id, (uint32_t)r->nframes);
+        return tr_internal_idtab_put(&r->frame_ids, u->frame.id, (uint32_t)r->nframes);
     }
     case TR_REC_STACK: {
         /* parents come first: parent < id rules out cycles */
         if (!u->stack.id || u->stack.parent >= u->stack.id || idtab_get(&r->node_ids, u->stack.id)) return 0;
         if (PUSH(r->nodes, r->nnodes, r->capnodes)) return TR_E_NOMEM;
         r->nodes[r->nnodes++] = (node){u->stack.parent, u->stack.frame, -1, NULL};
-        return idtab_put(&r->node_ids, u->stack.id, (uint32_t)r->nnodes);
+        return tr_internal_idtab_put(&r->node_ids, u->stack.id, (uint32_t)r->nnodes);
     }
     case TR_REC_EVENT_DEF: {
         if (!u->event_def.id || idtab_get(&r->event_ids, u->event_def.id)) return 0;
@@ -318,7 +318,7 @@ static int absorb(tr_reader *r, const tr_record *rec)
         *d = u->event_def;
         if (!(d->name = arena_str(r, u->event_def.name, u->event_def.name_len))) return TR_E_NOMEM;
         r->events[r->nevents++] = d;
-        return idtab_put(&r->event_ids, d->id, (uint32_t)r->nevents);
+        return tr_internal_idtab_put(&r->event_ids, d->id, (uint32_t)r->nevents);
     }
     case TR_REC_META: {
         char *k = dup_n(u->meta.key, u->meta.key_len), *v = dup_n(u->meta.value, u->meta.value_len);
@@ -393,7 +393,7 @@ static int absorb(tr_reader *r, const tr_record *rec)
             if (PUSH(r->sys_names, r->nsys_names, r->capsys_names)) return TR_E_NOMEM;
             if (!(r->sys_names[r->nsys_names] = arena_str(r, name, len))) return TR_E_NOMEM;
             r->nsys_names++;
-            if (nr == UINT32_MAX || idmap_put(&t->names, (uint64_t)nr + 1, (uint32_t)r->nsys_names))
+            if (nr == UINT32_MAX || tr_internal_idmap_put(&t->names, (uint64_t)nr + 1, (uint32_t)r->nsys_names))
                 return TR_E_NOMEM;
         }
         return e < 0 ? e : 0;
@@ -442,13 +442,102 @@ static void end_record(tr_reader *r, tr_record *rec, int complete)
     r->state = S_OUTSIDE;
 }
 
+/* The fields of the tr frame whose content c (size >= 8 bytes, checksum
+ * verified) follows its header, into *f: 1, or TR_E_CORRUPT_FRAME when it
+ * is too short for its kind. */
+static int frame_fields(const uint8_t *c, uint32_t size, tr_stream_frame *f)
+{
+    memset(f, 0, sizeof *f);
+    f->size = 8 + (size_t)size;
+    switch (get_le32(c)) {
+    case TR_KIND_START:
+        if (size < TR_START_SIZE) return TR_E_CORRUPT_FRAME;
+        f->kind = TR_SFRAME_START;
+        f->major = get_le16(c + 4);
+        f->minor = get_le16(c + 6);
+        f->compat = get_le32(c + 8);
+        f->incompat = get_le32(c + 12);
+        return 1;
+    case TR_KIND_CHUNK:
+        if (size < TR_CHUNK_SIZE) return TR_E_CORRUPT_FRAME;
+        f->kind = TR_SFRAME_CHUNK;
+        f->seq = get_le64(c + 4);
+        f->flags = get_le32(c + 12);
+        f->csize = get_le32(c + 16);
+        f->rsize = get_le32(c + 20);
+        f->count = get_le32(c + 24);
+        f->base_time = get_le64(c + 28);
+        f->size += f->csize;
+        return 1;
+    case TR_KIND_END:
+        if (size < TR_END_SIZE) return TR_E_CORRUPT_FRAME;
+        f->kind = TR_SFRAME_END;
+        f->chunks = get_le64(c + 4);
+        f->records = get_le64(c + 12);
+        f->raw_bytes = get_le64(c + 20);
+        f->bytes = get_le64(c + 28);
+        f->lost = get_le64(c + 36);
+        return 1;
+    default:
+        f->kind = TR_SFRAME_OTHER;
+        return 1;
+    }
+}
+
+int tr_stream_frame_parse(const void *buf, size_t len, tr_stream_frame *f)
+{
+    const uint8_t *p = buf;
+    if (!f || (!buf && len)) return TR_E_INVAL;
+    memset(f, 0, sizeof *f);
+    if (!len) return 0;
+    if (len < 8) {
+        /* the first bytes of a skippable frame's magic (50..5f 2a 4d 18), or no frame */
+        static const uint8_t magic_tail[3] = {0x2a, 0x4d, 0x18};
+        if ((p[0] & 0xf0) != 0x50 || memcmp(p + 1, magic_tail, (len < 4 ? len : 4) - 1))
+            return TR_E_CORRUPT_FRAME;
+        return TR_E_TRUNCATED;
+    }
+    uint32_t magic = get_le32(p), size = get_le32(p + 4);
+    if ((magic & 0xFFFFFFF0u) != 0x184D2A50u) return TR_E_CORRUPT_FRAME;
+    if (magic != TR_SKIP_MAGIC) { /* another skippable frame: its size is all there is */
+        f->kind = TR_SFRAME_FOREIGN;
+        f->size = 8 + (size_t)size;
+        return len - 8 < size ? TR_E_TRUNCATED : 1;
+    }
+    if (size < 8 || size > TR_FRAME_MAX) return TR_E_CORRUPT_FRAME;
+    if (len - 8 < size) {
+        f->size = 8 + (size_t)size;
+        return TR_E_TRUNCATED;
+    }
+    const uint8_t *c = p + 8;
+    if (get_le32(c + size - 4) != tr_crc32c(0, c, size - 4)) return TR_E_CORRUPT_FRAME;
+    int e = frame_fields(c, size, f);
+    if (e < 0) return e;
+    if (len < f->size) return TR_E_TRUNCATED; /* a chunk's zstd frame is cut */
+    return 1;
+}
+
+int tr_is_trace(const void *buf, size_t len)
+{
+    const uint8_t *p = buf;
+    /* spec/FORMAT.md 6: a trace begins with the tr frame magic */
+    return p && len >= TR_SNIFF_BYTES && get_le32(p) == TR_SKIP_MAGIC;
+}
+
 /* Read the next frame: a stream record in *rec (NF_RECORD), a chunk loaded
  * (NF_CHUNK), a frame skipped (NF_SKIPPED), 0 at the end of input, or an error. */
 static int next_frame(tr_reader *r, tr_record *rec)
 {
     uint64_t off = offset(r);
     size_t have = need(r, 8);
-    if (r->eof < 0 && have < 8) return set_diag(r, TR_E_IO, off, "read error: %s", strerror(errno));
+    if (r->eof < 0 && have < 8) {
+        int e = set_diag(r, TR_E_IO, off, "read error: %s", strerror(r->read_errno));
+        if (r->state != S_IN_STREAM) return e;
+        end_record(r, rec, 0); /* the open stream ends first, incomplete */
+        r->pending = e;
+        r->state = S_DONE;
+        return NF_RECORD;
+    }
     if (have == 0) {
         r->state = r->state == S_IN_STREAM ? S_IN_STREAM : S_DONE;
         if (r->state == S_IN_STREAM) {
@@ -501,11 +590,10 @@ static int next_frame(tr_reader *r, tr_record *rec)
         r->diag.lost_bytes = n;
         return e;
     }
-    uint32_t kind = get_le32(c);
-    if (kind == TR_KIND_START) {
-        if (size < TR_START_SIZE) goto bad_frame;
-        uint32_t major = get_le16(c + 4), minor = get_le16(c + 6), compat = get_le32(c + 8),
-                 incompat = get_le32(c + 12);
+    tr_stream_frame sf;
+    if (frame_fields(c, size, &sf) < 0) goto bad_frame;
+    if (sf.kind == TR_SFRAME_START) {
+        uint32_t major = sf.major, minor = sf.minor, compat = sf.compat, incompat = sf.incompat;
         if (major > TR_VERSION_MAJOR || major == 0)
             return set_diag(r, TR_E_VERSION, off, "stream version %u.%u; this reader knows %d.x", major, minor,
                             TR_VERSION_MAJOR);
@@ -521,25 +609,23 @@ static int next_frame(tr_reader *r, tr_record *rec)
         consume(r, 8 + size);
         return start_stream(r, rec, major, minor, compat, incompat, off);
     }
-    if (kind == TR_KIND_END) {
-        if (size < TR_END_SIZE) goto bad_frame;
+    if (sf.kind == TR_SFRAME_END) {
         consume(r, 8 + size);
         if (r->state != S_IN_STREAM) {
             return set_diag(r, TR_E_GARBAGE, off, "end frame outside a stream");
         }
         end_record(r, rec, 1);
-        rec->u.stream_end.chunks = get_le64(c + 4);
-        rec->u.stream_end.records = get_le64(c + 12);
-        rec->u.stream_end.raw_bytes = get_le64(c + 20);
-        rec->u.stream_end.compressed_bytes = get_le64(c + 28);
-        rec->u.stream_end.lost = get_le64(c + 36);
+        rec->u.stream_end.chunks = sf.chunks;
+        rec->u.stream_end.records = sf.records;
+        rec->u.stream_end.raw_bytes = sf.raw_bytes;
+        rec->u.stream_end.compressed_bytes = sf.bytes;
+        rec->u.stream_end.lost = sf.lost;
         return NF_RECORD;
     }
-    if (kind == TR_KIND_CHUNK) {
-        if (size < TR_CHUNK_SIZE) goto bad_frame;
-        uint64_t seq = get_le64(c + 4);
-        uint32_t csize = get_le32(c + 16), rsize = get_le32(c + 20);
-        uint64_t base = get_le64(c + 28);
+    if (sf.kind == TR_SFRAME_CHUNK) {
+        uint64_t seq = sf.seq;
+        uint32_t csize = sf.csize, rsize = sf.rsize;
+        uint64_t base = sf.base_time;
         r->chunk_seq = seq;
         r->chunk_off = off;
         if (r->state != S_IN_STREAM) {
@@ -578,7 +664,7 @@ static int next_frame(tr_reader *r, tr_record *rec)
         }
         const uint8_t *z = r->in + r->in_pos + 8 + size;
         r->chunk.len = r->cpos = 0;
-        if (buf_reserve(&r->chunk, rsize ? rsize : 1)) return TR_E_NOMEM;
+        if (tr_internal_buf_reserve(&r->chunk, rsize ? rsize : 1)) return TR_E_NOMEM;
         size_t got = ZSTD_decompressDCtx(r->dctx, r->chunk.p, rsize, z, csize);
         int lost = seq > r->expect_seq;
         uint64_t nlost = seq - r->expect_seq;
@@ -598,7 +684,7 @@ static int next_frame(tr_reader *r, tr_record *rec)
         consume(r, 8 + (size_t)size + csize);
         r->st.compressed_bytes += 8 + (uint64_t)size + csize;
         r->chunk.len = rsize;
-        stack_images_reset(&r->images);
+        tr_internal_stack_images_reset(&r->images);
         r->time = base;
         r->st.chunks++;
         r->st.raw_bytes += rsize;
@@ -621,6 +707,18 @@ bad_frame:
 truncated: {
         size_t left = skip_bytes(r, UINT64_MAX);
         r->diag.lost_bytes = left;
+        if (r->eof < 0) { /* not the end of the input: a read failed */
+            if (r->state == S_IN_STREAM) {
+                end_record(r, rec, 0);
+                r->pending = set_diag(r, TR_E_IO, off, "read error inside chunk %llu: %s",
+                                      (unsigned long long)r->expect_seq, strerror(r->read_errno));
+                r->diag.lost_bytes = left;
+                r->state = S_DONE;
+                return NF_RECORD;
+            }
+            r->state = S_DONE;
+            return set_diag(r, TR_E_IO, off, "read error inside a frame: %s", strerror(r->read_errno));
+        }
         if (r->state == S_IN_STREAM) {
             end_record(r, rec, 0);
             r->pending = set_diag(r, TR_E_TRUNCATED, off,
@@ -645,12 +743,12 @@ static int complete_stack_copy(tr_reader *r, tr_record *rec, size_t kept)
 {
     size_t f = rec->u.sample.stack_copy_len;
     if (!f && !kept) return 0;
-    stack_image *im = stack_image_get(&r->images, rec->pid, rec->tid);
+    stack_image *im = tr_internal_stack_image_get(&r->images, rec->pid, rec->tid);
     if (!im) return TR_E_NOMEM;
     if (kept > im->len) return TR_E_CORRUPT_RECORD;
     if (f > TR_RAW_MAX) return TR_E_CORRUPT_RECORD; /* cannot be: the chunk holds it */
-    if (stack_image_reserve(&r->images, im, f + kept)) return TR_E_NOMEM;
-    rec->u.sample.stack_copy = stack_image_put(im, rec->u.sample.stack_copy, f, kept);
+    if (tr_internal_stack_image_reserve(&r->images, im, f + kept)) return TR_E_NOMEM;
+    rec->u.sample.stack_copy = tr_internal_stack_image_put(im, rec->u.sample.stack_copy, f, kept);
     rec->u.sample.stack_copy_len = f + kept;
     return 0;
 }
@@ -688,7 +786,7 @@ static int next_record(tr_reader *r, tr_record *rec)
     if (type == TR_REC_STREAM_START || type == TR_REC_STREAM_END) b.bad = 1;
     const char *name = tr_rec_type_name((uint32_t)type);
     size_t kept = 0;
-    int e = b.bad ? TR_E_CORRUPT_RECORD : name ? rec_decode_body(&b, rec, &kept) : 0;
+    int e = b.bad ? TR_E_CORRUPT_RECORD : name ? tr_internal_rec_decode_body(&b, rec, &kept) : 0;
     if (!e && type == TR_REC_SAMPLE && (r->incompat & TR_INCOMPAT_STACK_DELTA))
         e = complete_stack_copy(r, rec, kept);
     else if (kept)
@@ -827,7 +925,7 @@ const char *tr_reader_syscall_name(tr_reader *r, const char *arch, uint32_t nr)
     if (!arch) arch = tr_reader_meta(r, "arch");
     for (size_t i = 0; i < r->nsystabs; i++) {
         if (arch && strcmp(r->systabs[i].arch, arch) && r->nsystabs > 1) continue;
-        uint32_t k = idmap_get(&r->systabs[i].names, (uint64_t)nr + 1);
+        uint32_t k = tr_internal_idmap_get(&r->systabs[i].names, (uint64_t)nr + 1);
         if (k) return r->sys_names[k - 1];
     }
     return NULL;
@@ -875,14 +973,52 @@ static int reader_new(tr_reader **out, const tr_reader_options *opt)
     return 0;
 }
 
-int tr_reader_open(tr_reader **out, int fd, const tr_reader_options *opt)
+static ssize_t fd_read(void *ctx, void *buf, size_t len)
 {
-    if (!out || fd < 0) return TR_E_INVAL;
+    const tr_reader *r = ctx;
+    return read(r->fd, buf, len);
+}
+
+int tr_reader_open_fn(tr_reader **out, tr_read_fn fn, void *ctx, const void *head, size_t head_len,
+                      const tr_reader_options *opt)
+{
+    if (!out || !fn || (!head && head_len)) return TR_E_INVAL;
     int e = reader_new(out, opt);
     if (e) return e;
-    (*out)->fd = fd;
-    (*out)->own_buf = 1;
+    tr_reader *r = *out;
+    r->read = fn;
+    r->read_ctx = ctx;
+    r->own_buf = 1;
+    if (head_len) {
+        /* the bytes already read come first, as if read now */
+        size_t cap = head_len > (1u << 20) ? head_len : (1u << 20);
+        if (!(r->in = malloc(cap))) {
+            tr_reader_free(r);
+            *out = NULL;
+            return TR_E_NOMEM;
+        }
+        memcpy(r->in, head, head_len);
+        r->in_cap = cap;
+        r->in_len = head_len;
+        r->st.input_bytes = head_len;
+    }
     return 0;
+}
+
+int tr_reader_open_fd(tr_reader **out, int fd, const void *head, size_t head_len,
+                      const tr_reader_options *opt)
+{
+    if (!out || fd < 0) return TR_E_INVAL;
+    int e = tr_reader_open_fn(out, fd_read, NULL, head, head_len, opt);
+    if (e) return e;
+    (*out)->fd = fd;
+    (*out)->read_ctx = *out;
+    return 0;
+}
+
+int tr_reader_open(tr_reader **out, int fd, const tr_reader_options *opt)
+{
+    return tr_reader_open_fd(out, fd, NULL, 0, opt);
 }
 
 int tr_reader_open_mem(tr_reader **out, const void *data, size_t len, const tr_reader_options *opt)
@@ -902,14 +1038,14 @@ void tr_reader_free(tr_reader *r)
 {
     if (!r) return;
     tables_clear(r);
-    stack_images_free(&r->images);
+    tr_internal_stack_images_free(&r->images);
     free(r->strs);
     free(r->frames);
     free(r->nodes);
     free(r->events);
     free(r->sys_names);
     if (r->own_buf) free(r->in);
-    buf_free(&r->chunk);
+    tr_internal_buf_free(&r->chunk);
     ZSTD_freeDCtx(r->dctx);
     free(r);
 }

@@ -2,37 +2,32 @@
  * type names.  Layouts are specified in spec/FORMAT.md, "Records". */
 #include "internal.h"
 
-static const struct { uint32_t type; const char *name; } type_names[] = {
-    {TR_REC_STRING, "string"},       {TR_REC_FRAME, "frame"},
-    {TR_REC_STACK, "stack"},         {TR_REC_EVENT_DEF, "event"},
-    {TR_REC_META, "meta"},           {TR_REC_SYSCALL_TABLE, "syscall_table"},
-    {TR_REC_BLOB, "blob"},           {TR_REC_COMM, "comm"},
-    {TR_REC_FORK, "fork"},           {TR_REC_EXIT, "exit"},
-    {TR_REC_MMAP, "mmap"},           {TR_REC_SAMPLE, "sample"},
-    {TR_REC_COUNTER, "counter"},     {TR_REC_SYSCALL, "syscall"},
-    {TR_REC_SIGNAL, "signal"},       {TR_REC_LIBCALL, "libcall"},
-    {TR_REC_TRACE_EVENT, "trace_event"}, {TR_REC_FUNCTION, "function"},
-    {TR_REC_LOST, "lost"},           {TR_REC_SYMBOL, "symbol"},
-    {TR_REC_MODULE_STATUS, "module_status"},
-    {TR_REC_STREAM_START, "stream_start"}, {TR_REC_STREAM_END, "stream_end"},
+/* The type names by type number: constant, so any number of threads read
+ * them at once. */
+static const char *const type_names[128] = {
+    [TR_REC_STRING] = "string",       [TR_REC_FRAME] = "frame",
+    [TR_REC_STACK] = "stack",         [TR_REC_EVENT_DEF] = "event",
+    [TR_REC_META] = "meta",           [TR_REC_SYSCALL_TABLE] = "syscall_table",
+    [TR_REC_BLOB] = "blob",           [TR_REC_COMM] = "comm",
+    [TR_REC_FORK] = "fork",           [TR_REC_EXIT] = "exit",
+    [TR_REC_MMAP] = "mmap",           [TR_REC_SAMPLE] = "sample",
+    [TR_REC_COUNTER] = "counter",     [TR_REC_SYSCALL] = "syscall",
+    [TR_REC_SIGNAL] = "signal",       [TR_REC_LIBCALL] = "libcall",
+    [TR_REC_TRACE_EVENT] = "trace_event", [TR_REC_FUNCTION] = "function",
+    [TR_REC_LOST] = "lost",           [TR_REC_SYMBOL] = "symbol",
+    [TR_REC_MODULE_STATUS] = "module_status",
+    [TR_REC_STREAM_START] = "stream_start", [TR_REC_STREAM_END] = "stream_end",
 };
 
 const char *tr_rec_type_name(uint32_t type)
 {
-    static const char *by_type[128];
-    static int ready;
-    if (!ready) { /* idempotent: racing threads write the same values */
-        for (size_t i = 0; i < sizeof type_names / sizeof type_names[0]; i++)
-            by_type[type_names[i].type] = type_names[i].name;
-        ready = 1;
-    }
-    return type < 128 ? by_type[type] : NULL;
+    return type < 128 ? type_names[type] : NULL;
 }
 
 uint32_t tr_rec_type_from_name(const char *name)
 {
-    for (size_t i = 0; i < sizeof type_names / sizeof type_names[0]; i++)
-        if (!strcmp(type_names[i].name, name)) return type_names[i].type;
+    for (uint32_t t = 1; t < 128; t++)
+        if (type_names[t] && !strcmp(type_names[t], name)) return t;
     return 0;
 }
 
@@ -65,7 +60,7 @@ static int put_args(buf *b, uint32_t n, const uint64_t *args)
     return 0;
 }
 
-int rec_encode_body(buf *b, const tr_record *rec, size_t kept)
+int tr_internal_rec_encode_body(buf *b, const tr_record *rec, size_t kept)
 {
     const __typeof__(rec->u) *u = &rec->u;
     switch (rec->type) {
@@ -263,7 +258,7 @@ static void get_args(cur *c, uint32_t *n, uint64_t *args)
     for (uint32_t i = *n; i < 6; i++) args[i] = 0;
 }
 
-int rec_decode_body(cur *c, tr_record *rec, size_t *kept)
+int tr_internal_rec_decode_body(cur *c, tr_record *rec, size_t *kept)
 {
     __typeof__(rec->u) *u = &rec->u;
     *kept = 0;

@@ -25,7 +25,14 @@
  * reference again from the next key chunk on, and until then reports each
  * unresolved id instead of guessing.
  *
- * Threads: a tr_writer or tr_reader is used by one thread at a time.
+ * Threads: a tr_writer or tr_reader is used by one thread at a time;
+ * different ones may be used in different threads at once (the library has
+ * no global state that changes).
+ *
+ * Linking: `cc prog.c $(pkg-config --cflags --libs tr)` (add --static for
+ * libtr.a).  The library defines only names that begin with tr_, so a
+ * program may use any other name; libtr.so exports exactly the functions
+ * declared here.
  */
 #ifndef TR_H
 #define TR_H
@@ -418,8 +425,27 @@ typedef struct tr_reader_options {
     int keep_definitions; /* 1: also deliver STRING/FRAME/STACK/EVENT_DEF records */
 } tr_reader_options;
 
-/* Open a reader on fd (read front to back, never seeks). */
+/* Open a reader on fd (read front to back, never seeks).  The fd stays
+ * the caller's. */
 int tr_reader_open(tr_reader **out, int fd, const tr_reader_options *opt);
+/* The same, for an fd from which the caller has already read head_len
+ * bytes (to sniff them, see tr_is_trace): the reader reads head first, as
+ * if it came from fd, then fd.  head is copied; it may be NULL when
+ * head_len is 0.  Offsets in diagnostics count from head's first byte. */
+int tr_reader_open_fd(tr_reader **out, int fd, const void *head, size_t head_len,
+                      const tr_reader_options *opt);
+/* Where a reader gets its bytes: like read(2), it stores at most len bytes
+ * at buf and returns how many (short reads are fine), 0 at the end of the
+ * input, or -1 with errno set.  -1 with EINTR is called again; any other
+ * error ends the input (tr_reader_next returns TR_E_IO, the diag names
+ * errno's message).  It is called from tr_reader_next only, with len of
+ * at least 1. */
+typedef ssize_t (*tr_read_fn)(void *ctx, void *buf, size_t len);
+/* Open a reader on fn(ctx, ...), after the head_len bytes at head (copied;
+ * NULL when head_len is 0): a decompressor, a socket, a ring buffer.
+ * fn is never called before the first tr_reader_next(). */
+int tr_reader_open_fn(tr_reader **out, tr_read_fn fn, void *ctx, const void *head,
+                      size_t head_len, const tr_reader_options *opt);
 /* Read from memory instead (the buffer stays the caller's). */
 int tr_reader_open_mem(tr_reader **out, const void *buf, size_t len,
                        const tr_reader_options *opt);
@@ -432,7 +458,8 @@ void tr_reader_free(tr_reader *r);
  * too with keep_definitions).  At the start and end of every stream a
  * TR_REC_STREAM_START / TR_REC_STREAM_END record is delivered; a stream
  * that ends without its end frame gets a synthesised STREAM_END with
- * complete = 0 before TR_E_TRUNCATED is returned. */
+ * complete = 0 before TR_E_TRUNCATED is returned (or TR_E_IO, when a read
+ * failed inside it). */
 int tr_reader_next(tr_reader *r, tr_record *rec);
 
 /* Where the last error happened and what it cost. */
@@ -476,6 +503,46 @@ const uint8_t *tr_reader_blob(tr_reader *r, const char *name, size_t *len);
 /* Iterate blobs whose name starts with prefix: i from 0 until it returns 0. */
 int tr_reader_blob_at(tr_reader *r, const char *prefix, size_t i, const char **name,
                       const uint8_t **data, size_t *len);
+
+/* ------------------------------------------------------------------ */
+/* Sniffing and frames, for tools that look at the bytes themselves. */
+
+/* Bytes tr_is_trace looks at: the first frame's magic 5E 2A 4D 18. */
+#define TR_SNIFF_BYTES 4
+/* 1 if the len bytes at buf, the beginning of an input, begin a tr trace
+ * (spec/FORMAT.md 6), else 0.  It needs TR_SNIFF_BYTES bytes: with fewer
+ * it answers 0 (no trace is that short), so gather TR_SNIFF_BYTES unless
+ * the input ends sooner.  A 1 says what the input claims to be, not that
+ * it reads without errors: the reader reports what is damaged. */
+int tr_is_trace(const void *buf, size_t len);
+
+/* The frames a trace is made of (spec/FORMAT.md 2), for walking a trace in
+ * memory without decompressing it (to find each stream's last chunks). */
+enum {
+    TR_SFRAME_START = 1,   /* a stream's start frame (TRST) */
+    TR_SFRAME_CHUNK = 2,   /* a chunk frame (TRCH) and the zstd frame after it */
+    TR_SFRAME_END = 3,     /* a stream's end frame (TREN) */
+    TR_SFRAME_OTHER = 4,   /* a tr frame of a kind this library does not know */
+    TR_SFRAME_FOREIGN = 5, /* another zstd skippable frame, skipped by readers */
+};
+typedef struct tr_stream_frame {
+    uint32_t kind;  /* TR_SFRAME_* */
+    size_t size;    /* its bytes (header, content, a chunk's zstd frame): the next frame's offset */
+    uint32_t major, minor, compat, incompat;  /* TR_SFRAME_START */
+    uint64_t seq, base_time;                  /* TR_SFRAME_CHUNK, as its header says: */
+    uint32_t flags, csize, rsize, count;      /* csize bytes of zstd frame follow the header */
+    uint64_t chunks, records, raw_bytes, bytes, lost; /* TR_SFRAME_END: the stream's totals */
+} tr_stream_frame;
+/* Parse the frame at buf, checking its magic, size and checksum (not the
+ * zstd frame of a chunk).  Returns 1 with *f filled when the whole frame,
+ * a chunk's zstd frame included, lies within the len bytes; 0 when len is
+ * 0; TR_E_TRUNCATED when it goes on past len (f->size: the bytes it needs
+ * at least, 0 if the header is cut too); TR_E_CORRUPT_FRAME when the bytes are no frame
+ * (other magic, size out of range, checksum mismatch, too short for its
+ * kind).  Walking a trace:
+ *     for (size_t off = 0; off < len; off += f.size)
+ *         if (tr_stream_frame_parse(buf + off, len - off, &f) != 1) break; */
+int tr_stream_frame_parse(const void *buf, size_t len, tr_stream_frame *f);
 
 /* ------------------------------------------------------------------ */
 /* Low-level encoding helpers, shared with tools that build raw bodies. */

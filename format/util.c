@@ -14,7 +14,7 @@ size_t tr_varint_put(uint8_t *p, uint64_t v)
     return n;
 }
 
-uint64_t cur_varint_slow(cur *c)
+uint64_t tr_internal_cur_varint_slow(cur *c)
 {
     const uint8_t *p = c->p;
     uint64_t v = 0;
@@ -48,27 +48,13 @@ uint64_t cur_varint_slow(cur *c)
     return 0;
 }
 
-/* CRC-32C (Castagnoli), reflected, as in iSCSI and ext4. */
-static uint32_t crc_table[8][256];
-static int crc_ready;
-
-static void crc_init(void)
-{
-    for (uint32_t i = 0; i < 256; i++) {
-        uint32_t c = i;
-        for (int k = 0; k < 8; k++) c = c & 1 ? (c >> 1) ^ 0x82F63B78u : c >> 1;
-        crc_table[0][i] = c;
-    }
-    for (uint32_t i = 0; i < 256; i++)
-        for (int t = 1; t < 8; t++)
-            crc_table[t][i] = (crc_table[t - 1][i] >> 8) ^ crc_table[0][crc_table[t - 1][i] & 0xff];
-    crc_ready = 1;
-}
+/* CRC-32C (Castagnoli), reflected, as in iSCSI and ext4: a constant table,
+ * safe in any number of threads. */
+#include "crc32c_table.h"
 
 uint32_t tr_crc32c(uint32_t crc, const void *buf, size_t len)
 {
     const uint8_t *p = buf;
-    if (!crc_ready) crc_init();
     crc = ~crc;
     while (len >= 8) {
         uint32_t lo = get_le32(p) ^ crc, hi = get_le32(p + 4);
@@ -82,7 +68,7 @@ uint32_t tr_crc32c(uint32_t crc, const void *buf, size_t len)
     return ~crc;
 }
 
-int buf_reserve(buf *b, size_t more)
+int tr_internal_buf_reserve(buf *b, size_t more)
 {
     size_t need = b->len + more;
     if (need < b->len) return TR_E_NOMEM;
@@ -96,7 +82,22 @@ int buf_reserve(buf *b, size_t more)
     return 0;
 }
 
-void buf_free(buf *b)
+int tr_internal_array_reserve(void *arrp, size_t *cap, size_t n, size_t elem, size_t first)
+{
+    if (n <= *cap) return 0;
+    size_t ncap = *cap ? *cap : first;
+    while (ncap < n) ncap *= 2;
+    if (ncap > SIZE_MAX / elem) return TR_E_NOMEM;
+    void *arr;
+    memcpy(&arr, arrp, sizeof arr);
+    void *grown = realloc(arr, ncap * elem);
+    if (!grown) return TR_E_NOMEM;
+    memcpy(arrp, &grown, sizeof grown);
+    *cap = ncap;
+    return 0;
+}
+
+void tr_internal_buf_free(buf *b)
 {
     free(b->p);
     memset(b, 0, sizeof *b);
@@ -112,7 +113,7 @@ static inline uint64_t mix(uint64_t x)
     return x ^ (x >> 31);
 }
 
-uint64_t tr_hash64(const void *p, size_t n, uint64_t seed)
+uint64_t tr_internal_hash64(const void *p, size_t n, uint64_t seed)
 {
     const uint8_t *s = p;
     uint64_t h = mix(seed ^ n);
@@ -134,7 +135,7 @@ uint64_t tr_hash64(const void *p, size_t n, uint64_t seed)
 
 static size_t slot_of(const idmap *m, uint64_t key) { return (size_t)(mix(key) & (m->cap - 1)); }
 
-uint32_t idmap_get(const idmap *m, uint64_t key)
+uint32_t tr_internal_idmap_get(const idmap *m, uint64_t key)
 {
     if (!m->cap || key == EMPTY) return 0;
     for (size_t i = slot_of(m, key);; i = (i + 1) & (m->cap - 1)) {
@@ -160,13 +161,13 @@ static int idmap_grow(idmap *m)
     m->cap = cap;
     m->n = 0;
     for (size_t i = 0; i < old.cap; i++)
-        if (old.keys[i] != EMPTY) idmap_put(m, old.keys[i], old.vals[i]);
+        if (old.keys[i] != EMPTY) tr_internal_idmap_put(m, old.keys[i], old.vals[i]);
     free(old.keys);
     free(old.vals);
     return 0;
 }
 
-int idmap_put(idmap *m, uint64_t key, uint32_t val)
+int tr_internal_idmap_put(idmap *m, uint64_t key, uint32_t val)
 {
     if (key == EMPTY) return TR_E_INVAL;
     if ((m->n + 1) * 4 > m->cap * 3 && idmap_grow(m)) return TR_E_NOMEM;
@@ -184,14 +185,14 @@ int idmap_put(idmap *m, uint64_t key, uint32_t val)
     }
 }
 
-void idmap_free(idmap *m)
+void tr_internal_idmap_free(idmap *m)
 {
     free(m->keys);
     free(m->vals);
     memset(m, 0, sizeof *m);
 }
 
-int idtab_put(idtab *t, uint32_t id, uint32_t val)
+int tr_internal_idtab_put(idtab *t, uint32_t id, uint32_t val)
 {
     t->count++;
     if (id >= t->ndense && (uint64_t)id < 2 * (uint64_t)t->count + 65536) {
@@ -207,13 +208,13 @@ int idtab_put(idtab *t, uint32_t id, uint32_t val)
         t->dense[id] = val;
         return 0;
     }
-    return idmap_put(&t->sparse, id, val);
+    return tr_internal_idmap_put(&t->sparse, id, val);
 }
 
-void idtab_free(idtab *t)
+void tr_internal_idtab_free(idtab *t)
 {
     free(t->dense);
-    idmap_free(&t->sparse);
+    tr_internal_idmap_free(&t->sparse);
     memset(t, 0, sizeof *t);
 }
 
@@ -224,28 +225,22 @@ void idtab_free(idtab *t)
 #define STACK_IMAGE_BYTES_KEPT (32u << 20)
 #define STACK_IMAGES_KEPT 1024u
 
-stack_image *stack_image_get(stack_images *t, int32_t pid, int32_t tid)
+stack_image *tr_internal_stack_image_get(stack_images *t, int32_t pid, int32_t tid)
 {
     uint64_t key = (uint64_t)(uint32_t)pid << 32 | (uint32_t)tid;
-    uint32_t i = key == EMPTY ? t->anon : idmap_get(&t->index, key);
+    uint32_t i = key == EMPTY ? t->anon : tr_internal_idmap_get(&t->index, key);
     if (i) return &t->v[i - 1];
-    if (t->n == t->capv) {
-        size_t cap = t->capv ? t->capv * 2 : 16;
-        stack_image *v = realloc(t->v, cap * sizeof *v);
-        if (!v) return NULL;
-        t->v = v;
-        t->capv = cap;
-    }
+    if (tr_internal_array_reserve(&t->v, &t->capv, t->n + 1, sizeof *t->v, 16)) return NULL;
     if (key == EMPTY)
         t->anon = (uint32_t)t->n + 1;
-    else if (idmap_put(&t->index, key, (uint32_t)t->n + 1))
+    else if (tr_internal_idmap_put(&t->index, key, (uint32_t)t->n + 1))
         return NULL;
     stack_image *im = &t->v[t->n++];
     memset(im, 0, sizeof *im);
     return im;
 }
 
-int stack_image_reserve(stack_images *t, stack_image *im, size_t n)
+int tr_internal_stack_image_reserve(stack_images *t, stack_image *im, size_t n)
 {
     if (n <= im->cap) return 0;
     size_t cap = im->cap ? im->cap : 4096;
@@ -260,7 +255,7 @@ int stack_image_reserve(stack_images *t, stack_image *im, size_t n)
     return 0;
 }
 
-const uint8_t *stack_image_put(stack_image *im, const uint8_t *fresh, size_t f, size_t kept)
+const uint8_t *tr_internal_stack_image_put(stack_image *im, const uint8_t *fresh, size_t f, size_t kept)
 {
     uint8_t *start = im->p + im->cap - (f + kept);
     if (f) memcpy(start, fresh, f);
@@ -268,7 +263,7 @@ const uint8_t *stack_image_put(stack_image *im, const uint8_t *fresh, size_t f, 
     return start;
 }
 
-size_t stack_image_suffix(const stack_image *im, const uint8_t *s, size_t n)
+size_t tr_internal_stack_image_suffix(const stack_image *im, const uint8_t *s, size_t n)
 {
     size_t max = n < im->len ? n : im->len, k = 0;
     const uint8_t *a = s + n, *b = im->p + im->cap;
@@ -283,19 +278,19 @@ size_t stack_image_suffix(const stack_image *im, const uint8_t *s, size_t n)
     return k;
 }
 
-void stack_images_reset(stack_images *t)
+void tr_internal_stack_images_reset(stack_images *t)
 {
     if (t->bytes > STACK_IMAGE_BYTES_KEPT || t->n > STACK_IMAGES_KEPT) {
-        stack_images_free(t);
+        tr_internal_stack_images_free(t);
         return;
     }
     for (size_t i = 0; i < t->n; i++) t->v[i].len = 0;
 }
 
-void stack_images_free(stack_images *t)
+void tr_internal_stack_images_free(stack_images *t)
 {
     for (size_t i = 0; i < t->n; i++) free(t->v[i].p);
     free(t->v);
-    idmap_free(&t->index);
+    tr_internal_idmap_free(&t->index);
     memset(t, 0, sizeof *t);
 }

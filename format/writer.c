@@ -101,7 +101,7 @@ static int flush_chunk(tr_writer *w)
     if (!w->chunk.len) return 0;
     size_t bound = ZSTD_compressBound(w->chunk.len);
     w->zout.len = 0;
-    if (buf_reserve(&w->zout, bound)) return w->err = TR_E_NOMEM;
+    if (tr_internal_buf_reserve(&w->zout, bound)) return w->err = TR_E_NOMEM;
     size_t z = ZSTD_compress2(w->cctx, w->zout.p, bound, w->chunk.p, w->chunk.len);
     if (ZSTD_isError(z)) return w->err = TR_E_COMPRESS;
     uint8_t c[TR_CHUNK_SIZE];
@@ -119,7 +119,7 @@ static int flush_chunk(tr_writer *w)
     w->st.compressed_bytes += z + 8 + TR_CHUNK_SIZE;
     w->raw_since_key += w->chunk.len;
     w->seq++;
-    stack_images_reset(&w->images);
+    tr_internal_stack_images_reset(&w->images);
     w->chunk.len = 0;
     w->chunk_records = 0;
     w->have_time = 0;
@@ -152,14 +152,14 @@ static int encode(tr_writer *w, const tr_record *rec, stack_image **im, size_t *
     *kept = 0;
     if (w->opt.stack_delta && rec->type == TR_REC_SAMPLE && rec->u.sample.stack_copy_len) {
         size_t n = rec->u.sample.stack_copy_len;
-        if (!(*im = stack_image_get(&w->images, rec->pid, rec->tid)) ||
-            stack_image_reserve(&w->images, *im, n))
+        if (!(*im = tr_internal_stack_image_get(&w->images, rec->pid, rec->tid)) ||
+            tr_internal_stack_image_reserve(&w->images, *im, n))
             return w->err = TR_E_NOMEM;
-        *kept = stack_image_suffix(*im, rec->u.sample.stack_copy, n);
+        *kept = tr_internal_stack_image_suffix(*im, rec->u.sample.stack_copy, n);
         if (*kept < STACK_KEPT_MIN) *kept = 0;
     }
     w->body.len = 0;
-    if ((e = rec_encode_body(&w->body, rec, *kept))) return e == TR_E_NOMEM ? (w->err = e) : e;
+    if ((e = tr_internal_rec_encode_body(&w->body, rec, *kept))) return e == TR_E_NOMEM ? (w->err = e) : e;
     return 0;
 }
 
@@ -194,7 +194,7 @@ static int append(tr_writer *w, const tr_record *rec)
     if ((e = put_record(w, rec->type, pre, n, &w->body))) return e;
     if (im) {
         size_t len = rec->u.sample.stack_copy_len;
-        stack_image_put(im, rec->u.sample.stack_copy, len - kept, kept);
+        tr_internal_stack_image_put(im, rec->u.sample.stack_copy, len - kept, kept);
     }
     return 0;
 }
@@ -242,20 +242,15 @@ static int sticky_add(tr_writer *w, const tr_record *rec, const char *key)
                 s->body.len = 0;
             }
     if (!s) {
-        if (w->nsticky == w->capsticky) {
-            size_t cap = w->capsticky ? w->capsticky * 2 : 16;
-            sticky *n = realloc(w->sticky, cap * sizeof *n);
-            if (!n) return TR_E_NOMEM;
-            w->sticky = n;
-            w->capsticky = cap;
-        }
+        if (tr_internal_array_reserve(&w->sticky, &w->capsticky, w->nsticky + 1, sizeof *w->sticky, 16))
+            return TR_E_NOMEM;
         s = &w->sticky[w->nsticky];
         memset(s, 0, sizeof *s);
         s->type = rec->type;
         if (key && !(s->key = strdup(key))) return TR_E_NOMEM;
         w->nsticky++;
     }
-    if ((e = rec_encode_body(&s->body, rec, 0))) return e;
+    if ((e = tr_internal_rec_encode_body(&s->body, rec, 0))) return e;
     if ((e = begin_group(w))) return e;
     if (!w->sticky_just_emitted) return append_raw(w, rec->type, &s->body);
     return 0;
@@ -293,7 +288,7 @@ int tr_writer_syscall_table(tr_writer *w, const char *arch, const uint32_t *nrs,
     for (size_t i = 0; i < n; i++) {
         size_t l = strlen(names[i]);
         if (buf_varint(&e, nrs[i]) || buf_varint(&e, l) || buf_put(&e, names[i], l)) {
-            buf_free(&e);
+            tr_internal_buf_free(&e);
             return TR_E_NOMEM;
         }
     }
@@ -304,7 +299,7 @@ int tr_writer_syscall_table(tr_writer *w, const char *arch, const uint32_t *nrs,
     r.u.syscall_table.entries = e.p;
     r.u.syscall_table.entries_len = e.len;
     int rc = sticky_add(w, &r, arch);
-    buf_free(&e);
+    tr_internal_buf_free(&e);
     return rc;
 }
 
@@ -342,15 +337,15 @@ int tr_writer_string(tr_writer *w, const char *s, size_t len, uint32_t *id)
 {
     if (!w || (!s && len) || !id) return TR_E_INVAL;
     for (uint64_t seed = 0;; seed++) {
-        uint64_t h = tr_hash64(s, len, seed);
-        uint32_t v = idmap_get(&w->str_map, h);
+        uint64_t h = tr_internal_hash64(s, len, seed);
+        uint32_t v = tr_internal_idmap_get(&w->str_map, h);
         if (!v) {
             GROW(w->strs, w->str_epoch, w->nstr, w->capstr);
             v = ++w->nstr;
             w->strs[v].off = w->str_data.len;
             w->strs[v].len = len;
             w->str_epoch[v] = 0;
-            if (buf_put(&w->str_data, s, len) || idmap_put(&w->str_map, h, v)) return TR_E_NOMEM;
+            if (buf_put(&w->str_data, s, len) || tr_internal_idmap_put(&w->str_map, h, v)) return TR_E_NOMEM;
             *id = v;
             return 0;
         }
@@ -383,14 +378,14 @@ int tr_writer_frame(tr_writer *w, const tr_frame *f, uint32_t *id)
     if ((n.func && n.func > w->nstr) || (n.module && n.module > w->nstr) || (n.file && n.file > w->nstr))
         return TR_E_INVAL;
     for (uint64_t seed = 0;; seed++) {
-        uint64_t h = tr_hash64(&n, sizeof n, seed);
-        uint32_t v = idmap_get(&w->frame_map, h);
+        uint64_t h = tr_internal_hash64(&n, sizeof n, seed);
+        uint32_t v = tr_internal_idmap_get(&w->frame_map, h);
         if (!v) {
             GROW(w->frames, w->frame_epoch, w->nframe, w->capframe);
             v = ++w->nframe;
             w->frames[v] = n;
             w->frame_epoch[v] = 0;
-            if (idmap_put(&w->frame_map, h, v)) return TR_E_NOMEM;
+            if (tr_internal_idmap_put(&w->frame_map, h, v)) return TR_E_NOMEM;
             *id = v;
             return 0;
         }
@@ -408,14 +403,14 @@ int tr_writer_stack(tr_writer *w, const uint32_t *frames, size_t n, uint32_t *id
     for (size_t i = n; i-- > 0;) {
         if (!frames[i] || frames[i] > w->nframe) return TR_E_INVAL;
         uint64_t key = (uint64_t)parent << 32 | frames[i];
-        uint32_t v = idmap_get(&w->stack_map, key);
+        uint32_t v = tr_internal_idmap_get(&w->stack_map, key);
         if (!v) {
             GROW(w->stacks, w->stack_epoch, w->nstack, w->capstack);
             v = ++w->nstack;
             w->stacks[v].parent = parent;
             w->stacks[v].frame = frames[i];
             w->stack_epoch[v] = 0;
-            if (idmap_put(&w->stack_map, key, v)) return TR_E_NOMEM;
+            if (tr_internal_idmap_put(&w->stack_map, key, v)) return TR_E_NOMEM;
         }
         parent = v;
     }
@@ -564,7 +559,7 @@ int tr_writer_open(tr_writer **out, int fd, const tr_writer_options *opt)
     put_le32(s + 12, w->opt.stack_delta ? TR_INCOMPAT_STACK_DELTA : 0); /* incompatible feature flags */
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
-    put_le64(s + 16, tr_hash64(&ts, sizeof ts, (uint64_t)getpid())); /* stream id */
+    put_le64(s + 16, tr_internal_hash64(&ts, sizeof ts, (uint64_t)getpid())); /* stream id */
     int e = write_frame(w, s, TR_START_SIZE, NULL, 0);
     if (e) {
         tr_writer_free(w);
@@ -629,7 +624,7 @@ int tr_writer_meta_defaults(tr_writer *w, const char *producer, int argc, char *
         }
         buf_put(&b, "", 1);
         e = b.p ? tr_writer_meta(w, "cmdline", (const char *)b.p) : TR_E_NOMEM;
-        buf_free(&b);
+        tr_internal_buf_free(&b);
     }
     return e;
 }
@@ -679,24 +674,24 @@ void tr_writer_free(tr_writer *w)
 {
     if (!w) return;
     ZSTD_freeCCtx(w->cctx);
-    buf_free(&w->chunk);
-    buf_free(&w->zout);
-    buf_free(&w->body);
-    buf_free(&w->str_data);
+    tr_internal_buf_free(&w->chunk);
+    tr_internal_buf_free(&w->zout);
+    tr_internal_buf_free(&w->body);
+    tr_internal_buf_free(&w->str_data);
     free(w->strs);
     free(w->str_epoch);
-    idmap_free(&w->str_map);
+    tr_internal_idmap_free(&w->str_map);
     free(w->frames);
     free(w->frame_epoch);
-    idmap_free(&w->frame_map);
+    tr_internal_idmap_free(&w->frame_map);
     free(w->stacks);
     free(w->stack_epoch);
-    idmap_free(&w->stack_map);
+    tr_internal_idmap_free(&w->stack_map);
     for (size_t i = 0; i < w->nsticky; i++) {
         free(w->sticky[i].key);
-        buf_free(&w->sticky[i].body);
+        tr_internal_buf_free(&w->sticky[i].body);
     }
     free(w->sticky);
-    stack_images_free(&w->images);
+    tr_internal_stack_images_free(&w->images);
     free(w);
 }

@@ -8,6 +8,7 @@
 
 #include "array.h"
 #include "cli.h"
+#include "tr.h"
 
 void fold_opts_init(struct fold_opts *o)
 {
@@ -61,9 +62,7 @@ void fold_warn_other_events(const struct fold *f, const char *shown, const char 
 
 int fold_is_trace(const void *p, size_t len)
 {
-    const unsigned char *b = p;
-    /* a tr stream starts with a zstd skippable frame, magic 0x184D2A5E */
-    return len >= 4 && b[0] == 0x5E && b[1] == 0x2A && b[2] == 0x4D && b[3] == 0x18;
+    return tr_is_trace(p, len);
 }
 
 int fold_text_lines(struct fold *f, struct lines *l, const char *shown)
@@ -104,7 +103,7 @@ int fold_input(struct fold *f, const char *path)
     const char *head;
     size_t hl;
     int status;
-    if (lines_peek(&l, 4, &head, &hl) < 0) {
+    if (lines_peek(&l, TR_SNIFF_BYTES, &head, &hl) < 0) {
         cli_warn("%s: read error: %s", shown, strerror(l.err));
         status = CLI_EXIT_FAIL;
     } else if (!f->o->force_perf_script && fold_is_trace(head, hl)) {

@@ -7,9 +7,6 @@
  * `tr-fold T` and `tr-cat T | tr-fold` agree. */
 #include "fold.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -23,77 +20,6 @@
 /* A task off the CPU since time, its wait counted in entry; woken: when a
  * wakeup of it was seen (0 none). */
 struct pending { uint64_t time, woken; size_t entry; int used; };
-
-/* The line reader has read the first bytes already: give the trace reader
- * an fd that starts at the beginning again (seek back in a file; through a
- * pipe fed by a thread otherwise). */
-struct refeed {
-    int fd, in, out;
-    const uint8_t *pre;
-    size_t prelen;
-    pthread_t th;
-    int threaded;
-};
-
-static void *refeed_main(void *arg)
-{
-    struct refeed *r = arg;
-    char buf[65536];
-    const uint8_t *p = r->pre;
-    size_t n = r->prelen;
-    for (;;) {
-        while (n > 0) {
-            ssize_t w = write(r->out, p, n);
-            if (w < 0 && errno == EINTR)
-                continue;
-            if (w <= 0)
-                goto done;
-            p += w, n -= (size_t)w;
-        }
-        ssize_t got = read(r->fd, buf, sizeof buf);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got <= 0)
-            break;
-        p = (const uint8_t *)buf;
-        n = (size_t)got;
-    }
-done:
-    close(r->out);
-    return NULL;
-}
-
-static int refeed_start(struct refeed *r, int fd, const uint8_t *pre, size_t prelen)
-{
-    memset(r, 0, sizeof *r);
-    r->fd = fd;
-    r->in = -1;
-    if (lseek(fd, -(off_t)prelen, SEEK_CUR) >= 0)
-        return fd;
-    int p[2];
-    if (pipe2(p, O_CLOEXEC) < 0)
-        return -1;
-    r->in = p[0];
-    r->out = p[1];
-    r->pre = pre;
-    r->prelen = prelen;
-    if (pthread_create(&r->th, NULL, refeed_main, r) != 0) {
-        close(p[0]);
-        close(p[1]);
-        return -1;
-    }
-    r->threaded = 1;
-    return r->in;
-}
-
-static void refeed_stop(struct refeed *r)
-{
-    if (!r->threaded)
-        return;
-    close(r->in); /* a feeder still writing gets EPIPE */
-    pthread_join(r->th, NULL);
-    r->threaded = 0;
-}
 
 struct tstate {
     struct fold *f;
@@ -497,16 +423,9 @@ int fold_trace(struct fold *f, struct lines *l, const char *shown)
     /* the lines reader may hold bytes already read: hand them over */
     const uint8_t *pre = (const uint8_t *)l->buf + l->start;
     size_t prelen = l->end - l->start;
-    struct refeed rf;
-    int rfd = refeed_start(&rf, fd, pre, prelen);
-    if (rfd < 0) {
-        cli_warn("%s: %m", shown);
-        return CLI_EXIT_FAIL;
-    }
-    int rc = tr_reader_open(&t.r, rfd, NULL);
+    int rc = tr_reader_open_fd(&t.r, fd, pre, prelen, NULL);
     if (rc < 0) {
         cli_warn("%s: %s", shown, tr_strerror(rc));
-        refeed_stop(&rf);
         return CLI_EXIT_FAIL;
     }
     sym_options so;
@@ -616,7 +535,6 @@ out:
         sym_free(t.sym);
     tpformat_free(t.tp);
     tr_reader_free(t.r);
-    refeed_stop(&rf);
     smap_free(&t.sysmap);
     smap_free(&t.evmap);
     smap_free(&t.off);

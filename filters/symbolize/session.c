@@ -452,15 +452,7 @@ static int prescan_reader(sym_session *s, tr_reader *r)
 
 /* ---- the lazy prescan: each stream's last chunks now, the rest if needed ---- */
 
-static uint32_t rd32(const uint8_t *p)
-{
-    uint32_t v;
-    memcpy(&v, p, 4);
-    return v;
-}
-
 #define TAIL_CHUNKS 8
-#define FRAME_MAGIC 0x184D2A5Eu
 
 typedef struct tail_stream {
     size_t start, start_len;            /* its start frame */
@@ -513,39 +505,23 @@ static int tail_chunk(sym_session *s, const uint8_t *buf, const tail_stream *t, 
 static int tail_walk(const uint8_t *b, size_t len, tail_stream **out, size_t *nout)
 {
     tail_stream *st = NULL;
-    size_t n = 0, cap = 0, off = 0;
-    while (off < len) {
-        if (len - off < 12)
+    size_t n = 0, cap = 0;
+    tr_stream_frame f;
+    for (size_t off = 0; off < len; off += f.size) {
+        if (tr_stream_frame_parse(b + off, len - off, &f) != 1)
             goto bad;
-        uint32_t magic = rd32(b + off), size = rd32(b + off + 4);
-        if ((magic & 0xFFFFFFF0u) != 0x184D2A50u || size > len - off - 8)
-            goto bad;
-        size_t next = off + 8 + size;
-        if (magic == FRAME_MAGIC && size >= 8) {
-            const uint8_t *kind = b + off + 8;
-            if (memcmp(kind, "TRST", 4) == 0) {
-                if (n == cap) {
-                    cap = cap ? cap * 2 : 4;
-                    tail_stream *ns = realloc(st, cap * sizeof *ns);
-                    if (!ns)
-                        goto bad;
-                    st = ns;
-                }
-                st[n++] = (tail_stream){ .start = off, .start_len = 8 + size };
-            } else if (memcmp(kind, "TRCH", 4) == 0) {
-                if (!n || size < 24)
-                    goto bad;
-                uint32_t csize = rd32(b + off + 8 + 16);
-                if (csize > len - next)
-                    goto bad;
-                next += csize;
-                tail_stream *t = &st[n - 1];
-                t->ch[t->nch % TAIL_CHUNKS] = off;
-                t->chlen[t->nch % TAIL_CHUNKS] = next - off;
-                t->nch++;
-            }
+        if (f.kind == TR_SFRAME_START) {
+            if (array_reserve(&st, &cap, n + 1, sizeof *st, 4) < 0)
+                goto bad;
+            st[n++] = (tail_stream){ .start = off, .start_len = f.size };
+        } else if (f.kind == TR_SFRAME_CHUNK) {
+            if (!n)
+                goto bad;
+            tail_stream *t = &st[n - 1];
+            t->ch[t->nch % TAIL_CHUNKS] = off;
+            t->chlen[t->nch % TAIL_CHUNKS] = f.size;
+            t->nch++;
         }
-        off = next;
     }
     *out = st;
     *nout = n;

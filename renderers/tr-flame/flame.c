@@ -6,6 +6,7 @@
 
 #include "array.h"
 #include "cli.h"
+#include "tr.h"
 
 void flame_opts_init(struct flame_opts *o)
 {
@@ -224,7 +225,7 @@ int flame_read(struct flame *f, int fd, const char *shown)
     char why[160];
     const char *head;
     size_t hl;
-    if (lines_peek(&l, 4, &head, &hl) == 0 && hl >= 4 && !memcmp(head, "\x5e\x2a\x4d\x18", 4)) {
+    if (lines_peek(&l, TR_SNIFF_BYTES, &head, &hl) == 0 && tr_is_trace(head, hl)) {
         cli_warn("%s: a tr trace, not folded stacks: fold it first (tr-fold %s | tr-flame)", shown,
                  shown);
         lines_free(&l);

@@ -3,6 +3,13 @@ test_format_SRCS := tests/format/test_format.c tests/format/synth.c
 TEST_PROGS += tr-synth
 tr-synth_SRCS := tests/format/tr-synth.c tests/format/synth.c tests/format/dump.c
 CLI_TEST_DIRS += tests/format/cases
+# sniffing, frames, and readers on bytes already read plus an fd or a callback
+UNIT_TESTS += test_input
+test_input_SRCS := tests/format/test_input.c tests/format/synth.c tests/format/dump.c
+# two threads writing and reading two traces at once, first thing in the process
+UNIT_TESTS += test_threads
+test_threads_SRCS := tests/format/test_threads.c tests/format/synth.c
+test_threads_LIBS := -pthread
 UNIT_TESTS += test_fuzz_replay
 test_fuzz_replay_SRCS := tests/format/fuzz_replay.c tests/format/fuzz_reader.c
 
