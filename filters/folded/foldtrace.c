@@ -433,18 +433,12 @@ int fold_trace(struct fold *f, struct lines *l, const char *shown)
     so.inlines = 1;
     so.cache_dir = f->o->no_cache ? NULL : f->o->cache_dir ? f->o->cache_dir : sym_default_cache_dir();
     so.warn = f->o->quiet ? NULL : sym_warn;
-    if ((!t.no_symbolize && !(t.sym = sym_new(&so))) || tpformat_new(&t.tp) < 0) {
+    if ((!t.no_symbolize && !(t.sym = sym_new(&so))) || tpformat_new(&t.tp) < 0 ||
+        !(t.procs = procs_new(NULL))) {
         if (t.sym)
             sym_free(t.sym);
+        tpformat_free(t.tp);
         tr_reader_free(t.r);
-        cli_warn("out of memory");
-        return CLI_EXIT_FAIL;
-    }
-    if (!(t.procs = procs_new(NULL))) {
-        if (t.sym)
-            sym_free(t.sym);
-        tr_reader_free(t.r);
-        refeed_stop(&rf);
         cli_warn("out of memory");
         return CLI_EXIT_FAIL;
     }
