@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../format/tr.h"
+#include "tr.h"
 #include "array.h"
 
 char *cli_optarg;

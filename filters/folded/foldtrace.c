@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "../symbolize/symbolize.h"
+#include "array.h"
 #include "cli.h"
 #include "procs.h"
 #include "tpformat.h"
@@ -34,7 +35,7 @@ struct tstate {
     struct procs *procs;       /* comms, and maps for the modules of raw frames (model/procs.h) */
     struct smap off;           /* tid -> index into pend (off-CPU) */
     struct pending *pend;
-    size_t npend;
+    size_t npend, cap_pend;
     char event[256];           /* the event folded */
     int event_chosen;
     char other[256];
@@ -169,11 +170,9 @@ static struct pending *pending_of(struct tstate *t, int32_t tid, int create)
     if (!e->n) {
         if (!create)
             return NULL;
-        struct pending *p = realloc(t->pend, (t->npend + 1) * sizeof *p);
-        if (!p)
+        if (array_reserve(&t->pend, &t->cap_pend, t->npend + 1, sizeof *t->pend, 64) < 0)
             return NULL;
-        t->pend = p;
-        memset(&p[t->npend], 0, sizeof *p);
+        memset(&t->pend[t->npend], 0, sizeof *t->pend);
         e->n = ++t->npend;
     }
     return &t->pend[e->n - 1];

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "cat.h"
 #include "cli.h"
 
@@ -45,12 +46,11 @@ static int32_t *parse_ids(const char *s, size_t *n, const char *what)
 {
     char *copy = strdup(s), *save = NULL;
     int32_t *ids = NULL;
+    size_t cap = 0;
     *n = 0;
     if (!copy) cli_die(CLI_EXIT_FAIL, "out of memory");
     for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        int32_t *p = realloc(ids, (*n + 1) * sizeof *ids);
-        if (!p) cli_die(CLI_EXIT_FAIL, "out of memory");
-        ids = p;
+        if (array_reserve(&ids, &cap, *n + 1, sizeof *ids, 8) < 0) cli_die(CLI_EXIT_FAIL, "out of memory");
         ids[(*n)++] = (int32_t)cli_parse_i64(t, -1, INT32_MAX, what);
     }
     free(copy);
