@@ -32,7 +32,7 @@
 #include <sys/syscall.h>
 
 #include "cli.h"
-#include "stacks.h"
+#include "unwind.h"
 #include "tracer.h"
 
 struct tracer {

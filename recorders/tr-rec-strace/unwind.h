@@ -1,6 +1,6 @@
 /*
- * stacks.h - user stacks of syscalls (-k), unwound with libdwfl while the
- * thread is stopped (see stacks.c).
+ * unwind.h - user stacks of syscalls (-k), unwound with libdwfl while the
+ * thread is stopped (see unwind.c).
  */
 #ifndef TR_STRACE_STACKS_H
 #define TR_STRACE_STACKS_H

@@ -1,5 +1,5 @@
 /*
- * stacks.c - the user stack of a syscall (-k), unwound while its thread is
+ * unwind.c - the user stack of a syscall (-k), unwound while its thread is
  * stopped at the syscall, as strace -k does: libdwfl's unwinder over the
  * process's own binaries (their .eh_frame), so code without frame pointers
  * (every Debian library) unwinds too.  One libdwfl session per
@@ -25,7 +25,7 @@
 
 #include "array.h"
 #include "hashmap.h"
-#include "stacks.h"
+#include "unwind.h"
 
 #define STACK_MAX 64
 
