@@ -18,10 +18,11 @@ need_strace() {
 
 # compare [-s SKIP,LIST] [-o "TR-CAT OPTIONS"] [-r "RECORDER OPTIONS"] [-S "STRACE OPTIONS"] -- CMD...
 # Two runs of a program can differ where it races with itself (a SIGCHLD before or after
-# wait4 in a shell): a difference is retried up to 3 times; a real one persists.
+# wait4 in a shell): a difference is retried up to $COMPARE_TRIES times (default 3); a real
+# one persists.
 compare() {
     local try
-    for try in 1 2 3; do
+    for try in $(seq "${COMPARE_TRIES:-3}"); do
         compare_once "$@" >compare.log && return 0
         [ -s tr.norm ] || break
     done
