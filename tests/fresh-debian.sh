@@ -42,12 +42,12 @@ cleanup() {
     for m in $(awk -v r="$root" '$2 == r || index($2, r "/") == 1 { print $2 }' /proc/self/mounts | sort -r); do
         umount -l "$m" 2>/dev/null || true
     done
-    if awk -v r="$root" 'index($2, r "/") == 1 { f = 1 } END { exit !f }' /proc/self/mounts; then
+    if awk -v r="$root" '$2 == r || index($2, r "/") == 1 { f = 1 } END { exit !f }' /proc/self/mounts; then
         echo "fresh-debian: mounts left under $root; not removing it" >&2
     elif [ "${KEEP:-0}" = 1 ]; then
         echo "fresh-debian: kept $root (log $log)"
     else
-        rm -rf "$root"
+        rm -rf --one-file-system "$root"
     fi
     exit $rc
 }
@@ -64,6 +64,10 @@ if ls /etc/apt/sources.list.d/debian.sources >/dev/null 2>&1; then
 fi
 cp -L /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
 
+# the root a mount point of its own (private), as / is on a machine: unshare -m (the ftrace
+# cases) changes the propagation of / and fails in a chroot whose / is not a mount point
+mount --bind "$root" "$root"
+mount --make-private "$root"
 mount --bind /proc "$root/proc"
 mount --bind /sys "$root/sys"          # not recursive: make test mounts tracefs itself
 mount --make-rslave "$root/sys"
