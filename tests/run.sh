@@ -9,7 +9,7 @@
 #            in a fresh temporary directory with the tools on PATH and $CASE
 #            set to the case directory: any command that fails, anywhere in a
 #            pipeline, fails the case, unless the script tests its status (if,
-#            while, &&, ||, !); an expected failure is written `cmd || s=$?`
+#            while, &&, ||, !); an expected failure is written `cmd && s=0 || s=$?`
 #   out      expected stdout, after tests/normalize.sh (optional)
 #   err      expected stderr, after tests/normalize.sh (optional)
 #   status   expected exit status (optional, default 0)
@@ -46,10 +46,10 @@ for d in "$@"; do
         [ -f "$c/cmd" ] || continue
         name="${c#$TR_ROOT/tests/}"
         tmp=$(mktemp -d)
-        # errexit and pipefail; a command that ends the case so names its line in .where
+        # errexit and pipefail; the command that ends a case so names its file and line in .where
         (cd "$tmp" && CASE="$c" XDG_CACHE_HOME="$tmp/.cache" TR_CASE_WHERE="$tmp/.where" timeout 300 \
-            bash -e -o pipefail -c 'trap "echo \"cmd line \$LINENO: exit \$?\" > \"\$TR_CASE_WHERE\"" ERR; . "$CASE/cmd"' \
-            >"$tmp/.out" 2>"$tmp/.err" </dev/null); rc=$?
+            bash -E -e -o pipefail -c 'trap "echo \"\${BASH_SOURCE[0]#\$TR_ROOT/tests/}:\$LINENO: exit \$?\" > \"\$TR_CASE_WHERE\"" ERR
+                . "$CASE/cmd"' >"$tmp/.out" 2>"$tmp/.err" </dev/null); rc=$?
         want=0; [ -f "$c/status" ] && want=$(cat "$c/status")
         if [ $rc -eq 77 ] && head -1 "$tmp/.out" | grep -q '^SKIP:'; then
             skip=$((skip + 1)); echo "   SKIP $name: $(head -1 "$tmp/.out" | sed 's/^SKIP: //')"
@@ -61,7 +61,7 @@ for d in "$@"; do
         if [ $ok = 1 ] && [ -f "$c/err" ] && ! diff -u "$c/err" <(bash "$norm" <"$tmp/.err") >"$tmp/.diff"; then ok=0; why="stderr differs"; fi
         if [ $ok = 1 ]; then pass=$((pass + 1)); else
             fail=$((fail + 1)); failed+=("$name")
-            [ -s "$tmp/.where" ] && why="$why; errexit at $(cat "$tmp/.where")"
+            [ "$rc" != "$want" ] && [ -s "$tmp/.where" ] && why="$why; errexit at $(cat "$tmp/.where")"
             echo "   FAIL $name: $why"
             if [ -s "$tmp/.diff" ]; then head -40 "$tmp/.diff"; else echo "   --- stdout:"; head -40 "$tmp/.out"; fi
             echo "   --- stderr:"; head -20 "$tmp/.err"
