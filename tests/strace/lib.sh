@@ -19,10 +19,11 @@ need_strace() {
 # compare [-s SKIP,LIST] [-x REGEX] [-o "TR-CAT OPTIONS"] [-r "RECORDER OPTIONS"] [-S "STRACE OPTIONS"] -- CMD...
 # -x: normalised lines matching REGEX (grep -E) are left out of the comparison
 # Two runs of a program can differ where it races with itself (a SIGCHLD before or after
-# wait4 in a shell): a difference is retried up to 3 times; a real one persists.
+# wait4 in a shell, two children's SIGCHLDs delivered as one): a difference is retried up to
+# 6 times (on a loaded machine one try in three can differ so); a real one persists.
 compare() {
     local try
-    for try in 1 2 3; do
+    for try in 1 2 3 4 5 6; do
         compare_once "$@" >compare.log && return 0
         [ -s tr.norm ] || break
     done
