@@ -1,10 +1,12 @@
 # tr - Linux tracing and profiling toolchain.
 #
 #   make            build the library and every tool (calls `make deps` when a package is missing)
-#   make test       cmocka unit tests and command-line tests; SAN=1 under ASan+UBSan
+#   make test       cmocka unit tests and command-line tests; SAN=1 under ASan+UBSan (calls
+#                   `make test-deps` first, and mounts tracefs when it is not mounted)
 #   make demo       build, record a bundled workload, and render it
 #   make install    PREFIX=/usr/local DESTDIR=
-#   make deps       install the missing Debian packages (needs root)
+#   make deps       install the missing Debian packages of the build (needs root or sudo)
+#   make test-deps  install the missing Debian packages the tests run (needs root or sudo)
 #
 # Each tool and test area contributes a fragment: */*/tool.mk and tests/*/test.mk.
 
@@ -14,8 +16,20 @@ CC ?= cc
 SAN ?= 0
 V ?= 0
 
-DEB_PACKAGES := libdw-dev libelf-dev zlib1g-dev libzstd-dev libtracefs-dev libtraceevent-dev libcmocka-dev pkg-config
+# The build: the compiler and make (a minimal Debian root has neither), pkg-config, the libraries.
+DEB_PACKAGES := gcc libc6-dev make pkg-config \
+	libdw-dev libelf-dev zlib1g-dev libzstd-dev libtracefs-dev libtraceevent-dev libcmocka-dev
 PKGS := libzstd libdw libelf zlib libtracefs libtraceevent cmocka
+# What the tests run besides the build, the one list (`make test-deps`, .ci/run): g++ and rustc
+# build the demangling cases' programs (rustc: unless rustup's is in ~/.cargo/bin), binutils'
+# objcopy/readelf/strip/nm make split and stripped binaries, python3 runs the strace and
+# debuginfod cases' helpers, perl tests/flame/frames.pl, procps' ps and util-linux's unshare and
+# taskset; the anchors compared with: strace, linux-perf (perf), trace-cmd, zstd (zstdcat); jq
+# reads tr-cat --json, valgrind checks the reader, libdebuginfod1 is what tr-symbolize loads for
+# debuginfod, chromium driven by nodejs runs the flame graph's browser test; clang builds the
+# fuzz targets (make fuzz, fuzz-cat, fuzz-folded, fuzz-symbolize), bc does the benchmarks' sums.
+TEST_DEB_PACKAGES := g++ rustc binutils python3 perl procps util-linux mount bsdutils \
+	strace linux-perf trace-cmd zstd jq valgrind libdebuginfod1 chromium nodejs clang bc
 
 ifeq ($(SAN),1)
 B := build/san
@@ -59,13 +73,15 @@ TEST_PROGS :=
 CLI_TEST_DIRS :=
 BENCHES :=
 
-.PHONY: all test demo install deps clean completions fuzz bench libs
+.PHONY: all test demo install deps test-deps tracefs clean completions fuzz bench libs
 all: tools libs
 
 # Missing packages are installed before the fragments are read: their
 # pkg-config look-ups must see the installed libraries.
-ifeq ($(filter deps clean,$(MAKECMDGOALS)),)
-MISSING_PKGS := $(shell for p in $(PKGS); do pkg-config --exists $$p 2>/dev/null || echo $$p; done)
+ifeq ($(filter deps test-deps clean,$(MAKECMDGOALS)),)
+MISSING_PKGS := $(shell command -v $(firstword $(CC)) >/dev/null 2>&1 || echo $(firstword $(CC)); \
+	command -v pkg-config >/dev/null 2>&1 || echo pkg-config; \
+	for p in $(PKGS); do pkg-config --exists $$p 2>/dev/null || echo $$p; done)
 ifneq ($(strip $(MISSING_PKGS)),)
 $(info deps: missing $(strip $(MISSING_PKGS)); installing them)
 DEPS_STATUS := $(shell $(MAKE) --no-print-directory deps >&2; echo $$?)
@@ -82,15 +98,34 @@ include $(sort $(wildcard tests/*/test.mk))
 -include $(sort $(wildcard bench/*/bench.mk))
 
 # --- dependencies --------------------------------------------------------
-# `make deps` installs what is missing; every other goal checks first.
-deps:
-	@missing=""; for p in $(DEB_PACKAGES); do \
+# `make deps` installs what is missing of the build's packages, `make test-deps` of the tests';
+# every other goal checks the build's first, `make test` runs test-deps.
+# apt_install GOAL,PACKAGES: install those of PACKAGES dpkg does not list as installed (as
+# root, else through sudo); rustc counts as installed when rustup's is there.
+define apt_install
+	@missing=""; for p in $(2); do \
+	  if [ $$p = rustc ] && [ -x "$${HOME:-/root}/.cargo/bin/rustc" ]; then continue; fi; \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
 	done; \
-	if [ -z "$$missing" ]; then echo "deps: all installed"; exit 0; fi; \
-	echo "deps: installing$$missing"; \
+	if [ -z "$$missing" ]; then echo "$(1): all installed"; exit 0; fi; \
+	echo "$(1): installing$$missing"; \
 	if [ "$$(id -u)" != 0 ]; then SUDO=sudo; fi; \
-	$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing
+	$$SUDO apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null
+endef
+deps:
+	$(call apt_install,deps,$(DEB_PACKAGES))
+test-deps:
+	$(call apt_install,test-deps,$(TEST_DEB_PACKAGES))
+
+# The ftrace cases (and tr-rec-perf's tracepoints) read /sys/kernel/tracing: mounted when it
+# is not (as root; otherwise the cases say what is missing).
+tracefs:
+	@if [ -d /sys/kernel/tracing ] && ! [ -e /sys/kernel/tracing/events ]; then \
+	  if [ "$$(id -u)" = 0 ]; then echo "tracefs: mounting /sys/kernel/tracing"; \
+	    mount -t tracefs nodev /sys/kernel/tracing; \
+	  else echo "tracefs: /sys/kernel/tracing is not mounted (mount -t tracefs nodev /sys/kernel/tracing as root)"; fi; \
+	fi
 
 # --- library and tools ---------------------------------------------------
 obj = $(patsubst %.c,$(B)/obj/%.o,$(1))
@@ -152,7 +187,8 @@ $(B)/tests/$(1): $(call obj,$($(1)_SRCS)) $(B)/libcli.a $(MODEL_LIB) $(LIB)
 endef
 $(foreach t,$(UNIT_TESTS) $(TEST_PROGS) $(BENCHES),$(eval $(call TEST_template,$(t))))
 
-test: tools $(addprefix $(B)/tests/,$(UNIT_TESTS) $(TEST_PROGS))
+# the tests' packages installed and tracefs mounted before the tests run
+test: test-deps tracefs tools $(addprefix $(B)/tests/,$(UNIT_TESTS) $(TEST_PROGS))
 	$(Q)TR_BIN=$(CURDIR)/$(B)/bin TR_TESTBIN=$(CURDIR)/$(B)/tests TR_ROOT=$(CURDIR) SAN=$(SAN) \
 	  bash tests/run.sh $(UNIT_TESTS) -- $(CLI_TEST_DIRS)
 

@@ -1,16 +1,22 @@
 #!/bin/bash
 # tests/run.sh UNIT_TEST... -- CASE_DIR...
 # Runs each cmocka binary from $TR_TESTBIN, then every command-line case
-# under each CASE_DIR, and ends with one line: "N passed, N failed, N skipped".
+# under each CASE_DIR (or CASE_DIR itself when it is a case), and ends with
+# one line: "N passed, N failed, N skipped".
 #
 # A command-line case is a directory holding:
-#   cmd      a bash script, run in a fresh temporary directory with the tools
-#            on PATH and $CASE set to the case directory
+#   cmd      a bash script, run with errexit and pipefail (bash -e -o pipefail)
+#            in a fresh temporary directory with the tools on PATH and $CASE
+#            set to the case directory: any command that fails, anywhere in a
+#            pipeline, fails the case, unless the script tests its status (if,
+#            while, &&, ||, !); an expected failure is written `cmd && s=0 || s=$?`
 #   out      expected stdout, after tests/normalize.sh (optional)
 #   err      expected stderr, after tests/normalize.sh (optional)
 #   status   expected exit status (optional, default 0)
 # XDG_CACHE_HOME points into that directory: a case starts with empty caches.
-# A case that prints "SKIP: reason" as its first stdout line and exits 77 is skipped.
+# A case that prints "SKIP: reason" as its first stdout line and exits 77 is
+# skipped: only on a fact of the kernel (or machine) established without the
+# tool under test, never because a tool or a test program is missing.
 set -u
 export PATH="$TR_BIN:$TR_TESTBIN:$PATH"
 units=()
@@ -35,11 +41,15 @@ done
 
 norm="$TR_ROOT/tests/normalize.sh"
 for d in "$@"; do
-    for c in $(find "$TR_ROOT/$d" -mindepth 1 -maxdepth 1 -type d | sort); do
+    if [ -f "$TR_ROOT/$d/cmd" ]; then cases=$TR_ROOT/$d; else cases=$(find "$TR_ROOT/$d" -mindepth 1 -maxdepth 1 -type d | sort); fi
+    for c in $cases; do
         [ -f "$c/cmd" ] || continue
         name="${c#$TR_ROOT/tests/}"
         tmp=$(mktemp -d)
-        (cd "$tmp" && CASE="$c" XDG_CACHE_HOME="$tmp/.cache" timeout 300 bash "$c/cmd" >"$tmp/.out" 2>"$tmp/.err" </dev/null); rc=$?
+        # errexit and pipefail; the command that ends a case so names its file and line in .where
+        (cd "$tmp" && CASE="$c" XDG_CACHE_HOME="$tmp/.cache" TR_CASE_WHERE="$tmp/.where" timeout 300 \
+            bash -E -e -o pipefail -c 'trap "echo \"\${BASH_SOURCE[0]#\$TR_ROOT/tests/}:\$LINENO: exit \$?\" > \"\$TR_CASE_WHERE\"" ERR
+                . "$CASE/cmd"' >"$tmp/.out" 2>"$tmp/.err" </dev/null); rc=$?
         want=0; [ -f "$c/status" ] && want=$(cat "$c/status")
         if [ $rc -eq 77 ] && head -1 "$tmp/.out" | grep -q '^SKIP:'; then
             skip=$((skip + 1)); echo "   SKIP $name: $(head -1 "$tmp/.out" | sed 's/^SKIP: //')"
@@ -51,7 +61,10 @@ for d in "$@"; do
         if [ $ok = 1 ] && [ -f "$c/err" ] && ! diff -u "$c/err" <(bash "$norm" <"$tmp/.err") >"$tmp/.diff"; then ok=0; why="stderr differs"; fi
         if [ $ok = 1 ]; then pass=$((pass + 1)); else
             fail=$((fail + 1)); failed+=("$name")
-            echo "   FAIL $name: $why"; head -40 "$tmp/.diff" 2>/dev/null; echo "   --- stderr:"; head -20 "$tmp/.err"
+            [ "$rc" != "$want" ] && [ -s "$tmp/.where" ] && why="$why; errexit at $(cat "$tmp/.where")"
+            echo "   FAIL $name: $why"
+            if [ -s "$tmp/.diff" ]; then head -40 "$tmp/.diff"; else echo "   --- stdout:"; head -40 "$tmp/.out"; fi
+            echo "   --- stderr:"; head -20 "$tmp/.err"
         fi
         rm -rf "$tmp"
     done

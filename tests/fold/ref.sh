@@ -1,8 +1,7 @@
-# ref.sh - sourced by cases: $REF is the FlameGraph reference directory
-# (README there says how each file was made); shared/ lies beside the checkout
-# in the workplace and in CI, so its absence is a failure.
-REF=${TR_FLAMEGRAPH_REF:-$TR_ROOT/../shared/reference/flamegraph}
+# ref.sh - sourced by cases: $REF is the FlameGraph reference directory, tests/fold/reference
+# (its README says how each file was made; the captures are CDDL 1.0, LICENSE-CDDL-1.0.txt there).
+REF=$TR_ROOT/tests/fold/reference
 if [ ! -d "$REF/captures" ]; then
-    echo "no FlameGraph reference at $REF (set TR_FLAMEGRAPH_REF)" >&2
+    echo "no FlameGraph reference at $REF" >&2
     exit 1
 fi

@@ -71,6 +71,9 @@ def norm(l):
     l = re.sub(r'"(\\x[0-9a-f]{2})+"', '"RANDOM"', l)
     l = re.sub(r'\)\s+= ', ') = ', l)
     l = re.sub(r'/\* \d+ vars \*/', '/* N vars */', l)
+    # epoll data: Python fills only its u32 (the fd); the upper half of the u64 is whatever was
+    # in memory, another value in each run
+    l = re.sub(r'(data=\{u32=\d+, u64=)(\d+)', lambda m: m.group(1) + (m.group(2) if int(m.group(2)) < 1 << 32 else 'U64'), l)
     # ephemeral ports (the kernel picks them at random)
     l = re.sub(r'htons\((3[2-9]\d{3}|[4-6]\d{4})\)', 'htons(EPHEMERAL)', l)
     return l

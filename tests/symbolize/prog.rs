@@ -1,11 +1,14 @@
 // prog.rs - a Rust workload for demangling: a function in a module (legacy
-// mangling by default) called through the standard library (v0 names).
-use std::hint::black_box;
+// mangling by default, v0 with -C symbol-mangling-version=v0) called through
+// the standard library (v0 names from rustup's toolchains, legacy from Debian's).
+// Builds with rustc 1.63 (Debian 12): no std::hint::black_box, a volatile read.
+#[inline(always)]
+fn black_box(x: u64) -> u64 { unsafe { std::ptr::read_volatile(&x) } }
 mod work {
     #[inline(never)]
     pub fn spin(n: u64) -> u64 {
         let mut x = 1u64;
-        for i in 0..n { x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(i)); }
+        for i in 0..n { x = super::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(i)); }
         x
     }
 }
