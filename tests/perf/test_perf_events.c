@@ -86,8 +86,10 @@ static void test_tracepoint(void **state)
     (void)state;
     struct perf_ev ev;
     char why[256];
-    if (!perf_tracefs()) {
-        print_message("SKIP: the kernel has no tracefs for tracepoint events\n");
+    /* the kernel fact, read without the module under test */
+    if (access("/sys/kernel/tracing/events/sched/sched_switch/id", R_OK) &&
+        access("/sys/kernel/debug/tracing/events/sched/sched_switch/id", R_OK)) {
+        print_message("SKIP: the kernel has no tracefs with the sched:sched_switch tracepoint\n");
         skip();
     }
     assert_int_equal(perf_ev_parse("sched:sched_switch", &ev, why, sizeof why), 0);
