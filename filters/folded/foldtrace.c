@@ -305,10 +305,11 @@ static int on_syscall(struct tstate *t, const tr_record *rec)
     }
     pscript_begin(t->sys_ps, comm_of(t, rec->tid), rec->pid, rec->tid,
                   t->o->syscall_time ? rec->u.syscall.duration : 1);
-    if (rec->u.syscall.stack && add_frames(t, t->sys_ps, rec) < 0)
-        return -1;
-    /* the syscall is the leaf, above the user frames that made it */
+    /* the syscall is the leaf, above the user frames that made it (frames go in
+     * leaf first) */
     if (pscript_leaf(t->sys_ps, name) < 0)
+        return -1;
+    if (rec->u.syscall.stack && add_frames(t, t->sys_ps, rec) < 0)
         return -1;
     return pscript_end(t->sys_ps);
 }
