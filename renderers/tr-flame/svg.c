@@ -58,7 +58,15 @@ static size_t utf8_len(const unsigned char *s, size_t n)
     return k;
 }
 
-/* XML-escaped text; invalid UTF-8 and control characters become U+FFFD.
+/* 1 if the k-byte UTF-8 sequence at s is U+FFFE or U+FFFF: valid UTF-8, but
+ * no character XML allows (XML 1.0, production Char). */
+static int xml_nonchar(const unsigned char *s, size_t k)
+{
+    return k == 3 && s[0] == 0xef && s[1] == 0xbf && s[2] >= 0xbe;
+}
+
+/* XML-escaped text; invalid UTF-8, control characters and the characters
+ * XML does not allow become U+FFFD.
  * max_chars: stop after that many characters (SIZE_MAX: all). */
 static void put_xml(FILE *out, const char *s, size_t n, int attr, size_t max_chars)
 {
@@ -67,9 +75,9 @@ static void put_xml(FILE *out, const char *s, size_t n, int attr, size_t max_cha
     for (size_t i = 0; i < n && chars < max_chars; chars++) {
         unsigned char c = p[i];
         size_t k = utf8_len(p + i, n - i);
-        if (k == 0 || (c < 0x20 && c != '\t') || c == 0x7f) {
+        if (k == 0 || (c < 0x20 && c != '\t') || c == 0x7f || xml_nonchar(p + i, k)) {
             fputs("\xef\xbf\xbd", out);
-            i++;
+            i += k ? k : 1;
             continue;
         }
         if (k > 1) {
@@ -108,7 +116,10 @@ static void put_js_string(FILE *out, const char *s)
             fprintf(out, "\\%c", *p);
         else if (*p < 0x20 || *p == '<' || *p == '>' || *p == '&' || *p == ']')
             fprintf(out, "\\u%04x", *p);
-        else
+        else if (xml_nonchar(p, strnlen((const char *)p, 3))) {
+            fprintf(out, "\\u%s", p[2] == 0xbe ? "fffe" : "ffff");
+            p += 2;
+        } else
             putc(*p, out);
     }
     putc('"', out);
