@@ -160,7 +160,7 @@ int diff_load(struct diff *d, int which, const char *path)
     lines_free(&l);
     if (fd != 0)
         close(fd);
-    return status == CLI_EXIT_OK || status == CLI_EXIT_TRUNCATED ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+    return status == CLI_EXIT_OK || status == CLI_EXIT_TRUNCATED ? status : CLI_EXIT_USAGE;
 }
 
 /* A count the way Perl prints a number (difffolded.pl's output). */

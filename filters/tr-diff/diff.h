@@ -26,7 +26,8 @@ struct diff {
 
 void diff_init(struct diff *d, const struct diff_opts *o);
 void diff_free(struct diff *d);
-/* Load input which (0 before, 1 after); returns a CLI_EXIT_* status. */
+/* Load input which (0 before, 1 after); returns CLI_EXIT_OK, CLI_EXIT_TRUNCATED (a
+ * damaged trace, loaded as far as it reads) or CLI_EXIT_USAGE (unreadable). */
 int diff_load(struct diff *d, int which, const char *path);
 /* Write the folded differential; returns 1 when the profiles differ, else 0. */
 int diff_write_folded(struct diff *d, FILE *out);

@@ -58,12 +58,19 @@ int main(int argc, char **argv)
     setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
     struct diff d;
     diff_init(&d, &o);
-    int status = diff_load(&d, 0, argv[cli_optind]);
-    if (status == CLI_EXIT_OK)
-        status = diff_load(&d, 1, argv[cli_optind + 1]);
+    /* a damaged trace (cut, corrupt chunks) is compared as far as it reads, and
+     * is trouble all the same: exit 2, whatever the comparison says */
+    int damaged = 0, status = CLI_EXIT_OK;
+    for (int which = 0; which < 2 && status == CLI_EXIT_OK; which++) {
+        status = diff_load(&d, which, argv[cli_optind + which]);
+        if (status == CLI_EXIT_TRUNCATED) {
+            damaged = 1;
+            status = CLI_EXIT_OK;
+        }
+    }
     if (status == CLI_EXIT_OK) {
         int differ = o.report ? diff_write_report(&d, stdout) : diff_write_folded(&d, stdout);
-        status = differ < 0 ? CLI_EXIT_USAGE : differ;
+        status = differ < 0 || damaged ? CLI_EXIT_USAGE : differ;
         if (differ < 0)
             cli_warn("out of memory");
     }
