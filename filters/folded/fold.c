@@ -67,6 +67,13 @@ int fold_is_trace(const void *p, size_t len)
 
 int fold_text_lines(struct fold *f, struct lines *l, const char *shown)
 {
+    /* perf script text never holds a NUL byte: binary data is no input to fold */
+    const char *head;
+    size_t hl;
+    if (lines_peek(l, 65536, &head, &hl) == 0 && memchr(head, 0, hl)) {
+        cli_warn("%s: binary data, neither a trace nor perf script text", shown);
+        return CLI_EXIT_FAIL;
+    }
     struct pscript_stats st;
     int rc = pscript_fold(l, &f->o->ps, &f->map, &st);
     char msg[160];
