@@ -32,7 +32,10 @@ struct tstate {
     struct pscript *ev_ps;     /* tracepoint events (tr-rec-ftrace) by task and event */
     struct smap evmap;
     uint64_t events;
-    struct procs *procs;       /* comms, and maps for the modules of raw frames (model/procs.h) */
+    /* comms, and maps for the modules of raw frames (model/procs.h): the symbolize
+     * session's, or with --no-symbolize own_procs */
+    const struct procs *procs;
+    struct procs *own_procs;
     struct smap off;           /* tid -> index into pend (off-CPU) */
     struct pending *pend;
     size_t npend, cap_pend;
@@ -434,7 +437,7 @@ int fold_trace(struct fold *f, struct lines *l, const char *shown)
     so.cache_dir = f->o->no_cache ? NULL : f->o->cache_dir ? f->o->cache_dir : sym_default_cache_dir();
     so.warn = f->o->quiet ? NULL : sym_warn;
     if ((!t.no_symbolize && !(t.sym = sym_new(&so))) || tpformat_new(&t.tp) < 0 ||
-        !(t.procs = procs_new(NULL))) {
+        (t.no_symbolize && !(t.own_procs = procs_new(NULL)))) {
         if (t.sym)
             sym_free(t.sym);
         tpformat_free(t.tp);
@@ -442,6 +445,7 @@ int fold_trace(struct fold *f, struct lines *l, const char *shown)
         cli_warn("out of memory");
         return CLI_EXIT_FAIL;
     }
+    t.procs = t.sym ? sym_procs(t.sym) : t.own_procs;
     t.ps = pscript_new(&f->o->ps, &f->map);
     t.sys_ps = pscript_new(&f->o->ps, &t.sysmap);
     t.ev_ps = pscript_new(&f->o->ps, &t.evmap);
@@ -467,7 +471,7 @@ int fold_trace(struct fold *f, struct lines *l, const char *shown)
                      : t.samples + t.syscalls > 0 ? CLI_EXIT_TRUNCATED : CLI_EXIT_FAIL;
             break;
         }
-        if ((t.sym && sym_observe(t.sym, t.r, &rec) < 0) || procs_feed(t.procs, &rec) < 0) {
+        if (t.sym ? sym_observe(t.sym, t.r, &rec) < 0 : procs_feed(t.own_procs, &rec) < 0) {
             cli_warn("out of memory");
             status = CLI_EXIT_FAIL;
             break;
@@ -533,7 +537,7 @@ out:
     smap_free(&t.evmap);
     smap_free(&t.off);
     free(t.pend);
-    procs_free(t.procs);
+    procs_free(t.own_procs);
     stacks_frames_free(&t.frames);
     return status;
 }

@@ -669,6 +669,11 @@ static void copy_meta(char *dst, size_t cap, const tr_record *rec)
     dst[n] = '\0';
 }
 
+const struct procs *sym_procs(const sym_session *s)
+{
+    return s->procs;
+}
+
 int sym_observe(sym_session *s, tr_reader *r, const tr_record *rec)
 {
     s->cur_reader = NULL;
@@ -693,9 +698,10 @@ int sym_observe(sym_session *s, tr_reader *r, const tr_record *rec)
         s->vdso_len = 0;
         return install_prescan(s, rec->stream);
     case TR_REC_META:
-        if (rec->u.meta.key_len == 14 && memcmp(rec->u.meta.key, "kernel.release", 14) == 0)
+        if (rec->u.meta.key_len == strlen(META_KERNEL_RELEASE) &&
+            memcmp(rec->u.meta.key, META_KERNEL_RELEASE, rec->u.meta.key_len) == 0)
             copy_meta(s->kernel_release, sizeof s->kernel_release, rec);
-        else if (rec->u.meta.key_len == 4 && memcmp(rec->u.meta.key, "arch", 4) == 0) {
+        else if (rec->u.meta.key_len == strlen(META_ARCH) && memcmp(rec->u.meta.key, META_ARCH, rec->u.meta.key_len) == 0) {
             copy_meta(s->arch, sizeof s->arch, rec);
             s->arch_gen++;
         }

@@ -54,6 +54,7 @@ extern "C" {
 #endif
 
 typedef struct sym_session sym_session;
+struct procs; /* model/procs.h */
 
 typedef struct sym_options {
     /* A root holding copies of the recording machine's files: a recorded
@@ -117,6 +118,9 @@ void sym_free(sym_session *s);
  * ignored).  STREAM_START forgets the previous stream's processes.
  * Returns 0, or TR_E_NOMEM. */
 int sym_observe(sym_session *s, tr_reader *r, const tr_record *rec);
+/* The processes, threads, comms and maps sym_observe has fed (model/procs.h),
+ * for a tool that needs them too: the session's, valid until sym_free. */
+const struct procs *sym_procs(const sym_session *s);
 
 /* Optional, before reading: scan a whole trace held in memory for what
  * recorders write at its end (the "kallsyms" blob, "perf-PID.map" /
