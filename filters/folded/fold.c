@@ -60,11 +60,6 @@ void fold_warn_other_events(const struct fold *f, const char *shown, const char 
                  "(choose with --event)", shown, event, (unsigned long long)n, other);
 }
 
-int fold_is_trace(const void *p, size_t len)
-{
-    return tr_is_trace(p, len);
-}
-
 int fold_text_lines(struct fold *f, struct lines *l, const char *shown)
 {
     /* perf script text never holds a NUL byte: binary data is no input to fold */
@@ -113,7 +108,7 @@ int fold_input(struct fold *f, const char *path)
     if (lines_peek(&l, TR_SNIFF_BYTES, &head, &hl) < 0) {
         cli_warn("%s: read error: %s", shown, strerror(l.err));
         status = CLI_EXIT_FAIL;
-    } else if (!f->o->force_perf_script && fold_is_trace(head, hl)) {
+    } else if (!f->o->force_perf_script && tr_is_trace(head, hl)) {
         status = fold_trace(f, &l, shown);
     } else {
         status = fold_text_lines(f, &l, shown);

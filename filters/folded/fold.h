@@ -54,8 +54,6 @@ int fold_trace(struct fold *f, struct lines *l, const char *shown);
 int fold_text_lines(struct fold *f, struct lines *l, const char *shown);
 /* Print "stack count" lines sorted bytewise. */
 void fold_print(struct fold *f, FILE *out);
-/* 1 when the bytes start a tr trace. */
-int fold_is_trace(const void *p, size_t len);
 /* The warning that samples of other events than the folded one were skipped
  * (unless quiet): n of them, other one of their names. */
 void fold_warn_other_events(const struct fold *f, const char *shown, const char *event, uint64_t n,

@@ -11,6 +11,7 @@
 
 #include "array.h"
 #include "cli.h"
+#include "tr.h"
 
 void diff_init(struct diff *d, const struct diff_opts *o)
 {
@@ -136,13 +137,13 @@ int diff_load(struct diff *d, int which, const char *path)
     if (lines_peek(&l, 65536, &head, &hl) < 0) {
         cli_warn("%s: read error: %s", shown, strerror(l.err));
         status = CLI_EXIT_USAGE;
-    } else if (!fold_is_trace(head, hl) && looks_folded(head, hl)) {
+    } else if (!tr_is_trace(head, hl) && looks_folded(head, hl)) {
         status = load_folded(d, which, &l, shown);
     } else {
         /* a trace or perf script text: fold it first */
         struct fold f;
         fold_init(&f, &d->o->fold);
-        if (fold_is_trace(head, hl))
+        if (tr_is_trace(head, hl))
             status = fold_trace(&f, &l, shown);
         else
             status = fold_text_lines(&f, &l, shown);
