@@ -29,7 +29,6 @@ fuzz:
 UNIT_TESTS += test_fuzz_cat_replay
 test_fuzz_cat_replay_SRCS := tests/format/fuzz_replay.c tests/format/fuzz_cat.c \
 	$(filter-out renderers/tr-cat/main.c,$(wildcard renderers/tr-cat/*.c))
-test_fuzz_cat_replay_LIBS := $(call pc,--libs,libtraceevent)
 
 fuzz-cat: $(B)/libcli.a
 	@mkdir -p build/fuzz /tmp/tr-fuzz-cat-corpus
