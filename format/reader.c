@@ -44,9 +44,14 @@ static void arena_free(block **head)
 
 typedef struct node {
     uint32_t parent, frame;
-    int32_t depth;      /* -1 until materialised */
-    uint32_t *frames;   /* leaf first, in the arena */
 } node;
+
+/* A STACK_RUN record being delivered node by node (keep_definitions). */
+typedef struct stack_run {
+    const uint8_t *p, *end; /* its frame ids not yet delivered */
+    uint32_t next, parent;  /* the next node's id and parent */
+    uint32_t left;          /* nodes not yet delivered */
+} stack_run;
 
 typedef struct meta_kv {
     char *key, *value;
@@ -102,6 +107,10 @@ struct tr_reader {
     idtab node_ids;
     node *nodes;
     size_t nnodes, capnodes;
+    stack_run run;          /* in the loaded chunk */
+    uint32_t *stack_buf;    /* tr_reader_stack's frames, TR_MAX_DEPTH of them */
+    uint32_t stack_buf_id;  /* whose frames stack_buf holds (0: none) */
+    int stack_buf_depth;
     idtab event_ids;
     tr_event_def **events;
     size_t nevents, capevents;
@@ -233,6 +242,8 @@ static void tables_clear(tr_reader *r)
     tr_internal_idtab_free(&r->node_ids);
     tr_internal_idtab_free(&r->event_ids);
     r->nstrs = r->nframes = r->nnodes = r->nevents = 0;
+    r->run.left = 0;
+    r->stack_buf_id = 0;
     for (size_t i = 0; i < r->nmeta; i++) {
         free(r->meta[i].key);
         free(r->meta[i].value);
@@ -280,6 +291,16 @@ static char *dup_n(const void *s, size_t len)
     return p;
 }
 
+static int absorb_node(tr_reader *r, uint32_t id, uint32_t parent, uint32_t frame)
+{
+    /* parents come first: parent < id rules out cycles */
+    if (!id || parent >= id || idtab_get(&r->node_ids, id)) return 0;
+    if (PUSH(r->nodes, r->nnodes, r->capnodes)) return TR_E_NOMEM;
+    r->nodes[r->nnodes++] = (node){parent, frame};
+    r->stack_buf_id = 0; /* a stack materialised with this node missing may now be longer */
+    return tr_internal_idtab_put(&r->node_ids, id, (uint32_t)r->nnodes);
+}
+
 static int absorb(tr_reader *r, const tr_record *rec)
 {
     const __typeof__(rec->u) *u = &rec->u;
@@ -303,13 +324,8 @@ static int absorb(tr_reader *r, const tr_record *rec)
         r->frames[r->nframes++] = f;
         return tr_internal_idtab_put(&r->frame_ids, u->frame.id, (uint32_t)r->nframes);
     }
-    case TR_REC_STACK: {
-        /* parents come first: parent < id rules out cycles */
-        if (!u->stack.id || u->stack.parent >= u->stack.id || idtab_get(&r->node_ids, u->stack.id)) return 0;
-        if (PUSH(r->nodes, r->nnodes, r->capnodes)) return TR_E_NOMEM;
-        r->nodes[r->nnodes++] = (node){u->stack.parent, u->stack.frame, -1, NULL};
-        return tr_internal_idtab_put(&r->node_ids, u->stack.id, (uint32_t)r->nnodes);
-    }
+    case TR_REC_STACK:
+        return absorb_node(r, u->stack.id, u->stack.parent, u->stack.frame);
     case TR_REC_EVENT_DEF: {
         if (!u->event_def.id || idtab_get(&r->event_ids, u->event_def.id)) return 0;
         if (PUSH(r->events, r->nevents, r->capevents)) return TR_E_NOMEM;
@@ -419,6 +435,7 @@ static int start_stream(tr_reader *r, tr_record *rec, uint32_t major, uint32_t m
     r->expect_seq = 0;
     r->stream_off = off;
     r->chunk.len = r->cpos = 0;
+    r->run.left = 0;
     r->st.streams++;
     memset(rec, 0, sizeof *rec);
     rec->type = TR_REC_STREAM_START;
@@ -597,7 +614,7 @@ static int next_frame(tr_reader *r, tr_record *rec)
         if (major > TR_VERSION_MAJOR || major == 0)
             return set_diag(r, TR_E_VERSION, off, "stream version %u.%u; this reader knows %d.x", major, minor,
                             TR_VERSION_MAJOR);
-        if (incompat & ~TR_INCOMPAT_STACK_DELTA)
+        if (incompat & ~(TR_INCOMPAT_STACK_DELTA | TR_INCOMPAT_STACK_RUNS))
             return set_diag(r, TR_E_INCOMPAT, off, "incompatible feature flags 0x%x", incompat);
         if (r->state == S_IN_STREAM) {
             /* deliver the end of the cut stream first, then come back here */
@@ -664,6 +681,7 @@ static int next_frame(tr_reader *r, tr_record *rec)
         }
         const uint8_t *z = r->in + r->in_pos + 8 + size;
         r->chunk.len = r->cpos = 0;
+        r->run.left = 0;
         if (tr_internal_buf_reserve(&r->chunk, rsize ? rsize : 1)) return TR_E_NOMEM;
         size_t got = ZSTD_decompressDCtx(r->dctx, r->chunk.p, rsize, z, csize);
         int lost = seq > r->expect_seq;
@@ -755,8 +773,60 @@ static int complete_stack_copy(tr_reader *r, tr_record *rec, size_t kept)
 
 /* Decode the next record of the loaded chunk: 1 delivered, 0 absorbed or
  * skipped, <0 error (the rest of the chunk is dropped). */
+/* A malformed record: a bad prefix breaks the time chain, so the rest of
+ * the chunk is dropped. */
+static int malformed(tr_reader *r, const char *name)
+{
+    r->cpos = r->chunk.len;
+    r->run.left = 0;
+    r->st.bad_records++;
+    return set_diag(r, TR_E_CORRUPT_RECORD, r->chunk_off, "chunk %llu: malformed %s record",
+                    (unsigned long long)r->chunk_seq, name ? name : "unknown");
+}
+
+/* The next node of the STACK_RUN record being delivered, as a STACK
+ * record: 1, or an error. */
+static int run_next(tr_reader *r, tr_record *rec)
+{
+    stack_run *sr = &r->run;
+    cur b = {sr->p, sr->end, 0};
+    uint32_t frame = cur_u32(&b);
+    if (b.bad) return malformed(r, "stack_run");
+    sr->p = b.p;
+    rec->type = TR_REC_STACK;
+    rec->stream = r->stream;
+    rec->time = 0;
+    rec->pid = rec->tid = rec->cpu = -1;
+    rec->u.stack.id = sr->next;
+    rec->u.stack.parent = sr->parent;
+    rec->u.stack.frame = frame;
+    sr->parent = sr->next++;
+    sr->left--;
+    int e = absorb_node(r, rec->u.stack.id, rec->u.stack.parent, frame);
+    return e ? e : 1;
+}
+
+/* A STACK_RUN record (spec/FORMAT.md 4.1): first id, parent of the first,
+ * count, then count frame ids; node first+i is the parent of first+i+1.
+ * Absorbed whole, or delivered node by node with keep_definitions. */
+static int run_begin(tr_reader *r, tr_record *rec, cur *b)
+{
+    uint32_t first = cur_u32(b), parent = cur_u32(b), count = cur_u32(b);
+    if (b->bad || !first || parent >= first || !count || count > (size_t)(b->end - b->p) ||
+        first - 1 > UINT32_MAX - count)
+        return malformed(r, "stack_run");
+    r->run = (stack_run){b->p, b->end, first, parent, count};
+    if (r->opt.keep_definitions) return run_next(r, rec);
+    while (r->run.left) {
+        int e = run_next(r, rec);
+        if (e < 0) return e;
+    }
+    return 0;
+}
+
 static int next_record(tr_reader *r, tr_record *rec)
 {
+    if (r->run.left) return run_next(r, rec);
     cur c = {r->chunk.p + r->cpos, r->chunk.p + r->chunk.len, 0};
     uint64_t type = cur_varint(&c);
     uint64_t len = cur_varint(&c);
@@ -784,6 +854,7 @@ static int next_record(tr_reader *r, tr_record *rec)
         rec->pid = rec->tid = rec->cpu = -1;
     }
     if (type == TR_REC_STREAM_START || type == TR_REC_STREAM_END) b.bad = 1;
+    if (type == TR_REC_STACK_RUN) return run_begin(r, rec, &b);
     const char *name = tr_rec_type_name((uint32_t)type);
     size_t kept = 0;
     int e = b.bad ? TR_E_CORRUPT_RECORD : name ? tr_internal_rec_decode_body(&b, rec, &kept) : 0;
@@ -792,13 +863,7 @@ static int next_record(tr_reader *r, tr_record *rec)
     else if (kept)
         e = TR_E_CORRUPT_RECORD; /* a continued stack copy in a stream without them */
     if (e == TR_E_NOMEM) return e;
-    if (e) {
-        /* a bad prefix breaks the time chain: drop the rest of the chunk */
-        r->cpos = r->chunk.len;
-        r->st.bad_records++;
-        return set_diag(r, TR_E_CORRUPT_RECORD, r->chunk_off, "chunk %llu: malformed %s record",
-                        (unsigned long long)r->chunk_seq, name ? name : "unknown");
-    }
+    if (e) return malformed(r, name);
     if (!name) return 0; /* unknown type: skipped, as the spec says */
     switch (type) {
     case TR_REC_STRING: case TR_REC_FRAME: case TR_REC_STACK: case TR_REC_EVENT_DEF:
@@ -817,7 +882,7 @@ int tr_reader_next(tr_reader *r, tr_record *rec)
 {
     if (!r || !rec) return TR_E_INVAL;
     for (;;) {
-        while (r->cpos < r->chunk.len) {
+        while (r->run.left || r->cpos < r->chunk.len) {
             int e = next_record(r, rec);
             if (e) return e;
         }
@@ -864,35 +929,41 @@ int tr_reader_stack(tr_reader *r, uint32_t id, const uint32_t **frames)
     static const uint32_t none[1];
     *frames = none;
     if (!id) return 0;
+    if (id == r->stack_buf_id) {
+        *frames = r->stack_buf;
+        return r->stack_buf_depth;
+    }
     uint32_t i = idtab_get(&r->node_ids, id);
     if (!i) {
         r->st.unresolved_refs++;
         return TR_E_CORRUPT_RECORD;
     }
-    node *n = &r->nodes[i - 1];
-    if (n->depth < 0) {
-        uint32_t tmp[TR_MAX_DEPTH];
-        int32_t d = 0;
-        int broken = 0;
-        for (uint32_t v = id; v && d < TR_MAX_DEPTH;) {
-            uint32_t k = idtab_get(&r->node_ids, v);
-            if (!k) {
-                broken = 1;
-                break;
-            }
-            tmp[d++] = r->nodes[k - 1].frame;
-            v = r->nodes[k - 1].parent;
+    if (!r->stack_buf && !(r->stack_buf = malloc(TR_MAX_DEPTH * sizeof *r->stack_buf))) return TR_E_NOMEM;
+    int d = 0;
+    for (uint32_t v = id; v && d < TR_MAX_DEPTH; i = v ? idtab_get(&r->node_ids, v) : 0) {
+        if (!i) {
+            r->st.unresolved_refs++;
+            break;
         }
-        uint32_t *f = arena_alloc(&r->arena, (size_t)(d ? d : 1) * sizeof *f);
-        if (!f) return TR_E_NOMEM;
-        memcpy(f, tmp, (size_t)d * sizeof *f);
-        n = &r->nodes[i - 1];
-        n->frames = f;
-        n->depth = d;
-        if (broken) r->st.unresolved_refs++;
+        r->stack_buf[d++] = r->nodes[i - 1].frame;
+        v = r->nodes[i - 1].parent;
     }
-    *frames = n->frames;
-    return n->depth;
+    r->stack_buf_id = id;
+    r->stack_buf_depth = d;
+    *frames = r->stack_buf;
+    return d;
+}
+
+int tr_reader_stack_node(tr_reader *r, uint32_t id, uint32_t *parent, uint32_t *frame)
+{
+    uint32_t i = id ? idtab_get(&r->node_ids, id) : 0;
+    if (!i) {
+        if (id) r->st.unresolved_refs++;
+        return TR_E_CORRUPT_RECORD;
+    }
+    *parent = r->nodes[i - 1].parent;
+    *frame = r->nodes[i - 1].frame;
+    return 0;
 }
 
 const tr_event_def *tr_reader_event(tr_reader *r, uint32_t id)
@@ -1042,6 +1113,7 @@ void tr_reader_free(tr_reader *r)
     free(r->strs);
     free(r->frames);
     free(r->nodes);
+    free(r->stack_buf);
     free(r->events);
     free(r->sys_names);
     if (r->own_buf) free(r->in);

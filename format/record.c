@@ -7,6 +7,7 @@
 static const char *const type_names[128] = {
     [TR_REC_STRING] = "string",       [TR_REC_FRAME] = "frame",
     [TR_REC_STACK] = "stack",         [TR_REC_EVENT_DEF] = "event",
+    [TR_REC_STACK_RUN] = "stack_run",
     [TR_REC_META] = "meta",           [TR_REC_SYSCALL_TABLE] = "syscall_table",
     [TR_REC_BLOB] = "blob",           [TR_REC_COMM] = "comm",
     [TR_REC_FORK] = "fork",           [TR_REC_EXIT] = "exit",

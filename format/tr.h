@@ -46,10 +46,11 @@ extern "C" {
 #endif
 
 #define TR_VERSION_MAJOR 1 /* format version this library writes */
-#define TR_VERSION_MINOR 1
+#define TR_VERSION_MINOR 2
 /* Incompatible feature flags of a stream (its start frame): a reader
  * refuses a stream with a flag it does not know. */
 #define TR_INCOMPAT_STACK_DELTA 1u /* stack copies may continue the thread's previous one (1.1) */
+#define TR_INCOMPAT_STACK_RUNS 2u  /* stack nodes may be defined in runs (STACK_RUN records, 1.2) */
 #define TR_LIB_VERSION "0.1.0" /* version of the tools and the library */
 
 /* ------------------------------------------------------------------ */
@@ -94,6 +95,9 @@ typedef enum tr_rec_type {
     TR_REC_STRING = 0x01,
     TR_REC_FRAME = 0x02,
     TR_REC_STACK = 0x03,
+    /* 0x05 stack_run (1.2): a chain of stack nodes in one record; readers
+     * deliver it as one TR_REC_STACK per node (spec/FORMAT.md 4.1) */
+    TR_REC_STACK_RUN = 0x05,
     TR_REC_EVENT_DEF = 0x04,
     /* description of the recording (sticky: repeated at key chunks) */
     TR_REC_META = 0x10,
@@ -363,6 +367,19 @@ typedef struct tr_writer_options {
      * share their outer frames, so readers decompress a fraction of the
      * bytes. */
     int stack_delta;
+    /* 1: define new stack nodes in runs, one STACK_RUN record for a chain
+     * of nodes each the parent of the next (TR_INCOMPAT_STACK_RUNS: the
+     * stream then needs a format 1.2 reader).  A new stack usually adds a
+     * chain below a node already defined: one record instead of one per
+     * frame, and ids and parents implied instead of written. */
+    int stack_runs;
+    /* Stack nodes the writer keeps to intern stacks; 0 = no limit.  When
+     * more are interned, the writer forgets them all at the start of the
+     * next record and starts a key chunk: later stacks get new ids, and its
+     * memory stays bounded however many distinct stacks a long recording
+     * has.  Only for callers that keep no stack ids of their own across
+     * records (a recorder that interns each sample's stack as it goes). */
+    uint32_t stack_limit;
 } tr_writer_options;
 
 /* Open a writer on fd (a file or a pipe; never seeks) and write the
@@ -386,6 +403,12 @@ int tr_writer_stack(tr_writer *w, const uint32_t *frames, size_t n, uint32_t *id
 /* Convenience: intern n raw addresses (one tr_frame each with flags). */
 int tr_writer_stack_addrs(tr_writer *w, const uint64_t *addrs, const uint32_t *flags,
                           size_t n, uint32_t *id);
+/* The same for a sample of thread (pid, tid): the writer remembers each
+ * thread's last stack (a bounded number of threads), and the outer frames
+ * this one shares with it cost no look-up.  Same ids as
+ * tr_writer_stack_addrs. */
+int tr_writer_thread_stack(tr_writer *w, int32_t pid, int32_t tid, const uint64_t *addrs,
+                           const uint32_t *flags, size_t n, uint32_t *id);
 
 /* Define an event; def->id is assigned when 0 and returned in *id.  Sticky. */
 int tr_writer_event(tr_writer *w, const tr_event_def *def, uint32_t *id);
@@ -487,9 +510,15 @@ void tr_reader_get_stats(const tr_reader *r, tr_reader_stats *st);
 const char *tr_reader_string(tr_reader *r, uint32_t id, size_t *len);
 const tr_frame *tr_reader_frame(tr_reader *r, uint32_t id);
 /* The frame ids of stack node id, leaf first.  Returns the depth (>= 0)
- * with *frames pointing to reader-owned memory valid until the stream
- * ends, or a negative tr_error. */
+ * with *frames pointing to reader-owned memory valid until the next call
+ * of tr_reader_stack or tr_reader_next, or a negative tr_error.  The
+ * reader keeps 8 bytes per node, not the frames of every stack. */
 int tr_reader_stack(tr_reader *r, uint32_t id, const uint32_t **frames);
+/* One node of the stack tree: its frame id and its parent's node id (0:
+ * the root side ends here).  Returns 0, or TR_E_CORRUPT_RECORD when id is
+ * not defined.  For tools that work once per node instead of per stack:
+ * a node's parent always has a smaller id. */
+int tr_reader_stack_node(tr_reader *r, uint32_t id, uint32_t *parent, uint32_t *frame);
 const tr_event_def *tr_reader_event(tr_reader *r, uint32_t id);
 /* The value of a metadata key of the current stream, or NULL. */
 const char *tr_reader_meta(tr_reader *r, const char *key);

@@ -15,6 +15,18 @@ typedef struct sticky {
     buf body;
 } sticky;
 
+/* A thread's last stack, root first (tr_writer_thread_stack). */
+typedef struct thread_stack {
+    int32_t pid, tid;
+    uint32_t base;      /* the writer's stack_base when filled: older nodes are forgotten */
+    uint32_t n, cap;
+    uint64_t *addrs;
+    uint32_t *flags;
+    uint32_t *nodes;    /* nodes[i]: the node of the outer i+1 frames */
+} thread_stack;
+#define THREAD_STACKS 64 /* threads remembered, by a hash of (pid, tid) */
+#define RAW_FRAME_CACHE 4096
+
 struct tr_writer {
     int fd;
     tr_writer_options opt;
@@ -47,10 +59,17 @@ struct tr_writer {
     uint32_t nframe, capframe;
     idmap frame_map;
 
-    struct { uint32_t parent, frame; } *stacks;
+    /* stack nodes kept: node id stack_base + i is stacks[i], i from 1;
+     * stacks[0] stands for the root side of every stack (parent 0).  A
+     * node's children are a list, the one last found first: a new node
+     * is appended, and its parent (usually the node just made) is in
+     * cache, so a deep new stack costs no hash look-up at all. */
+    struct { uint32_t parent, frame, child, sibling; } *stacks;
     uint32_t *stack_epoch;
     uint32_t nstack, capstack;
-    idmap stack_map;
+    uint32_t stack_base;   /* ids up to it were forgotten (opt.stack_limit) */
+    thread_stack threads[THREAD_STACKS];
+    struct { uint64_t addr; uint32_t flags, id; } raw_frames[RAW_FRAME_CACHE]; /* raw frame ids by address */
 
     uint32_t nevents;
     sticky *sticky;
@@ -396,26 +415,79 @@ int tr_writer_frame(tr_writer *w, const tr_frame *f, uint32_t *id)
     }
 }
 
+/* Forget every stack node when more than opt.stack_limit are kept: ids go
+ * on from the last one, so no id ever names two stacks. */
+static void stacks_limit(tr_writer *w)
+{
+    if (!w->opt.stack_limit || w->nstack <= w->opt.stack_limit) return;
+    w->stack_base += w->nstack;
+    w->nstack = 0;
+    w->stacks[0].child = 0;
+}
+
+/* The node (parent, frame): found among parent's children, or made when
+ * find is 0 (parent was just made: it has none) or it is not there. */
+static int stack_node(tr_writer *w, uint32_t parent, uint32_t frame, int find, uint32_t *id)
+{
+    if (!w->stacks) {
+        GROW(w->stacks, w->stack_epoch, w->nstack, w->capstack);
+        memset(&w->stacks[0], 0, sizeof w->stacks[0]);
+    }
+    uint32_t p = parent ? parent - w->stack_base : 0;
+    if (find) {
+        for (uint32_t prev = 0, c = w->stacks[p].child; c; prev = c, c = w->stacks[c].sibling) {
+            if (w->stacks[c].frame != frame) continue;
+            if (prev) { /* to the front */
+                w->stacks[prev].sibling = w->stacks[c].sibling;
+                w->stacks[c].sibling = w->stacks[p].child;
+                w->stacks[p].child = c;
+            }
+            *id = w->stack_base + c;
+            return 0;
+        }
+    }
+    if (w->stack_base + w->nstack == UINT32_MAX) return TR_E_TOO_LARGE;
+    GROW(w->stacks, w->stack_epoch, w->nstack, w->capstack);
+    uint32_t i = ++w->nstack;
+    w->stacks[i].parent = parent;
+    w->stacks[i].frame = frame;
+    w->stacks[i].child = 0;
+    w->stacks[i].sibling = w->stacks[p].child;
+    w->stacks[p].child = i;
+    w->stack_epoch[i] = 0;
+    *id = w->stack_base + i;
+    return 0;
+}
+
 int tr_writer_stack(tr_writer *w, const uint32_t *frames, size_t n, uint32_t *id)
 {
     if (!w || (!frames && n) || !id) return TR_E_INVAL;
+    stacks_limit(w);
     uint32_t parent = 0;
+    int find = 1;
     for (size_t i = n; i-- > 0;) {
         if (!frames[i] || frames[i] > w->nframe) return TR_E_INVAL;
-        uint64_t key = (uint64_t)parent << 32 | frames[i];
-        uint32_t v = tr_internal_idmap_get(&w->stack_map, key);
-        if (!v) {
-            GROW(w->stacks, w->stack_epoch, w->nstack, w->capstack);
-            v = ++w->nstack;
-            w->stacks[v].parent = parent;
-            w->stacks[v].frame = frames[i];
-            w->stack_epoch[v] = 0;
-            if (tr_internal_idmap_put(&w->stack_map, key, v)) return TR_E_NOMEM;
-        }
-        parent = v;
+        uint32_t before = w->nstack;
+        int e = stack_node(w, parent, frames[i], find, &parent);
+        if (e) return e;
+        find = w->nstack == before;
     }
     *id = parent;
     return 0;
+}
+
+static int raw_frame(tr_writer *w, uint64_t addr, uint32_t flags, uint32_t *id)
+{
+    flags &= ~TR_FRAME_SYMBOLIZED;
+    __typeof__(w->raw_frames[0]) *c = &w->raw_frames[(addr ^ addr >> 12 ^ flags) & (RAW_FRAME_CACHE - 1)];
+    if (c->id && c->addr == addr && c->flags == flags) {
+        *id = c->id;
+        return 0;
+    }
+    tr_frame f = {.addr = addr, .flags = flags};
+    int e = tr_writer_frame(w, &f, id);
+    if (!e) *c = (__typeof__(*c)){addr, flags, *id};
+    return e;
 }
 
 int tr_writer_stack_addrs(tr_writer *w, const uint64_t *addrs, const uint32_t *flags, size_t n, uint32_t *id)
@@ -423,13 +495,63 @@ int tr_writer_stack_addrs(tr_writer *w, const uint64_t *addrs, const uint32_t *f
     uint32_t small[256], *ids = n <= 256 ? small : malloc(n * sizeof *ids);
     if (!ids) return TR_E_NOMEM;
     int e = 0;
-    for (size_t i = 0; i < n && !e; i++) {
-        tr_frame f = {.addr = addrs[i], .flags = flags ? flags[i] & ~TR_FRAME_SYMBOLIZED : 0};
-        e = tr_writer_frame(w, &f, &ids[i]);
-    }
+    for (size_t i = 0; i < n && !e; i++) e = raw_frame(w, addrs[i], flags ? flags[i] : 0, &ids[i]);
     if (!e) e = tr_writer_stack(w, ids, n, id);
     if (ids != small) free(ids);
     return e;
+}
+
+int tr_writer_thread_stack(tr_writer *w, int32_t pid, int32_t tid, const uint64_t *addrs, const uint32_t *flags,
+                           size_t n, uint32_t *id)
+{
+    if (!w || (!addrs && n) || !id) return TR_E_INVAL;
+    stacks_limit(w);
+    uint64_t h = ((uint64_t)(uint32_t)pid << 32 | (uint32_t)tid) * 0x9e3779b97f4a7c15ull;
+    thread_stack *t = &w->threads[h >> 58 & (THREAD_STACKS - 1)];
+    if (t->pid != pid || t->tid != tid || t->base != w->stack_base) {
+        t->pid = pid;
+        t->tid = tid;
+        t->base = w->stack_base;
+        t->n = 0;
+    }
+    if (n > t->cap) {
+        uint32_t cap = n < 64 ? 64 : (uint32_t)n;
+        uint64_t *a = realloc(t->addrs, cap * sizeof *a);
+        if (a) t->addrs = a;
+        uint32_t *f = realloc(t->flags, cap * sizeof *f), *v = f ? realloc(t->nodes, cap * sizeof *v) : NULL;
+        if (f) t->flags = f;
+        if (v) t->nodes = v;
+        if (!a || !f || !v) {
+            t->n = 0;
+            return TR_E_NOMEM;
+        }
+        t->cap = cap;
+    }
+    /* the outer frames it shares with the thread's last stack keep their nodes */
+    size_t k = 0;
+    while (k < n && k < t->n && t->addrs[k] == addrs[n - 1 - k] &&
+           t->flags[k] == (flags ? flags[n - 1 - k] & ~TR_FRAME_SYMBOLIZED : 0))
+        k++;
+    uint32_t parent = k ? t->nodes[k - 1] : 0;
+    int find = 1;
+    for (size_t i = k; i < n; i++) {
+        uint64_t a = addrs[n - 1 - i];
+        uint32_t fl = flags ? flags[n - 1 - i] & ~TR_FRAME_SYMBOLIZED : 0, frame;
+        uint32_t before = w->nstack;
+        int e = raw_frame(w, a, fl, &frame);
+        if (!e) e = stack_node(w, parent, frame, find, &parent);
+        if (e) {
+            t->n = (uint32_t)i;
+            return e;
+        }
+        find = w->nstack == before;
+        t->addrs[i] = a;
+        t->flags[i] = fl;
+        t->nodes[i] = parent;
+    }
+    t->n = (uint32_t)n;
+    *id = parent;
+    return 0;
 }
 
 /* ---- emitting definitions on first use in the epoch ---- */
@@ -459,23 +581,54 @@ static int emit_frame(tr_writer *w, uint32_t id)
     return append(w, &r);
 }
 
+/* One STACK_RUN record: the n nodes path[n-1] (its parent defined
+ * already), path[n-2] ... path[0], each the parent of the next and with
+ * the next id. */
+static int emit_run(tr_writer *w, const uint32_t *path, uint32_t n)
+{
+    int e;
+    w->body.len = 0;
+    uint32_t first = path[n - 1];
+    if ((e = buf_varint(&w->body, first)) || (e = buf_varint(&w->body, w->stacks[first - w->stack_base].parent)) ||
+        (e = buf_varint(&w->body, n)))
+        return w->err = e;
+    for (uint32_t i = n; i-- > 0;)
+        if ((e = buf_varint(&w->body, w->stacks[path[i] - w->stack_base].frame))) return w->err = e;
+    if (w->chunk.len + w->body.len + 64 > TR_RAW_MAX && (e = flush_chunk(w))) return e;
+    return put_record(w, TR_REC_STACK_RUN, NULL, 0, &w->body);
+}
+
 static int emit_stack(tr_writer *w, uint32_t id)
 {
-    if (!id || id > w->nstack || w->stack_epoch[id] == w->epoch) return 0;
+    if (!id) return 0;
+    if (id <= w->stack_base || id - w->stack_base > w->nstack) return TR_E_INVAL; /* forgotten, or never made */
     /* find the emitted ancestor, then emit from the root side down */
     uint32_t path[TR_MAX_DEPTH], n = 0, v = id;
-    while (v && w->stack_epoch[v] != w->epoch) {
+    while (v > w->stack_base && w->stack_epoch[v - w->stack_base] != w->epoch) {
         if (n == TR_MAX_DEPTH) return TR_E_TOO_LARGE;
         path[n++] = v;
-        v = w->stacks[v].parent;
+        v = w->stacks[v - w->stack_base].parent;
+    }
+    int e;
+    for (uint32_t i = n; i-- > 0;) {
+        uint32_t s = path[i] - w->stack_base;
+        if ((e = emit_frame(w, w->stacks[s].frame))) return e;
+        w->stack_epoch[s] = w->epoch;
+    }
+    if (w->opt.stack_runs) {
+        /* runs of consecutive ids, root side first */
+        for (uint32_t end = n; end > 0;) {
+            uint32_t start = end - 1;
+            while (start > 0 && path[start - 1] == path[start] + 1) start--;
+            if ((e = emit_run(w, path + start, end - start))) return e;
+            end = start;
+        }
+        return 0;
     }
     while (n--) {
-        uint32_t s = path[n];
-        int e = emit_frame(w, w->stacks[s].frame);
-        if (e) return e;
-        w->stack_epoch[s] = w->epoch;
+        uint32_t s = path[n] - w->stack_base;
         tr_record r = {.type = TR_REC_STACK};
-        r.u.stack.id = s;
+        r.u.stack.id = path[n];
         r.u.stack.parent = w->stacks[s].parent;
         r.u.stack.frame = w->stacks[s].frame;
         if ((e = append(w, &r))) return e;
@@ -556,7 +709,8 @@ int tr_writer_open(tr_writer **out, int fd, const tr_writer_options *opt)
     put_le16(s + 4, TR_VERSION_MAJOR);
     put_le16(s + 6, TR_VERSION_MINOR);
     put_le32(s + 8, 0);  /* compatible feature flags */
-    put_le32(s + 12, w->opt.stack_delta ? TR_INCOMPAT_STACK_DELTA : 0); /* incompatible feature flags */
+    put_le32(s + 12, (w->opt.stack_delta ? TR_INCOMPAT_STACK_DELTA : 0) |
+                         (w->opt.stack_runs ? TR_INCOMPAT_STACK_RUNS : 0)); /* incompatible feature flags */
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     put_le64(s + 16, tr_internal_hash64(&ts, sizeof ts, (uint64_t)getpid())); /* stream id */
@@ -686,7 +840,11 @@ void tr_writer_free(tr_writer *w)
     tr_internal_idmap_free(&w->frame_map);
     free(w->stacks);
     free(w->stack_epoch);
-    tr_internal_idmap_free(&w->stack_map);
+    for (size_t i = 0; i < THREAD_STACKS; i++) {
+        free(w->threads[i].addrs);
+        free(w->threads[i].flags);
+        free(w->threads[i].nodes);
+    }
     for (size_t i = 0; i < w->nsticky; i++) {
         free(w->sticky[i].key);
         tr_internal_buf_free(&w->sticky[i].body);

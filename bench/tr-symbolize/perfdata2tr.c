@@ -213,7 +213,7 @@ static void sample(const uint8_t *p, const uint8_t *end)
         flags[0] = ip >> 63 ? TR_FRAME_KERNEL : 0;
         n = 1;
     }
-    werr(tr_writer_stack_addrs(w, addrs, flags, n, &r.u.sample.stack));
+    werr(tr_writer_thread_stack(w, r.pid, r.tid, addrs, flags, n, &r.u.sample.stack));
     werr(tr_writer_add(w, &r));
 }
 
@@ -374,7 +374,8 @@ int main(int argc, char **argv)
     read_build_ids(base, size, &h);
 
     /* stack copies delta-coded, as tr-rec-perf writes them */
-    tr_writer_options wo = { .stack_delta = (attr.sample_type & PERF_SAMPLE_STACK_USER) != 0 };
+    tr_writer_options wo = { .stack_delta = (attr.sample_type & PERF_SAMPLE_STACK_USER) != 0, .stack_runs = 1,
+                             .stack_limit = 1u << 20 };
     if (tr_writer_open(&w, 1, &wo) < 0)
         die("cannot write");
     werr(tr_writer_meta_defaults(w, "perfdata2tr", argc, argv));

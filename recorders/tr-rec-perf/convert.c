@@ -173,7 +173,7 @@ static void convert_sample(struct session *s, const struct perf_event_header *h,
             sb_note_kernel_addr(s->sb, s->addrs[i]);
             s->any_kernel = 1;
         }
-    int rc = tr_writer_stack_addrs(s->w, s->addrs, s->flags, n, &rec.u.sample.stack);
+    int rc = tr_writer_thread_stack(s->w, rec.pid, rec.tid, s->addrs, s->flags, n, &rec.u.sample.stack);
     if (rc >= 0)
         rc = tr_writer_add(s->w, &rec);
     werr(s, rc);

@@ -111,7 +111,8 @@ int main(int argc, char **argv)
             cli_die(CLI_EXIT_FAIL, "stdout: %s", strerror(errno));
     }
     tr_writer *w;
-    int rc = tr_writer_open(&w, fd, NULL);
+    tr_writer_options wo = {.stack_runs = 1}; /* -k stacks: new chains in one record each */
+    int rc = tr_writer_open(&w, fd, &wo);
     if (rc < 0)
         cli_die(CLI_EXIT_FAIL, "%s: %s", shown, tr_strerror(rc));
     tr_writer_meta_defaults(w, "tr-rec-strace", argc, argv);

@@ -526,9 +526,11 @@ int cat_info(struct cat_ctx *c)
             tr_reader_get_stats(c->r, &before);
             first = last = 0;
             open = 1;
-            fprintf(f, "stream %u:       format %u.%u at byte %" PRIu64 "%s\n", rec.stream, rec.u.stream_start.major,
+            uint32_t incompat = rec.u.stream_start.incompat;
+            fprintf(f, "stream %u:       format %u.%u at byte %" PRIu64 "%s%s\n", rec.stream, rec.u.stream_start.major,
                     rec.u.stream_start.minor, rec.u.stream_start.offset,
-                    rec.u.stream_start.incompat & TR_INCOMPAT_STACK_DELTA ? ", stack copies delta-coded" : "");
+                    incompat & TR_INCOMPAT_STACK_DELTA ? ", stack copies delta-coded" : "",
+                    incompat & TR_INCOMPAT_STACK_RUNS ? ", stack nodes in runs" : "");
             continue;
         }
         if (rec.type == TR_REC_STREAM_END) {

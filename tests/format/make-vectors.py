@@ -101,6 +101,8 @@ skip = struct.pack('<II', 0x184D2A50, 5) + b'hello'
 put('spec/vectors/pass', 'foreign-skippable-frame.tr', skip[:0] + allt[:36] + skip + allt[36:])
 stacks = run('-d', 'stacks', '24', '160')
 put('spec/vectors/pass', 'stack-delta.tr', stacks)
+runs = run('-r', '-c', '1024', '-k', '4096', 'samples', '300')
+put('spec/vectors/pass', 'stack-runs.tr', runs)
 # fail vectors
 put('spec/vectors/fail', 'empty.tr', b'')
 put('spec/vectors/fail', 'not-a-trace.tr', b'# this is a text file, not a trace\n')
@@ -124,3 +126,19 @@ def kept_too_long(raw):
     v, j = varint(raw, i)
     raw[i:j] = bytes([0xff] * (j - i - 1) + [0x7f])  # the largest value of the same length
 put('spec/vectors/fail', 'stack-delta-kept-too-long.tr', rewrite_first_chunk(bytearray(stacks), kept_too_long))
+def records(raw, rtype):
+    """(body offset, body end) of each record of type rtype"""
+    out, i = [], 0
+    while i < len(raw):
+        t, i = varint(raw, i)
+        n, i = varint(raw, i)
+        if t == rtype: out.append((i, i + n))
+        i += n
+    return out
+def run_parent_not_before(raw):
+    i, end = records(raw, 0x05)[1]
+    first, j = varint(raw, i)
+    parent, k = varint(raw, j)
+    assert j - i == k - j  # parent := first, in the same number of bytes
+    raw[j:k] = raw[i:j]
+put('spec/vectors/fail', 'stack-run-parent-not-before.tr', rewrite_first_chunk(bytearray(runs), run_parent_not_before))

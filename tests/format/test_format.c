@@ -400,7 +400,7 @@ static void test_version_rules(void **state)
     b.p[16] = 0x80; /* an unknown compatible flag: ignored */
     recrc(b.p);
     assert_int_equal(read_all(&b).fatal, 0);
-    b.p[20] = 2; /* an unknown incompatible flag (bit 1): refused */
+    b.p[20] = 4; /* an unknown incompatible flag (bit 2): refused */
     recrc(b.p);
     assert_int_equal(read_all(&b).fatal, TR_E_INCOMPAT);
     free(b.p);
@@ -952,6 +952,162 @@ static void test_stack_delta_hostile_records(void **state)
     }
 }
 
+/* ---- stack runs, thread stacks, the stack limit (1.2) ---- */
+
+/* Deep, varied stacks of a few threads: a random walk through 8 "functions"
+ * (two call sites each), 20 to 90 frames, outer frames shared with the
+ * thread's previous stack now and then, as a recursion's are. */
+typedef struct {
+    uint64_t n;  /* samples */
+    int thread;  /* 1: tr_writer_thread_stack, 0: tr_writer_stack_addrs */
+} deep_arg;
+
+static uint64_t deep_addr(uint64_t *s, int k)
+{
+    (void)k;
+    *s ^= *s << 13, *s ^= *s >> 7, *s ^= *s << 17;
+    return 0x401000 + (*s % 8) * 0x40 + (*s >> 8) % 2 * 8;
+}
+
+static int fill_deep(tr_writer *w, void *arg)
+{
+    const deep_arg *a = arg;
+    tr_event_def d = {.kind = TR_EV_SOFTWARE, .sample_value = 999, .flags = TR_EVF_FREQ | TR_EVF_CALLCHAIN,
+                      .name = "cpu-clock", .name_len = 9};
+    uint32_t ev;
+    int e = tr_writer_event(w, &d, &ev);
+    uint64_t s = 88172645463325252ull, addrs[3][100];
+    size_t depth[3] = {0, 0, 0};
+    for (uint64_t i = 0; i < a->n && !e; i++) {
+        int t = (int)(i % 3);
+        size_t n = 20 + (size_t)(deep_addr(&s, 0) % 71), keep = depth[t] ? (size_t)(s >> 20) % depth[t] : 0;
+        if (keep > n) keep = n;
+        /* addrs[t][0] is the leaf: keep the outer `keep` frames of the last stack */
+        uint64_t prev[100];
+        memcpy(prev, addrs[t], sizeof prev);
+        for (size_t k = 0; k < n; k++)
+            addrs[t][k] = k >= n - keep ? prev[depth[t] - (n - k)] : deep_addr(&s, (int)k);
+        depth[t] = n;
+        tr_record r = {.type = TR_REC_SAMPLE, .time = 1000 + i, .pid = 10, .tid = 10 + t, .cpu = 0};
+        r.u.sample.event = ev;
+        r.u.sample.period = 1;
+        e = a->thread ? tr_writer_thread_stack(w, r.pid, r.tid, addrs[t], NULL, n, &r.u.sample.stack)
+                      : tr_writer_stack_addrs(w, addrs[t], NULL, n, &r.u.sample.stack);
+        if (!e) e = tr_writer_add(w, &r);
+    }
+    return e;
+}
+
+/* Every sample's frames as addresses, leaf first, 0 between samples; and
+ * the STACK records delivered. */
+typedef struct {
+    uint64_t *v;
+    size_t n, cap;
+    int stack_defs, runs;
+} stack_list;
+
+static void push(stack_list *l, uint64_t x)
+{
+    if (l->n == l->cap) assert_non_null(l->v = realloc(l->v, (l->cap = l->cap ? 2 * l->cap : 4096) * sizeof *l->v));
+    l->v[l->n++] = x;
+}
+
+static stack_list read_stacks(const bytes *b, int keep_definitions)
+{
+    stack_list l = {0};
+    tr_reader *r;
+    tr_reader_options o = {.keep_definitions = keep_definitions};
+    assert_int_equal(tr_reader_open_mem(&r, b->p, b->len, &o), 0);
+    tr_record rec;
+    int rc;
+    while ((rc = tr_reader_next(r, &rec)) != 0) {
+        assert_true(rc > 0);
+        if (rec.type == TR_REC_STACK) l.stack_defs++;
+        if (rec.type != TR_REC_SAMPLE) continue;
+        const uint32_t *fr;
+        int n = tr_reader_stack(r, rec.u.sample.stack, &fr);
+        assert_true(n > 0);
+        for (int i = 0; i < n; i++) {
+            uint32_t parent, frame;
+            const tr_frame *f = tr_reader_frame(r, fr[i]);
+            assert_non_null(f);
+            push(&l, f->addr);
+            if (i == 0) { /* the node view agrees with the materialised stack */
+                assert_int_equal(tr_reader_stack_node(r, rec.u.sample.stack, &parent, &frame), 0);
+                assert_int_equal(frame, fr[0]);
+            }
+        }
+        push(&l, 0);
+    }
+    tr_reader_stats st;
+    tr_reader_get_stats(r, &st);
+    l.runs = (int)st.per_type[TR_REC_STACK_RUN];
+    assert_int_equal(st.unresolved_refs, 0);
+    tr_reader_free(r);
+    return l;
+}
+
+static void test_stack_runs_read_as_stack_records(void **state)
+{
+    (void)state;
+    deep_arg a = {3000, 0};
+    tr_writer_options plain = {.chunk_size = 16384, .key_interval = 65536};
+    tr_writer_options runs = plain;
+    runs.stack_runs = 1;
+    bytes b0 = write_trace(fill_deep, &a, &plain, 1), b1 = write_trace(fill_deep, &a, &runs, 1);
+    assert_int_equal(b0.p[20] & TR_INCOMPAT_STACK_RUNS, 0);
+    assert_int_equal(b1.p[20] & TR_INCOMPAT_STACK_RUNS, TR_INCOMPAT_STACK_RUNS);
+    for (int keep = 0; keep < 2; keep++) {
+        stack_list l0 = read_stacks(&b0, keep), l1 = read_stacks(&b1, keep);
+        assert_int_equal(l0.n, l1.n);
+        assert_memory_equal(l0.v, l1.v, l0.n * sizeof *l0.v);
+        assert_int_equal(l0.runs, 0);
+        assert_true(l1.runs > 0);
+        /* runs are delivered node by node, as STACK records (their number
+         * differs: key chunks fall elsewhere in the smaller stream) */
+        if (keep) assert_true(l1.stack_defs > 3 * l1.runs && l0.stack_defs > 3 * l1.runs);
+        else assert_true(l0.stack_defs == 0 && l1.stack_defs == 0);
+        free(l0.v);
+        free(l1.v);
+    }
+    /* fewer bytes: ids and parents are implied */
+    assert_true(b1.len * 4 < b0.len * 3);
+    free(b0.p);
+    free(b1.p);
+}
+
+static void test_thread_stacks_read_as_stack_addrs(void **state)
+{
+    (void)state;
+    deep_arg a0 = {2000, 0}, a1 = {2000, 1};
+    tr_writer_options o = {.stack_runs = 1};
+    bytes b0 = write_trace(fill_deep, &a0, &o, 1), b1 = write_trace(fill_deep, &a1, &o, 1);
+    stack_list l0 = read_stacks(&b0, 0), l1 = read_stacks(&b1, 0);
+    assert_int_equal(l0.n, l1.n);
+    assert_memory_equal(l0.v, l1.v, l0.n * sizeof *l0.v);
+    free(l0.v);
+    free(l1.v);
+    free(b0.p);
+    free(b1.p);
+}
+
+static void test_stack_limit_forgets_and_stacks_still_read(void **state)
+{
+    (void)state;
+    deep_arg a = {3000, 1};
+    tr_writer_options all = {.stack_runs = 1}, limited = {.stack_runs = 1, .stack_limit = 500};
+    bytes b0 = write_trace(fill_deep, &a, &all, 1), b1 = write_trace(fill_deep, &a, &limited, 1);
+    stack_list l0 = read_stacks(&b0, 1), l1 = read_stacks(&b1, 1);
+    assert_int_equal(l0.n, l1.n);
+    assert_memory_equal(l0.v, l1.v, l0.n * sizeof *l0.v);
+    /* forgotten stacks are defined again, under new ids */
+    assert_true(l1.stack_defs > l0.stack_defs);
+    free(l0.v);
+    free(l1.v);
+    free(b0.p);
+    free(b1.p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -976,6 +1132,9 @@ int main(void)
         cmocka_unit_test(test_error_messages_cover_every_code),
         cmocka_unit_test(test_stack_copies_delta_coded),
         cmocka_unit_test(test_stack_delta_hostile_records),
+        cmocka_unit_test(test_stack_runs_read_as_stack_records),
+        cmocka_unit_test(test_thread_stacks_read_as_stack_addrs),
+        cmocka_unit_test(test_stack_limit_forgets_and_stacks_still_read),
     };
     return cmocka_run_group_tests_name("format", tests, NULL, NULL);
 }

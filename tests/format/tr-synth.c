@@ -4,7 +4,8 @@
  *   tr-synth stacks N MAX   N samples with stack copies of up to MAX bytes (no other types)
  *   tr-synth dump < FILE    every decoded field of every record (golden files)
  *   options: -c CHUNK (raw bytes per chunk), -k KEY (key interval), -u (unfinished),
- *            -d (stack copies delta-coded: format 1.1's STACK_DELTA) */
+ *            -d (stack copies delta-coded: format 1.1's STACK_DELTA),
+ *            -r (stack nodes defined in runs: format 1.2's STACK_RUNS) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,11 +17,12 @@ int main(int argc, char **argv)
 {
     tr_writer_options o = {0};
     int c, unfinished = 0;
-    while ((c = getopt(argc, argv, "c:k:ud")) != -1) {
+    while ((c = getopt(argc, argv, "c:k:udr")) != -1) {
         if (c == 'c') o.chunk_size = strtoull(optarg, NULL, 0);
         else if (c == 'k') o.key_interval = strtoull(optarg, NULL, 0);
         else if (c == 'u') unfinished = 1;
         else if (c == 'd') o.stack_delta = 1;
+        else if (c == 'r') o.stack_runs = 1;
         else return 2;
     }
     if (optind < argc && !strcmp(argv[optind], "dump")) {
@@ -31,7 +33,7 @@ int main(int argc, char **argv)
         return st;
     }
     if (optind >= argc || isatty(1)) {
-        fprintf(stderr, "usage: tr-synth [-c CHUNK] [-k KEY] [-u] [-d] all|samples N|stacks N MAX > FILE\n");
+        fprintf(stderr, "usage: tr-synth [-c CHUNK] [-k KEY] [-u] [-d] [-r] all|samples N|stacks N MAX > FILE\n");
         return 2;
     }
     tr_writer *w;
