@@ -143,6 +143,7 @@ typedef struct idmap {
 } idmap;
 uint32_t tr_internal_idmap_get(const idmap *m, uint64_t key);
 int tr_internal_idmap_put(idmap *m, uint64_t key, uint32_t val);
+void tr_internal_idmap_clear(idmap *m); /* empty, keeping its memory */
 void tr_internal_idmap_free(idmap *m);
 
 /* ids to values: a dense array for ids near the number defined (writers

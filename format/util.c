@@ -185,6 +185,12 @@ int tr_internal_idmap_put(idmap *m, uint64_t key, uint32_t val)
     }
 }
 
+void tr_internal_idmap_clear(idmap *m)
+{
+    if (m->cap) memset(m->keys, 0xff, m->cap * sizeof *m->keys);
+    m->n = 0;
+}
+
 void tr_internal_idmap_free(idmap *m)
 {
     free(m->keys);

@@ -26,6 +26,7 @@ typedef struct thread_stack {
 } thread_stack;
 #define THREAD_STACKS 64 /* threads remembered, by a hash of (pid, tid) */
 #define RAW_FRAME_CACHE 4096
+#define WIDE 8 /* children a node's list holds before they go into wide_map */
 
 struct tr_writer {
     int fd;
@@ -63,11 +64,14 @@ struct tr_writer {
      * stacks[0] stands for the root side of every stack (parent 0).  A
      * node's children are a list, the one last found first: a new node
      * is appended, and its parent (usually the node just made) is in
-     * cache, so a deep new stack costs no hash look-up at all. */
-    struct { uint32_t parent, frame, child, sibling; } *stacks;
+     * cache, so a deep new stack costs no hash look-up at all.  The
+     * children of a node with more than WIDE of them are found through
+     * wide_map instead. */
+    struct { uint32_t parent, frame, child, sibling, nchild; } *stacks;
     uint32_t *stack_epoch;
     uint32_t nstack, capstack;
     uint32_t stack_base;   /* ids up to it were forgotten (opt.stack_limit) */
+    idmap wide_map;        /* (parent index, frame) -> index, for wide parents */
     thread_stack threads[THREAD_STACKS];
     struct { uint64_t addr; uint32_t flags, id; } raw_frames[RAW_FRAME_CACHE]; /* raw frame ids by address */
 
@@ -422,7 +426,8 @@ static void stacks_limit(tr_writer *w)
     if (!w->opt.stack_limit || w->nstack <= w->opt.stack_limit) return;
     w->stack_base += w->nstack;
     w->nstack = 0;
-    w->stacks[0].child = 0;
+    w->stacks[0].child = w->stacks[0].nchild = 0;
+    tr_internal_idmap_clear(&w->wide_map);
 }
 
 /* The node (parent, frame): found among parent's children, or made when
@@ -434,7 +439,15 @@ static int stack_node(tr_writer *w, uint32_t parent, uint32_t frame, int find, u
         memset(&w->stacks[0], 0, sizeof w->stacks[0]);
     }
     uint32_t p = parent ? parent - w->stack_base : 0;
-    if (find) {
+    uint64_t key = (uint64_t)p << 32 | frame;
+    int wide = w->stacks[p].nchild > WIDE;
+    if (find && wide) {
+        uint32_t c = tr_internal_idmap_get(&w->wide_map, key);
+        if (c) {
+            *id = w->stack_base + c;
+            return 0;
+        }
+    } else if (find) {
         for (uint32_t prev = 0, c = w->stacks[p].child; c; prev = c, c = w->stacks[c].sibling) {
             if (w->stacks[c].frame != frame) continue;
             if (prev) { /* to the front */
@@ -451,11 +464,17 @@ static int stack_node(tr_writer *w, uint32_t parent, uint32_t frame, int find, u
     uint32_t i = ++w->nstack;
     w->stacks[i].parent = parent;
     w->stacks[i].frame = frame;
-    w->stacks[i].child = 0;
+    w->stacks[i].child = w->stacks[i].nchild = 0;
     w->stacks[i].sibling = w->stacks[p].child;
     w->stacks[p].child = i;
     w->stack_epoch[i] = 0;
     *id = w->stack_base + i;
+    if (++w->stacks[p].nchild == WIDE + 1) { /* too many to scan: the list goes into the map */
+        for (uint32_t c = w->stacks[p].child; c; c = w->stacks[c].sibling)
+            if (tr_internal_idmap_put(&w->wide_map, (uint64_t)p << 32 | w->stacks[c].frame, c)) return TR_E_NOMEM;
+    } else if (wide && tr_internal_idmap_put(&w->wide_map, key, i)) {
+        return TR_E_NOMEM;
+    }
     return 0;
 }
 
@@ -840,6 +859,7 @@ void tr_writer_free(tr_writer *w)
     tr_internal_idmap_free(&w->frame_map);
     free(w->stacks);
     free(w->stack_epoch);
+    tr_internal_idmap_free(&w->wide_map);
     for (size_t i = 0; i < THREAD_STACKS; i++) {
         free(w->threads[i].addrs);
         free(w->threads[i].flags);
