@@ -28,6 +28,7 @@
 #define TR_END_SIZE 48u
 #define TR_FRAME_MAX 4096u         /* largest frame content a reader accepts */
 #define TR_CHUNK_KEY 1u            /* chunk flag: key chunk */
+#define TR_CHUNK_FORGET 2u         /* chunk flag: no stack node defined before it is referred to again */
 #define TR_RAW_MAX (16u << 20)     /* hard limit on a chunk's raw size */
 #define TR_MAX_DEPTH 4096          /* frames of a stack a reader materialises */
 
@@ -150,16 +151,19 @@ void tr_internal_idmap_free(idmap *m);
  * assign them in order), a hash map for the rest (hostile or lost ids), so
  * memory follows the number of definitions, never the size of an id. */
 typedef struct idtab {
-    uint32_t *dense;
+    uint32_t *dense;  /* ids base .. base + ndense - 1 */
     size_t ndense, count;
-    idmap sparse;
+    uint32_t base;    /* the first id put into the empty table */
+    idmap sparse;     /* the others */
 } idtab;
 static inline uint32_t idtab_get(const idtab *t, uint32_t id)
 {
-    if (id < t->ndense && t->dense[id]) return t->dense[id];
+    uint32_t i = id - t->base;
+    if (id >= t->base && i < t->ndense && t->dense[i]) return t->dense[i];
     return t->sparse.n ? tr_internal_idmap_get(&t->sparse, id) : 0;
 }
 int tr_internal_idtab_put(idtab *t, uint32_t id, uint32_t val);
+void tr_internal_idtab_clear(idtab *t); /* empty, keeping its memory */
 void tr_internal_idtab_free(idtab *t);
 uint64_t tr_internal_hash64(const void *p, size_t n, uint64_t seed);
 

@@ -108,6 +108,7 @@ struct tr_reader {
     node *nodes;
     size_t nnodes, capnodes;
     stack_run run;          /* in the loaded chunk */
+    uint64_t stack_forgets; /* FORGET chunks read in the stream */
     uint32_t *stack_buf;    /* tr_reader_stack's frames, TR_MAX_DEPTH of them */
     uint32_t stack_buf_id;  /* whose frames stack_buf holds (0: none) */
     int stack_buf_depth;
@@ -244,6 +245,7 @@ static void tables_clear(tr_reader *r)
     r->nstrs = r->nframes = r->nnodes = r->nevents = 0;
     r->run.left = 0;
     r->stack_buf_id = 0;
+    r->stack_forgets = 0;
     for (size_t i = 0; i < r->nmeta; i++) {
         free(r->meta[i].key);
         free(r->meta[i].value);
@@ -703,6 +705,12 @@ static int next_frame(tr_reader *r, tr_record *rec)
         r->st.compressed_bytes += 8 + (uint64_t)size + csize;
         r->chunk.len = rsize;
         tr_internal_stack_images_reset(&r->images);
+        if (sf.flags & TR_CHUNK_FORGET) { /* no earlier stack node is referred to again */
+            tr_internal_idtab_clear(&r->node_ids);
+            r->nnodes = 0;
+            r->stack_buf_id = 0;
+            r->stack_forgets++;
+        }
         r->time = base;
         r->st.chunks++;
         r->st.raw_bytes += rsize;
@@ -952,6 +960,11 @@ int tr_reader_stack(tr_reader *r, uint32_t id, const uint32_t **frames)
     r->stack_buf_depth = d;
     *frames = r->stack_buf;
     return d;
+}
+
+uint64_t tr_reader_stack_forgets(const tr_reader *r)
+{
+    return r ? r->stack_forgets : 0;
 }
 
 int tr_reader_stack_node(tr_reader *r, uint32_t id, uint32_t *parent, uint32_t *frame)

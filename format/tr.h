@@ -374,11 +374,12 @@ typedef struct tr_writer_options {
      * frame, and ids and parents implied instead of written. */
     int stack_runs;
     /* Stack nodes the writer keeps to intern stacks; 0 = no limit.  When
-     * more are interned, the writer forgets them all at the start of the
-     * next record and starts a key chunk: later stacks get new ids, and its
-     * memory stays bounded however many distinct stacks a long recording
-     * has.  Only for callers that keep no stack ids of their own across
-     * records (a recorder that interns each sample's stack as it goes). */
+     * more are interned, the next call that interns a stack forgets them
+     * all first (tr_writer_forget_stacks), so memory stays bounded, in the
+     * writer and in its readers, however many distinct stacks a long
+     * recording has.  Only for callers that keep no stack ids of their own
+     * across records (a recorder that interns each sample's stack as it
+     * goes). */
     uint32_t stack_limit;
 } tr_writer_options;
 
@@ -409,6 +410,12 @@ int tr_writer_stack_addrs(tr_writer *w, const uint64_t *addrs, const uint32_t *f
  * tr_writer_stack_addrs. */
 int tr_writer_thread_stack(tr_writer *w, int32_t pid, int32_t tid, const uint64_t *addrs,
                            const uint32_t *flags, size_t n, uint32_t *id);
+
+/* Forget every stack interned so far: they are never referred to again
+ * (the caller drops the stack ids it holds), later stacks get new ids.
+ * Ends the chunk; the next one is a key chunk flagged FORGET, from which
+ * on readers drop their stack nodes too (spec/FORMAT.md 5). */
+int tr_writer_forget_stacks(tr_writer *w);
 
 /* Define an event; def->id is assigned when 0 and returned in *id.  Sticky. */
 int tr_writer_event(tr_writer *w, const tr_event_def *def, uint32_t *id);
@@ -514,6 +521,12 @@ const tr_frame *tr_reader_frame(tr_reader *r, uint32_t id);
  * of tr_reader_stack or tr_reader_next, or a negative tr_error.  The
  * reader keeps 8 bytes per node, not the frames of every stack. */
 int tr_reader_stack(tr_reader *r, uint32_t id, const uint32_t **frames);
+/* How many times the current stream's writer has forgotten its stacks so
+ * far (tr_writer_forget_stacks): node ids from before each time are never
+ * referred to again, and the reader has dropped them.  A tool that keeps
+ * data per stack node drops it when this changes, and so stays within the
+ * memory the writer's stack_limit allows. */
+uint64_t tr_reader_stack_forgets(const tr_reader *r);
 /* One node of the stack tree: its frame id and its parent's node id (0:
  * the root side ends here).  Returns 0, or TR_E_CORRUPT_RECORD when id is
  * not defined.  For tools that work once per node instead of per stack:

@@ -200,21 +200,29 @@ void tr_internal_idmap_free(idmap *m)
 
 int tr_internal_idtab_put(idtab *t, uint32_t id, uint32_t val)
 {
-    t->count++;
-    if (id >= t->ndense && (uint64_t)id < 2 * (uint64_t)t->count + 65536) {
+    if (!t->count++) t->base = id < 1024 ? 0 : id; /* ids are given out from here, mostly in order */
+    uint32_t i = id - t->base;
+    if (id >= t->base && i >= t->ndense && (uint64_t)i < 2 * (uint64_t)t->count + 65536) {
         size_t n = t->ndense ? t->ndense : 1024;
-        while (n <= id) n *= 2;
+        while (n <= i) n *= 2;
         uint32_t *d = realloc(t->dense, n * sizeof *d);
         if (!d) return TR_E_NOMEM;
         memset(d + t->ndense, 0, (n - t->ndense) * sizeof *d);
         t->dense = d;
         t->ndense = n;
     }
-    if (id < t->ndense) {
-        t->dense[id] = val;
+    if (id >= t->base && i < t->ndense) {
+        t->dense[i] = val;
         return 0;
     }
     return tr_internal_idmap_put(&t->sparse, id, val);
+}
+
+void tr_internal_idtab_clear(idtab *t)
+{
+    if (t->ndense) memset(t->dense, 0, t->ndense * sizeof *t->dense);
+    t->count = 0;
+    tr_internal_idmap_clear(&t->sparse);
 }
 
 void tr_internal_idtab_free(idtab *t)

@@ -70,7 +70,8 @@ struct tr_writer {
     struct { uint32_t parent, frame, child, sibling, nchild; } *stacks;
     uint32_t *stack_epoch;
     uint32_t nstack, capstack;
-    uint32_t stack_base;   /* ids up to it were forgotten (opt.stack_limit) */
+    uint32_t stack_base;   /* ids up to it were forgotten (tr_writer_forget_stacks) */
+    int forget_pending;    /* the next chunk says so (TR_CHUNK_FORGET) */
     idmap wide_map;        /* (parent index, frame) -> index, for wide parents */
     thread_stack threads[THREAD_STACKS];
     struct { uint64_t addr; uint32_t flags, id; } raw_frames[RAW_FRAME_CACHE]; /* raw frame ids by address */
@@ -240,9 +241,10 @@ static int begin_group(tr_writer *w)
     if (w->chunk.len >= w->opt.chunk_size && (e = flush_chunk(w))) return e;
     if (w->chunk.len) return 0;
     clock_gettime(CLOCK_MONOTONIC, &w->opened);
-    w->chunk_flags = 0;
-    if (w->seq == 0 || w->raw_since_key >= w->opt.key_interval) {
-        w->chunk_flags = TR_CHUNK_KEY;
+    w->chunk_flags = w->forget_pending ? TR_CHUNK_FORGET : 0;
+    if (w->seq == 0 || w->raw_since_key >= w->opt.key_interval || w->forget_pending) {
+        w->forget_pending = 0;
+        w->chunk_flags |= TR_CHUNK_KEY;
         w->raw_since_key = 0;
         w->epoch++;
         for (size_t i = 0; i < w->nsticky; i++)
@@ -419,15 +421,25 @@ int tr_writer_frame(tr_writer *w, const tr_frame *f, uint32_t *id)
     }
 }
 
-/* Forget every stack node when more than opt.stack_limit are kept: ids go
- * on from the last one, so no id ever names two stacks. */
-static void stacks_limit(tr_writer *w)
+int tr_writer_forget_stacks(tr_writer *w)
 {
-    if (!w->opt.stack_limit || w->nstack <= w->opt.stack_limit) return;
+    if (!w) return TR_E_INVAL;
+    if (w->finished) return TR_E_FINISHED;
+    int e = flush_chunk(w); /* the next chunk, a key chunk, is the first without them */
+    if (e) return e;
     w->stack_base += w->nstack;
     w->nstack = 0;
-    w->stacks[0].child = w->stacks[0].nchild = 0;
+    if (w->stacks) w->stacks[0].child = w->stacks[0].nchild = 0;
     tr_internal_idmap_clear(&w->wide_map);
+    w->forget_pending = 1;
+    return 0;
+}
+
+/* Forget every stack node when more than opt.stack_limit are kept. */
+static int stacks_limit(tr_writer *w)
+{
+    if (!w->opt.stack_limit || w->nstack <= w->opt.stack_limit) return 0;
+    return tr_writer_forget_stacks(w);
 }
 
 /* The node (parent, frame): found among parent's children, or made when
@@ -481,14 +493,14 @@ static int stack_node(tr_writer *w, uint32_t parent, uint32_t frame, int find, u
 int tr_writer_stack(tr_writer *w, const uint32_t *frames, size_t n, uint32_t *id)
 {
     if (!w || (!frames && n) || !id) return TR_E_INVAL;
-    stacks_limit(w);
+    int e = stacks_limit(w);
+    if (e) return e;
     uint32_t parent = 0;
     int find = 1;
     for (size_t i = n; i-- > 0;) {
         if (!frames[i] || frames[i] > w->nframe) return TR_E_INVAL;
         uint32_t before = w->nstack;
-        int e = stack_node(w, parent, frames[i], find, &parent);
-        if (e) return e;
+        if ((e = stack_node(w, parent, frames[i], find, &parent))) return e;
         find = w->nstack == before;
     }
     *id = parent;
@@ -524,7 +536,8 @@ int tr_writer_thread_stack(tr_writer *w, int32_t pid, int32_t tid, const uint64_
                            size_t n, uint32_t *id)
 {
     if (!w || (!addrs && n) || !id) return TR_E_INVAL;
-    stacks_limit(w);
+    int e = stacks_limit(w);
+    if (e) return e;
     uint64_t h = ((uint64_t)(uint32_t)pid << 32 | (uint32_t)tid) * 0x9e3779b97f4a7c15ull;
     thread_stack *t = &w->threads[h >> 58 & (THREAD_STACKS - 1)];
     if (t->pid != pid || t->tid != tid || t->base != w->stack_base) {
@@ -557,7 +570,7 @@ int tr_writer_thread_stack(tr_writer *w, int32_t pid, int32_t tid, const uint64_
         uint64_t a = addrs[n - 1 - i];
         uint32_t fl = flags ? flags[n - 1 - i] & ~TR_FRAME_SYMBOLIZED : 0, frame;
         uint32_t before = w->nstack;
-        int e = raw_frame(w, a, fl, &frame);
+        e = raw_frame(w, a, fl, &frame);
         if (!e) e = stack_node(w, parent, frame, find, &parent);
         if (e) {
             t->n = (uint32_t)i;

@@ -1004,6 +1004,7 @@ typedef struct {
     uint64_t *v;
     size_t n, cap;
     int stack_defs, runs;
+    uint64_t forgets;
 } stack_list;
 
 static void push(stack_list *l, uint64_t x)
@@ -1042,6 +1043,7 @@ static stack_list read_stacks(const bytes *b, int keep_definitions)
     tr_reader_stats st;
     tr_reader_get_stats(r, &st);
     l.runs = (int)st.per_type[TR_REC_STACK_RUN];
+    l.forgets = tr_reader_stack_forgets(r);
     assert_int_equal(st.unresolved_refs, 0);
     tr_reader_free(r);
     return l;
@@ -1100,8 +1102,11 @@ static void test_stack_limit_forgets_and_stacks_still_read(void **state)
     stack_list l0 = read_stacks(&b0, 1), l1 = read_stacks(&b1, 1);
     assert_int_equal(l0.n, l1.n);
     assert_memory_equal(l0.v, l1.v, l0.n * sizeof *l0.v);
-    /* forgotten stacks are defined again, under new ids */
+    /* forgotten stacks are defined again, under new ids, and the reader
+     * drops the old ones each time */
     assert_true(l1.stack_defs > l0.stack_defs);
+    assert_int_equal(l0.forgets, 0);
+    assert_true(l1.forgets > 10);
     free(l0.v);
     free(l1.v);
     free(b0.p);
