@@ -176,6 +176,8 @@ uint64_t tr_internal_hash64(const void *p, size_t n, uint64_t seed);
 typedef struct stack_image {
     uint8_t *p;      /* the image is p[cap - len, cap) */
     size_t cap, len;
+    uint64_t end;    /* STACK_ADDR: the address after its last byte, when has_end */
+    int has_end;
 } stack_image;
 typedef struct stack_images {
     stack_image *v;
@@ -192,6 +194,19 @@ int tr_internal_stack_image_reserve(stack_images *t, stack_image *im, size_t n);
 const uint8_t *tr_internal_stack_image_put(stack_image *im, const uint8_t *fresh, size_t f, size_t kept);
 /* The length of the longest common suffix of s[0..n) and the image. */
 size_t tr_internal_stack_image_suffix(const stack_image *im, const uint8_t *s, size_t n);
+/* STACK_ADDR (1.2): copies placed by address, each becoming the image.
+ * For a copy s[0..n) of the memory at addr: the longest run of its words
+ * equal to the image's at the same addresses: *kept its length (0 when
+ * shorter than min), *tail the copy's bytes above it. */
+void tr_internal_stack_image_match_at(const stack_image *im, const uint8_t *s, size_t n, uint64_t addr,
+                                      size_t min, size_t *kept, size_t *tail);
+/* Does the image hold the kept bytes at address k0?  (A reader's check.) */
+int tr_internal_stack_image_holds(const stack_image *im, uint64_t k0, size_t kept);
+/* The copy at addr of fresh[0..f - tail), then the image's kept bytes at
+ * the addresses that follow, then fresh[f - tail..f) becomes the image
+ * (reserved for f + kept; the kept bytes checked): where it starts. */
+const uint8_t *tr_internal_stack_image_put_at(stack_image *im, const uint8_t *fresh, size_t f, size_t tail,
+                                              size_t kept, uint64_t addr);
 /* A new chunk: every image empty (buffers kept unless they grew large). */
 void tr_internal_stack_images_reset(stack_images *t);
 void tr_internal_stack_images_free(stack_images *t);
@@ -202,12 +217,19 @@ static inline int type_has_prefix(uint32_t t) { return (t & 0x20) != 0; }
 /* Encode rec's body (after the prefix for event types) into b.  kept: the
  * last kept bytes of a sample's stack copy are not written but taken from
  * the thread's stack image (sflags bit 3); 0 for every other record. */
-int tr_internal_rec_encode_body(buf *b, const tr_record *rec, size_t kept);
+/* How a sample's stack copy is written: the copy less `kept` bytes taken
+ * from its thread's image (STACK_DELTA); with `addressed` (STACK_ADDR) the
+ * kept bytes are followed by the copy's last `tail` bytes. */
+typedef struct copy_delta {
+    size_t kept, tail;
+    int addressed;
+} copy_delta;
+int tr_internal_rec_encode_body(buf *b, const tr_record *rec, const copy_delta *d);
 /* Decode a body (after the prefix) into rec; 0 or TR_E_CORRUPT_RECORD.
  * A sample whose stack copy continues in the thread's stack image gets
  * only its written bytes in stack_copy and the rest's length in *kept
  * (0 otherwise): the reader completes it. */
-int tr_internal_rec_decode_body(cur *c, tr_record *rec, size_t *kept);
+int tr_internal_rec_decode_body(cur *c, tr_record *rec, copy_delta *d);
 
 #pragma GCC visibility pop
 

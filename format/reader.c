@@ -616,7 +616,7 @@ static int next_frame(tr_reader *r, tr_record *rec)
         if (major > TR_VERSION_MAJOR || major == 0)
             return set_diag(r, TR_E_VERSION, off, "stream version %u.%u; this reader knows %d.x", major, minor,
                             TR_VERSION_MAJOR);
-        if (incompat & ~(TR_INCOMPAT_STACK_DELTA | TR_INCOMPAT_STACK_RUNS))
+        if (incompat & ~(TR_INCOMPAT_STACK_DELTA | TR_INCOMPAT_STACK_RUNS | TR_INCOMPAT_STACK_ADDR))
             return set_diag(r, TR_E_INCOMPAT, off, "incompatible feature flags 0x%x", incompat);
         if (r->state == S_IN_STREAM) {
             /* deliver the end of the cut stream first, then come back here */
@@ -650,7 +650,7 @@ static int next_frame(tr_reader *r, tr_record *rec)
         if (r->state != S_IN_STREAM) {
             /* the stream's start frame was lost: go on with a stream of our own */
             /* its flags are unknown: keep stack images (harmless without them) */
-            start_stream(r, rec, TR_VERSION_MAJOR, 0, 0, TR_INCOMPAT_STACK_DELTA, off);
+            start_stream(r, rec, TR_VERSION_MAJOR, 0, 0, TR_INCOMPAT_STACK_DELTA | TR_INCOMPAT_STACK_ADDR, off);
             return NF_RECORD;
         }
         size_t max = r->opt.max_chunk ? r->opt.max_chunk : TR_RAW_MAX;
@@ -765,16 +765,24 @@ truncated: {
 /* STACK_DELTA: a sample's stack copy is the bytes written in the record
  * followed by the last kept bytes of its thread's stack image (spec/FORMAT.md
  * 4.4).  Completes rec's stack copy and lays it over the image. */
-static int complete_stack_copy(tr_reader *r, tr_record *rec, size_t kept)
+static int complete_stack_copy(tr_reader *r, tr_record *rec, const copy_delta *d)
 {
-    size_t f = rec->u.sample.stack_copy_len;
-    if (!f && !kept) return 0;
+    size_t f = rec->u.sample.stack_copy_len, kept = d->kept;
+    if (!f && !kept && !d->addressed) return 0;
     stack_image *im = tr_internal_stack_image_get(&r->images, rec->pid, rec->tid);
     if (!im) return TR_E_NOMEM;
-    if (kept > im->len) return TR_E_CORRUPT_RECORD;
     if (f > TR_RAW_MAX) return TR_E_CORRUPT_RECORD; /* cannot be: the chunk holds it */
-    if (tr_internal_stack_image_reserve(&r->images, im, f + kept)) return TR_E_NOMEM;
-    rec->u.sample.stack_copy = tr_internal_stack_image_put(im, rec->u.sample.stack_copy, f, kept);
+    if (d->addressed) { /* STACK_ADDR: the kept bytes at the image's same addresses */
+        uint64_t addr = rec->u.sample.stack_copy_addr, low = addr + (f - d->tail);
+        if (addr > UINT64_MAX - f - kept || (kept && !tr_internal_stack_image_holds(im, low, kept)))
+            return TR_E_CORRUPT_RECORD;
+        if (tr_internal_stack_image_reserve(&r->images, im, f + kept)) return TR_E_NOMEM;
+        rec->u.sample.stack_copy = tr_internal_stack_image_put_at(im, rec->u.sample.stack_copy, f, d->tail, kept, addr);
+    } else {
+        if (kept > im->len) return TR_E_CORRUPT_RECORD;
+        if (tr_internal_stack_image_reserve(&r->images, im, f + kept)) return TR_E_NOMEM;
+        rec->u.sample.stack_copy = tr_internal_stack_image_put(im, rec->u.sample.stack_copy, f, kept);
+    }
     rec->u.sample.stack_copy_len = f + kept;
     return 0;
 }
@@ -864,11 +872,13 @@ static int next_record(tr_reader *r, tr_record *rec)
     if (type == TR_REC_STREAM_START || type == TR_REC_STREAM_END) b.bad = 1;
     if (type == TR_REC_STACK_RUN) return run_begin(r, rec, &b);
     const char *name = tr_rec_type_name((uint32_t)type);
-    size_t kept = 0;
-    int e = b.bad ? TR_E_CORRUPT_RECORD : name ? tr_internal_rec_decode_body(&b, rec, &kept) : 0;
-    if (!e && type == TR_REC_SAMPLE && (r->incompat & TR_INCOMPAT_STACK_DELTA))
-        e = complete_stack_copy(r, rec, kept);
-    else if (kept)
+    copy_delta d = {0, 0, 0};
+    int e = b.bad ? TR_E_CORRUPT_RECORD : name ? tr_internal_rec_decode_body(&b, rec, &d) : 0;
+    if (!e && d.addressed && !(r->incompat & TR_INCOMPAT_STACK_ADDR))
+        e = TR_E_CORRUPT_RECORD; /* a copy placed by address in a stream without them */
+    else if (!e && type == TR_REC_SAMPLE && (r->incompat & TR_INCOMPAT_STACK_DELTA))
+        e = complete_stack_copy(r, rec, &d);
+    else if (d.kept)
         e = TR_E_CORRUPT_RECORD; /* a continued stack copy in a stream without them */
     if (e == TR_E_NOMEM) return e;
     if (e) return malformed(r, name);

@@ -61,7 +61,7 @@ static int put_args(buf *b, uint32_t n, const uint64_t *args)
     return 0;
 }
 
-int tr_internal_rec_encode_body(buf *b, const tr_record *rec, size_t kept)
+int tr_internal_rec_encode_body(buf *b, const tr_record *rec, const copy_delta *d)
 {
     const __typeof__(rec->u) *u = &rec->u;
     switch (rec->type) {
@@ -132,10 +132,11 @@ int tr_internal_rec_encode_body(buf *b, const tr_record *rec, size_t kept)
         PUTB(u->mmap.path, u->mmap.path_len);
         return 0;
     case TR_REC_SAMPLE: {
-        if (kept > u->sample.stack_copy_len) return TR_E_INVAL;
+        size_t kept = d ? d->kept : 0, tail = d && d->addressed ? d->tail : 0;
+        if (kept > u->sample.stack_copy_len || tail > u->sample.stack_copy_len - kept) return TR_E_INVAL;
         size_t written = u->sample.stack_copy_len - kept;
         uint32_t f = (u->sample.abi ? 1u : 0) | (written ? 2u : 0) | (u->sample.raw_len ? 4u : 0) |
-                     (kept ? 8u : 0);
+                     (kept ? 8u : 0) | (d && d->addressed ? 16u : 0);
         PUT(u->sample.event);
         PUT(u->sample.period);
         PUT(u->sample.stack);
@@ -147,12 +148,20 @@ int tr_internal_rec_encode_body(buf *b, const tr_record *rec, size_t kept)
             PUT(u->sample.regs_mask);
             for (int i = 0; i < n; i++) PUT(u->sample.regs[i]);
         }
-        if (f & 2) PUTLB(u->sample.stack_copy, written);
+        if (f & 2) { /* the copy but its kept bytes: those below them, those above (tail) */
+            PUT(written);
+            PUTB(u->sample.stack_copy, written - tail);
+            PUTB(u->sample.stack_copy + u->sample.stack_copy_len - tail, tail);
+        }
         if (f & 4) {
             PUT(u->sample.raw_flags);
             PUTLB(u->sample.raw, u->sample.raw_len);
         }
         if (f & 8) PUT(kept);
+        if (f & 16) {
+            PUT(u->sample.stack_copy_addr);
+            PUT(tail);
+        }
         return 0;
     }
     case TR_REC_COUNTER:
@@ -259,10 +268,10 @@ static void get_args(cur *c, uint32_t *n, uint64_t *args)
     for (uint32_t i = *n; i < 6; i++) args[i] = 0;
 }
 
-int tr_internal_rec_decode_body(cur *c, tr_record *rec, size_t *kept)
+int tr_internal_rec_decode_body(cur *c, tr_record *rec, copy_delta *d)
 {
     __typeof__(rec->u) *u = &rec->u;
-    *kept = 0;
+    *d = (copy_delta){0, 0, 0};
     switch (rec->type) {
     case TR_REC_STRING:
         u->string.id = cur_u32(c);
@@ -341,6 +350,7 @@ int tr_internal_rec_decode_body(cur *c, tr_record *rec, size_t *kept)
         u->sample.nregs = 0;
         u->sample.stack_copy = NULL;
         u->sample.stack_copy_len = 0;
+        u->sample.stack_copy_addr = 0;
         u->sample.raw = NULL;
         u->sample.raw_len = 0;
         u->sample.raw_flags = 0;
@@ -358,7 +368,14 @@ int tr_internal_rec_decode_body(cur *c, tr_record *rec, size_t *kept)
         if (f & 8) {
             uint64_t k = cur_varint(c);
             if (k == 0 || k > TR_RAW_MAX) c->bad = 1;
-            *kept = (size_t)k;
+            d->kept = (size_t)k;
+        }
+        if (f & 16) {
+            u->sample.stack_copy_addr = cur_varint(c);
+            uint64_t t = cur_varint(c);
+            if (t > u->sample.stack_copy_len) c->bad = 1;
+            d->tail = (size_t)t;
+            d->addressed = 1;
         }
         break;
     }

@@ -51,6 +51,7 @@ extern "C" {
  * refuses a stream with a flag it does not know. */
 #define TR_INCOMPAT_STACK_DELTA 1u /* stack copies may continue the thread's previous one (1.1) */
 #define TR_INCOMPAT_STACK_RUNS 2u  /* stack nodes may be defined in runs (STACK_RUN records, 1.2) */
+#define TR_INCOMPAT_STACK_ADDR 4u  /* stack copies placed by address in the thread's image (1.2) */
 #define TR_LIB_VERSION "0.1.0" /* version of the tools and the library */
 
 /* ------------------------------------------------------------------ */
@@ -252,6 +253,7 @@ typedef struct tr_record {
             uint32_t nregs;
             uint64_t regs[TR_MAX_REGS];
             const uint8_t *stack_copy; size_t stack_copy_len; /* user stack bytes */
+            uint64_t stack_copy_addr; /* the address of stack_copy[0] (the user sp), 0 unknown */
             const uint8_t *raw; size_t raw_len; /* tracepoint payload (PERF_SAMPLE_RAW) */
             uint32_t raw_flags;    /* TR_RAW_* */
         } sample;
@@ -367,6 +369,12 @@ typedef struct tr_writer_options {
      * share their outer frames, so readers decompress a fraction of the
      * bytes. */
     int stack_delta;
+    /* 2 instead of 1: place copies by address (TR_INCOMPAT_STACK_ADDR,
+     * format 1.2): a copy whose stack_copy_addr is set keeps the bytes it
+     * shares with the thread's last copy at the same addresses, wherever
+     * the two end.  A thread's copies of a fixed size (perf's
+     * sample_stack_user) do not end where its stack ends: 1 finds nothing
+     * to keep in them. */
     /* 1: define new stack nodes in runs, one STACK_RUN record for a chain
      * of nodes each the parent of the next (TR_INCOMPAT_STACK_RUNS: the
      * stream then needs a format 1.2 reader).  A new stack usually adds a

@@ -274,6 +274,54 @@ const uint8_t *tr_internal_stack_image_put(stack_image *im, const uint8_t *fresh
     uint8_t *start = im->p + im->cap - (f + kept);
     if (f) memcpy(start, fresh, f);
     if (f + kept > im->len) im->len = f + kept;
+    im->has_end = 0; /* laid over at the end: its address is not known */
+    return start;
+}
+
+void tr_internal_stack_image_match_at(const stack_image *im, const uint8_t *s, size_t n, uint64_t addr,
+                                      size_t min, size_t *kept, size_t *tail)
+{
+    *kept = *tail = 0;
+    if (!im->has_end || !im->len || addr > UINT64_MAX - n) return;
+    uint64_t e1 = addr + n, e0 = im->end, a0 = e0 - im->len;
+    uint64_t m = e1 < e0 ? e1 : e0, lo = addr > a0 ? addr : a0;
+    if (m <= lo) return;
+    /* the longest run of equal words below m: the outer frames, which a
+     * thread's stack keeps while its top (thread-local data) changes */
+    size_t max = (size_t)(m - lo), best = 0, top = 0, run = 0;
+    const uint8_t *a = s + (m - addr), *b = im->p + im->cap - (e0 - m); /* both at address m */
+    for (size_t k = 0; k + 8 <= max; k += 8) {
+        uint64_t x, y;
+        memcpy(&x, a - k - 8, 8);
+        memcpy(&y, b - k - 8, 8);
+        if (x != y) {
+            run = 0;
+        } else if ((run += 8) > best) {
+            best = run;
+            top = k + 8 - run;
+        }
+    }
+    if (best < min) return;
+    *kept = best;
+    *tail = (size_t)(e1 - m) + top;
+}
+
+int tr_internal_stack_image_holds(const stack_image *im, uint64_t k0, size_t kept)
+{
+    return im->has_end && k0 >= im->end - im->len && k0 <= im->end && kept <= im->end - k0;
+}
+
+const uint8_t *tr_internal_stack_image_put_at(stack_image *im, const uint8_t *fresh, size_t f, size_t tail,
+                                              size_t kept, uint64_t addr)
+{
+    size_t len = f + kept, low = f - tail;
+    uint8_t *start = im->p + im->cap - len;
+    if (kept) memmove(start + low, im->p + im->cap - (im->end - (addr + low)), kept);
+    memcpy(start, fresh, low);
+    memcpy(start + low + kept, fresh + low, tail);
+    im->len = len;
+    im->end = addr + len;
+    im->has_end = 1;
     return start;
 }
 
@@ -298,7 +346,7 @@ void tr_internal_stack_images_reset(stack_images *t)
         tr_internal_stack_images_free(t);
         return;
     }
-    for (size_t i = 0; i < t->n; i++) t->v[i].len = 0;
+    for (size_t i = 0; i < t->n; i++) t->v[i].len = 0, t->v[i].has_end = 0;
 }
 
 void tr_internal_stack_images_free(stack_images *t)

@@ -168,22 +168,28 @@ static int put_record(tr_writer *w, uint32_t type, const uint8_t *pre, size_t np
 
 /* Encode rec's body into w->body.  A sample's stack copy, when delta-coding,
  * is checked against its thread's image: *im is that image (NULL when the
- * record has none) and *kept how many of the copy's last bytes it holds. */
-static int encode(tr_writer *w, const tr_record *rec, stack_image **im, size_t *kept)
+ * record has none) and *d what of the copy it holds. */
+static int encode(tr_writer *w, const tr_record *rec, stack_image **im, copy_delta *d)
 {
     int e;
     *im = NULL;
-    *kept = 0;
+    *d = (copy_delta){0, 0, 0};
     if (w->opt.stack_delta && rec->type == TR_REC_SAMPLE && rec->u.sample.stack_copy_len) {
         size_t n = rec->u.sample.stack_copy_len;
+        const uint8_t *s = rec->u.sample.stack_copy;
         if (!(*im = tr_internal_stack_image_get(&w->images, rec->pid, rec->tid)) ||
             tr_internal_stack_image_reserve(&w->images, *im, n))
             return w->err = TR_E_NOMEM;
-        *kept = tr_internal_stack_image_suffix(*im, rec->u.sample.stack_copy, n);
-        if (*kept < STACK_KEPT_MIN) *kept = 0;
+        if (w->opt.stack_delta == 2 && rec->u.sample.stack_copy_addr) {
+            d->addressed = 1;
+            tr_internal_stack_image_match_at(*im, s, n, rec->u.sample.stack_copy_addr, STACK_KEPT_MIN, &d->kept,
+                                             &d->tail);
+        } else if ((d->kept = tr_internal_stack_image_suffix(*im, s, n)) < STACK_KEPT_MIN) {
+            d->kept = 0;
+        }
     }
     w->body.len = 0;
-    if ((e = tr_internal_rec_encode_body(&w->body, rec, *kept))) return e == TR_E_NOMEM ? (w->err = e) : e;
+    if ((e = tr_internal_rec_encode_body(&w->body, rec, d))) return e == TR_E_NOMEM ? (w->err = e) : e;
     return 0;
 }
 
@@ -195,12 +201,12 @@ static int append(tr_writer *w, const tr_record *rec)
 {
     int e;
     stack_image *im;
-    size_t kept;
-    if ((e = encode(w, rec, &im, &kept))) return e;
+    copy_delta d;
+    if ((e = encode(w, rec, &im, &d))) return e;
     if (w->body.len > TR_RAW_MAX / 2) return TR_E_TOO_LARGE;
     if (w->chunk.len + w->body.len + 64 > TR_RAW_MAX) {
         if ((e = flush_chunk(w))) return e;
-        if (im && (e = encode(w, rec, &im, &kept))) return e;
+        if (im && (e = encode(w, rec, &im, &d))) return e;
         if (w->body.len > TR_RAW_MAX / 2) return TR_E_TOO_LARGE; /* written whole, it is too large */
     }
     uint8_t pre[40];
@@ -216,9 +222,12 @@ static int append(tr_writer *w, const tr_record *rec)
         w->last_time = rec->time;
     }
     if ((e = put_record(w, rec->type, pre, n, &w->body))) return e;
-    if (im) {
+    if (im) { /* the image as the reader will have it */
         size_t len = rec->u.sample.stack_copy_len;
-        tr_internal_stack_image_put(im, rec->u.sample.stack_copy, len - kept, kept);
+        if (d.addressed)
+            tr_internal_stack_image_put_at(im, rec->u.sample.stack_copy, len, 0, 0, rec->u.sample.stack_copy_addr);
+        else
+            tr_internal_stack_image_put(im, rec->u.sample.stack_copy, len - d.kept, d.kept);
     }
     return 0;
 }
@@ -275,7 +284,7 @@ static int sticky_add(tr_writer *w, const tr_record *rec, const char *key)
         if (key && !(s->key = strdup(key))) return TR_E_NOMEM;
         w->nsticky++;
     }
-    if ((e = tr_internal_rec_encode_body(&s->body, rec, 0))) return e;
+    if ((e = tr_internal_rec_encode_body(&s->body, rec, NULL))) return e;
     if ((e = begin_group(w))) return e;
     if (!w->sticky_just_emitted) return append_raw(w, rec->type, &s->body);
     return 0;
@@ -742,6 +751,7 @@ int tr_writer_open(tr_writer **out, int fd, const tr_writer_options *opt)
     put_le16(s + 6, TR_VERSION_MINOR);
     put_le32(s + 8, 0);  /* compatible feature flags */
     put_le32(s + 12, (w->opt.stack_delta ? TR_INCOMPAT_STACK_DELTA : 0) |
+                         (w->opt.stack_delta == 2 ? TR_INCOMPAT_STACK_ADDR : 0) |
                          (w->opt.stack_runs ? TR_INCOMPAT_STACK_RUNS : 0)); /* incompatible feature flags */
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);

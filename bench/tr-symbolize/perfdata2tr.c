@@ -197,6 +197,8 @@ static void sample(const uint8_t *p, const uint8_t *end)
             uint64_t dyn = u64(&c);
             r.u.sample.stack_copy = data;
             r.u.sample.stack_copy_len = dyn < sz ? dyn : sz;
+            uint64_t m = r.u.sample.regs_mask; /* x86_64: the copy starts at the user sp, register 7 */
+            if (r.u.sample.abi && (m & 1u << 7)) r.u.sample.stack_copy_addr = r.u.sample.regs[__builtin_popcountll(m & 0x7f)];
         }
     }
     if (!r.u.sample.stack_copy_len) {
@@ -374,7 +376,7 @@ int main(int argc, char **argv)
     read_build_ids(base, size, &h);
 
     /* stack copies delta-coded, as tr-rec-perf writes them */
-    tr_writer_options wo = { .stack_delta = (attr.sample_type & PERF_SAMPLE_STACK_USER) != 0, .stack_runs = 1,
+    tr_writer_options wo = { .stack_delta = (attr.sample_type & PERF_SAMPLE_STACK_USER) ? 2 : 0, .stack_runs = 1,
                              .stack_limit = 1u << 20 };
     if (tr_writer_open(&w, 1, &wo) < 0)
         die("cannot write");

@@ -149,6 +149,7 @@ static void convert_sample(struct session *s, const struct perf_event_header *h,
             if (data && dyn <= size) {
                 rec.u.sample.stack_copy = data;
                 rec.u.sample.stack_copy_len = dyn;
+                rec.u.sample.stack_copy_addr = dwarf_user_sp(&rec);
             }
         }
     }

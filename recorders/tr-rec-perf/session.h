@@ -79,6 +79,14 @@ static inline uint64_t dwarf_regs_mask(void)
     return m;
 }
 
+/* The user stack pointer of a dwarf sample (where its stack copy starts), 0 unknown. */
+static inline uint64_t dwarf_user_sp(const tr_record *rec)
+{
+    uint64_t m = rec->u.sample.regs_mask;
+    if (!rec->u.sample.abi || !(m & (1ull << PERF_REG_X86_SP))) return 0;
+    return rec->u.sample.regs[__builtin_popcountll(m & ((1ull << PERF_REG_X86_SP) - 1))];
+}
+
 /* Read every ring, sort what was read by time, write what is old enough
  * (everything when final) (convert.c). */
 void drain(struct session *s, int final);

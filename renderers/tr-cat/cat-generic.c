@@ -529,7 +529,9 @@ int cat_info(struct cat_ctx *c)
             uint32_t incompat = rec.u.stream_start.incompat;
             fprintf(f, "stream %u:       format %u.%u at byte %" PRIu64 "%s%s\n", rec.stream, rec.u.stream_start.major,
                     rec.u.stream_start.minor, rec.u.stream_start.offset,
-                    incompat & TR_INCOMPAT_STACK_DELTA ? ", stack copies delta-coded" : "",
+                    incompat & TR_INCOMPAT_STACK_ADDR    ? ", stack copies delta-coded by address"
+                    : incompat & TR_INCOMPAT_STACK_DELTA ? ", stack copies delta-coded"
+                                                         : "",
                     incompat & TR_INCOMPAT_STACK_RUNS ? ", stack nodes in runs" : "");
             continue;
         }

@@ -202,6 +202,7 @@ int synth_stack_copies(tr_writer *w, uint64_t n, size_t max_copy, uint64_t seed)
         r.u.sample.regs[2] = 0x401000 + i;
         r.u.sample.stack_copy = st + max_copy - depth;
         r.u.sample.stack_copy_len = len;
+        r.u.sample.stack_copy_addr = r.u.sample.regs[1]; /* the sp */
         if ((e = tr_writer_add(w, &r))) return e;
     }
     return 0;

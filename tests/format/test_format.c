@@ -400,7 +400,7 @@ static void test_version_rules(void **state)
     b.p[16] = 0x80; /* an unknown compatible flag: ignored */
     recrc(b.p);
     assert_int_equal(read_all(&b).fatal, 0);
-    b.p[20] = 4; /* an unknown incompatible flag (bit 2): refused */
+    b.p[20] = 8; /* an unknown incompatible flag (bit 3): refused */
     recrc(b.p);
     assert_int_equal(read_all(&b).fatal, TR_E_INCOMPAT);
     free(b.p);
@@ -952,6 +952,117 @@ static void test_stack_delta_hostile_records(void **state)
     }
 }
 
+/* ---- stack copies placed by address (1.2, STACK_ADDR) ---- */
+
+/* Three threads' copies of a fixed size from the stack pointer, as perf
+ * takes them of threads: the copy does not end where the stack ends, and
+ * its top (the thread's own data) changes at every sample. */
+static int fill_thread_windows(tr_writer *w, void *arg)
+{
+    (void)arg;
+    enum { SPAN = 16384, WINDOW = 4096 };
+    static uint8_t mem[3][SPAN];
+    uint64_t s = 7;
+    tr_event_def d = {.kind = TR_EV_SOFTWARE, .sample_value = 999, .flags = TR_EVF_FREQ | TR_EVF_DWARF,
+                      .name = "cpu-clock", .name_len = 9};
+    uint32_t ev;
+    int e = tr_writer_event(w, &d, &ev);
+    for (int t = 0; t < 3; t++)
+        for (int i = 0; i < SPAN; i++) mem[t][i] = (uint8_t)((s = s * 6364136223846793005ull + 1442695040888963407ull) >> 56);
+    for (uint64_t i = 0; i < 3000 && !e; i++) {
+        int t = (int)(i % 3);
+        size_t sp = SPAN - WINDOW - 512 + (size_t)(s >> 40) % 512; /* the stack pointer moves */
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        for (size_t k = 0; k < 96; k++) mem[t][sp + k] = (uint8_t)(s >> (k % 56)); /* the leaf frames change */
+        for (size_t k = SPAN - 1024; k < SPAN - 960; k++) mem[t][k] = (uint8_t)i; /* and data above them */
+        size_t len = WINDOW;
+        tr_record r = {.type = TR_REC_SAMPLE, .time = 1000 + i, .pid = 5, .tid = 5 + t, .cpu = 0};
+        r.u.sample.event = ev;
+        r.u.sample.period = 1;
+        r.u.sample.stack_copy = mem[t] + sp;
+        r.u.sample.stack_copy_len = len;
+        r.u.sample.stack_copy_addr = 0x7f0000000000ull + (uint64_t)t * 0x100000 + sp;
+        e = tr_writer_add(w, &r);
+    }
+    return e;
+}
+
+static uint64_t raw_bytes(const bytes *b)
+{
+    tr_reader *r;
+    tr_reader_stats st;
+    assert_int_equal(tr_reader_open_mem(&r, b->p, b->len, NULL), 0);
+    while (tr_reader_next(r, &(tr_record){0}) > 0) {}
+    tr_reader_get_stats(r, &st);
+    tr_reader_free(r);
+    return st.raw_bytes;
+}
+
+static void test_stack_copies_placed_by_address(void **state)
+{
+    (void)state;
+    tr_writer_options plain = {.chunk_size = 256 << 10}, ends = plain, addr = plain;
+    ends.stack_delta = 1;
+    addr.stack_delta = 2;
+    bytes p = write_trace(fill_thread_windows, NULL, &plain, 1), e = write_trace(fill_thread_windows, NULL, &ends, 1),
+          a = write_trace(fill_thread_windows, NULL, &addr, 1);
+    copies cp = read_copies(&p), ca = read_copies(&a);
+    assert_int_equal(ca.incompat, TR_INCOMPAT_STACK_DELTA | TR_INCOMPAT_STACK_ADDR);
+    assert_int_equal(ca.nsamples, 3000);
+    for (int i = 0; i < 32; i++) assert_int_equal(ca.errors[i], 0);
+    /* the same copies, byte for byte */
+    assert_int_equal(ca.len, cp.len);
+    assert_memory_equal(ca.copies, cp.copies, cp.len);
+    /* aligned at their ends these copies share next to nothing; by address, most */
+    uint64_t rp = raw_bytes(&p), re = raw_bytes(&e), ra = raw_bytes(&a);
+    assert_true(re * 10 > rp * 9);
+    assert_true(ra * 2 < rp);
+    free(cp.copies);
+    free(ca.copies);
+    free(p.p);
+    free(e.p);
+    free(a.p);
+}
+
+static void test_stack_addr_hostile_records(void **state)
+{
+    (void)state;
+    /* sflags 0x12: bytes placed at 0x1000 (tail 0); then 0x1a: kept 2 between written bytes */
+    const uint8_t raw[] = {
+        0x30, 16, 0, 2, 2, 0, 1, 1, 0, 0x12, 4, 'a', 'b', 'c', 'd', 0x80, 0x20, 0,       /* "abcd" at 0x1000 */
+        0x30, 15, 0, 2, 2, 0, 1, 1, 0, 0x1a, 2, 'x', 'y', 2, 0x81, 0x20, 1,            /* "x" "cd" "y" at 0x1001 */
+        0x30, 15, 0, 2, 2, 0, 1, 1, 0, 0x1a, 2, 'x', 'y', 2, 0x84, 0x20, 0,            /* kept at 0x1006: past the image */
+    };
+    for (int flagged = 0; flagged < 2; flagged++) {
+        bytes b = hand_stream(raw, sizeof raw);
+        b.p[20] = (uint8_t)(flagged ? TR_INCOMPAT_STACK_DELTA | TR_INCOMPAT_STACK_ADDR : TR_INCOMPAT_STACK_DELTA);
+        recrc(b.p);
+        tr_reader *r;
+        assert_int_equal(tr_reader_open_mem(&r, b.p, b.len, NULL), 0);
+        tr_record rec;
+        int rc, samples = 0, bad = 0;
+        while ((rc = tr_reader_next(r, &rec)) != 0) {
+            if (rc == TR_E_CORRUPT_RECORD) bad++;
+            else assert_true(rc > 0);
+            if (rc > 0 && rec.type == TR_REC_SAMPLE) {
+                samples++;
+                assert_int_equal(rec.u.sample.stack_copy_addr, samples == 1 ? 0x1000 : 0x1001);
+                if (samples == 1) assert_memory_equal(rec.u.sample.stack_copy, "abcd", 4);
+                if (samples == 2) {
+                    assert_int_equal(rec.u.sample.stack_copy_len, 4);
+                    assert_memory_equal(rec.u.sample.stack_copy, "xcdy", 4);
+                }
+            }
+        }
+        /* flagged: two samples, the third refused; without STACK_ADDR the
+         * first is malformed already */
+        assert_int_equal(samples, flagged ? 2 : 0);
+        assert_int_equal(bad, 1);
+        tr_reader_free(r);
+        free(b.p);
+    }
+}
+
 /* ---- stack runs, thread stacks, the stack limit (1.2) ---- */
 
 /* Deep, varied stacks of a few threads: a random walk through 8 "functions"
@@ -1137,6 +1248,8 @@ int main(void)
         cmocka_unit_test(test_error_messages_cover_every_code),
         cmocka_unit_test(test_stack_copies_delta_coded),
         cmocka_unit_test(test_stack_delta_hostile_records),
+        cmocka_unit_test(test_stack_copies_placed_by_address),
+        cmocka_unit_test(test_stack_addr_hostile_records),
         cmocka_unit_test(test_stack_runs_read_as_stack_records),
         cmocka_unit_test(test_thread_stacks_read_as_stack_addrs),
         cmocka_unit_test(test_stack_limit_forgets_and_stacks_still_read),

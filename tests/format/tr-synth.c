@@ -5,6 +5,7 @@
  *   tr-synth dump < FILE    every decoded field of every record (golden files)
  *   options: -c CHUNK (raw bytes per chunk), -k KEY (key interval), -u (unfinished),
  *            -d (stack copies delta-coded: format 1.1's STACK_DELTA),
+ *            -a (stack copies placed by address: format 1.2's STACK_ADDR),
  *            -r (stack nodes defined in runs: format 1.2's STACK_RUNS) */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,11 +18,12 @@ int main(int argc, char **argv)
 {
     tr_writer_options o = {0};
     int c, unfinished = 0;
-    while ((c = getopt(argc, argv, "c:k:udr")) != -1) {
+    while ((c = getopt(argc, argv, "c:k:udar")) != -1) {
         if (c == 'c') o.chunk_size = strtoull(optarg, NULL, 0);
         else if (c == 'k') o.key_interval = strtoull(optarg, NULL, 0);
         else if (c == 'u') unfinished = 1;
         else if (c == 'd') o.stack_delta = 1;
+        else if (c == 'a') o.stack_delta = 2;
         else if (c == 'r') o.stack_runs = 1;
         else return 2;
     }
@@ -33,7 +35,7 @@ int main(int argc, char **argv)
         return st;
     }
     if (optind >= argc || isatty(1)) {
-        fprintf(stderr, "usage: tr-synth [-c CHUNK] [-k KEY] [-u] [-d] [-r] all|samples N|stacks N MAX > FILE\n");
+        fprintf(stderr, "usage: tr-synth [-c CHUNK] [-k KEY] [-u] [-d] [-a] [-r] all|samples N|stacks N MAX > FILE\n");
         return 2;
     }
     tr_writer *w;
