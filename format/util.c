@@ -290,15 +290,20 @@ void tr_internal_stack_image_match_at(const stack_image *im, const uint8_t *s, s
      * thread's stack keeps while its top (thread-local data) changes */
     size_t max = (size_t)(m - lo), best = 0, top = 0, run = 0;
     const uint8_t *a = s + (m - addr), *b = im->p + im->cap - (e0 - m); /* both at address m */
-    for (size_t k = 0; k + 8 <= max; k += 8) {
-        uint64_t x, y;
-        memcpy(&x, a - k - 8, 8);
-        memcpy(&y, b - k - 8, 8);
-        if (x != y) {
-            run = 0;
-        } else if ((run += 8) > best) {
+    for (size_t k = 0; k + 8 <= max;) {
+        if (k + 64 <= max && !memcmp(a - k - 64, b - k - 64, 64)) { /* most of it is equal */
+            run += 64;
+            k += 64;
+        } else {
+            uint64_t x, y;
+            memcpy(&x, a - k - 8, 8);
+            memcpy(&y, b - k - 8, 8);
+            run = x == y ? run + 8 : 0;
+            k += 8;
+        }
+        if (run > best) {
             best = run;
-            top = k + 8 - run;
+            top = k - run;
         }
     }
     if (best < min) return;
