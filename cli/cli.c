@@ -6,7 +6,11 @@
 #include <getopt.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "tr.h"
@@ -321,6 +325,36 @@ char *cli_read_file(const char *path, size_t *len)
 }
 
 void cli_ignore_sigpipe(void) { signal(SIGPIPE, SIG_IGN); }
+
+static int command_signal; /* the signal that killed the command */
+
+int cli_command_status(int wstatus)
+{
+    if (WIFEXITED(wstatus))
+        return WEXITSTATUS(wstatus);
+    if (!WIFSIGNALED(wstatus))
+        return CLI_EXIT_FAIL;
+    command_signal = WTERMSIG(wstatus);
+    return 128 + command_signal;
+}
+
+void cli_exit(int status)
+{
+    int sig = command_signal;
+    if (sig && status == 128 + sig) {
+        fflush(NULL);
+        /* the command's core dump (if any) is the one to keep */
+        struct rlimit none = {0, 0};
+        setrlimit(RLIMIT_CORE, &none);
+        signal(sig, SIG_DFL);
+        sigset_t set;
+        sigemptyset(&set);
+        sigaddset(&set, sig);
+        raise(sig);
+        sigprocmask(SIG_UNBLOCK, &set, NULL);
+    }
+    exit(status);
+}
 
 int cli_read_comm(pid_t pid, pid_t tid, char *buf, size_t size)
 {

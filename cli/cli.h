@@ -93,6 +93,13 @@ int cli_read_comm(pid_t pid, pid_t tid, char *buf, size_t size);
 /* Flush stdout; on failure print "tool: write error: stdout: ..." and
  * return 1, else return status unchanged. */
 int cli_finish_stdout(int status);
+/* The exit status that reports a command's wait status: its exit code, or
+ * 128+N when signal N killed it, which cli_exit then re-raises. */
+int cli_command_status(int wstatus);
+/* exit(status), but when status is 128+N from cli_command_status, die of
+ * signal N as the command did (core dumps off), as strace does; a signal
+ * that does not kill leaves exit(status). */
+_Noreturn void cli_exit(int status);
 /* Ignore SIGPIPE so a closed pipe is an EPIPE error, not a silent death. */
 void cli_ignore_sigpipe(void);
 

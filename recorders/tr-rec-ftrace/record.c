@@ -559,13 +559,8 @@ static int exit_status(const struct session *s)
         return CLI_EXIT_FAIL;
     if (s->o->cmd && !s->target.started && stop_signal)
         return 128 + stop_signal; /* interrupted before the command ran */
-    if (s->target.spawned && s->target.exited) {
-        int st = s->target.status;
-        if (WIFEXITED(st))
-            return WEXITSTATUS(st);
-        if (WIFSIGNALED(st))
-            return 128 + WTERMSIG(st);
-    }
+    if (s->target.spawned && s->target.exited)
+        return cli_command_status(s->target.status);
     return CLI_EXIT_OK;
 }
 
