@@ -159,7 +159,7 @@ struct ft_target {
     int status;            /* wait status */
 };
 /* Fork the command, stopped before exec until ft_target_go. */
-int ft_target_spawn(struct ft_target *t, char *const argv[]);
+int ft_target_spawn(struct ft_target *t, char *const argv[], int stdout_to_stderr);
 /* Let it exec; 0, or -1 with errno of the failed exec. */
 int ft_target_go(struct ft_target *t);
 /* 1 when the target ended (reaps a spawned child). */

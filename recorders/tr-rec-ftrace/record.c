@@ -684,7 +684,7 @@ int ft_record(const struct ft_options *o)
     /* who is traced */
     char *pidlist = NULL;
     if (o->cmd) {
-        if (ft_target_spawn(&s.target, o->cmd) < 0)
+        if (ft_target_spawn(&s.target, o->cmd, s.out_fd == STDOUT_FILENO) < 0)
             fail("cannot start %s: %s", o->cmd[0], strerror(errno));
         if (asprintf(&pidlist, "%d", (int)s.target.pid) < 0)
             fail("out of memory");
