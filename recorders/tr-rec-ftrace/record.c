@@ -736,6 +736,7 @@ int ft_record(const struct ft_options *o)
             ft_target_done(&s.target);
             fail("cannot run %s: %s", o->cmd[0], strerror(e));
         }
+        cli_commit_trace_output();
         run_loop(&s, o->duration_ns ? now_ns() + o->duration_ns : 0);
     }
 

@@ -542,6 +542,7 @@ int perf_record(struct perf_opts *o)
     uint64_t t0 = sb_now_ns();
     int status = start_targets(s);
     if (!status) {
+        cli_commit_trace_output();
         int stop_signal = record_loop(s, sfd);
         enable_all(s, 0);
         if (s->have_child && !s->child_done) {

@@ -266,6 +266,7 @@ static int run_once(struct stat_run *s, uint32_t run, int sfd, const sigset_t *m
     } else {
         enable(s, 1);
     }
+    cli_commit_trace_output();
     char start[32];
     snprintf(start, sizeof start, "%llu", (unsigned long long)t0);
     werr(s, tr_writer_meta(s->w, META_STAT_START, start));

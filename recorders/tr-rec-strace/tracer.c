@@ -754,6 +754,7 @@ int tracer_run_command(tr_writer *w, const struct tracer_opts *o, char **argv,
     T.main_pid = pid;
     res->processes = 1;
     install_signals(0);
+    cli_commit_trace_output();
     kill(pid, SIGCONT);
     int rc = trace_loop(&T);
     stop_timer();
@@ -853,6 +854,7 @@ int tracer_attach(tr_writer *w, const struct tracer_opts *o, const pid_t *pids, 
         tracer_end(&T);
         return -1;
     }
+    cli_commit_trace_output();
     int rc = trace_loop(&T);
     stop_timer();
     if (res->detached)
