@@ -559,8 +559,12 @@ static int trace_loop(struct tracer *T)
 {
     while (T->tab.count > 0) {
         if (stop_requested || T->write_error) {
-            detach_all(T);
-            T->res->detached = 1;
+            /* with the filter, the tracees end with us (PTRACE_O_EXITKILL): detached, their
+             * filtered calls would fail */
+            if (!(T->options & PTRACE_O_EXITKILL)) {
+                detach_all(T);
+                T->res->detached = 1;
+            }
             break;
         }
         int status;
@@ -697,7 +701,9 @@ int tracer_run_command(tr_writer *w, const struct tracer_opts *o, char **argv,
     }
     struct sock_filter *prog = NULL;
     unsigned short plen = 0;
-    if (o->seccomp && filter_restricted(o->filter)) {
+    /* Filtered calls of a process no tracer follows fail with ENOSYS: as strace, a filter only
+     * with -f (every descendant followed) and with PTRACE_O_EXITKILL (no tracee outlives us) */
+    if (o->seccomp && o->follow && filter_restricted(o->filter)) {
         /* -k: stop at the calls that change code mappings too, unrecorded */
         struct filter stops = *o->filter;
         if (o->stacks)
@@ -710,7 +716,7 @@ int tracer_run_command(tr_writer *w, const struct tracer_opts *o, char **argv,
             return -1;
         }
         T.use_seccomp = 1;
-        T.options |= PTRACE_O_TRACESECCOMP;
+        T.options |= PTRACE_O_TRACESECCOMP | PTRACE_O_EXITKILL;
     }
     /* the child reports a failed exec through a close-on-exec pipe */
     int pfd[2];
