@@ -211,12 +211,15 @@ static void syscall_entry(struct tracer *T, struct tracee *tr, uint32_t arch, ui
     tr->ncaps = 0;
     tr->nr = (uint32_t)nr;
     memcpy(tr->args, args, sizeof tr->args);
+    tr->stack_at_exit = 0;
     if (arch != AUDIT_ARCH_X86_64)
         return; /* other ABIs are not decoded */
     if (tr->startup) {
         if (nr != (uint64_t)T->nr_execve && nr != (uint64_t)T->nr_execveat)
             return;
         tr->startup = 0;
+        /* its stack is the recorder's own code: take the program's once it returns (strace too) */
+        tr->stack_at_exit = 1;
     }
     if (!filter_selects(T->o->filter, (uint32_t)nr))
         return;
@@ -227,7 +230,7 @@ static void syscall_entry(struct tracer *T, struct tracee *tr, uint32_t arch, ui
     tr->selected = 1;
     if (T->o->stacks && !T->stacks && !(T->stacks = stacks_new(T->w)))
         cli_die(CLI_EXIT_FAIL, "out of memory");
-    if (T->stacks)
+    if (T->stacks && !tr->stack_at_exit)
         check_write(T, stacks_capture(T->stacks, tr->tgid, tr->tid, &tr->stack));
 }
 
@@ -266,6 +269,8 @@ static void syscall_exit(struct tracer *T, struct tracee *tr, int64_t ret)
             capture_entry(tr, desc_of(T, tr->nr), &T->o->cap);
     }
     if (tr->selected && status_selected(T, ret, 1)) {
+        if (tr->stack_at_exit && T->stacks && ret == 0)
+            check_write(T, stacks_capture(T->stacks, tr->tgid, tr->tid, &tr->stack));
         capture_exit(tr, desc_of(T, tr->nr), ret, &T->o->cap);
         write_syscall(T, tr, ret, TR_SYSF_HAS_RET, t);
     }
@@ -274,6 +279,7 @@ static void syscall_exit(struct tracer *T, struct tracee *tr, int64_t ret)
         stacks_maps_changed(T->stacks, tr->tgid, change == 1);
     tr->in_syscall = 0;
     tr->selected = 0;
+    tr->stack_at_exit = 0;
 }
 
 /* ---- resuming --------------------------------------------------------------- */
