@@ -47,6 +47,8 @@ int ft_instance_write(const char *file, const char *str);
 /* Register an fd in the instance that must be closed before its removal. */
 void ft_instance_track_fd(int fd);
 void ft_instance_untrack_fd(int fd);
+/* In a forked child: close the registered fds (the child does not use the instance). */
+void ft_instance_close_in_child(void);
 /* The kernel's last error_log line of our instance (malloc'd) or NULL. */
 char *ft_instance_error_log(void);
 

@@ -69,6 +69,13 @@ void ft_instance_track_fd(int fd)
         tracked[ntracked++] = fd;
 }
 
+void ft_instance_close_in_child(void)
+{
+    for (size_t i = 0; i < ntracked; i++)
+        close(tracked[i]);
+    ntracked = 0;
+}
+
 void ft_instance_untrack_fd(int fd)
 {
     for (size_t i = 0; i < ntracked; i++)
