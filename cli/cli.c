@@ -303,9 +303,10 @@ int cli_open_trace_output(const char *path, const char *default_path, const char
         int fd = open_beside(final);
         if (fd >= 0)
             return fd;
-        /* a directory that takes no new file: write the file itself */
+        /* a directory that takes no new file: write the file itself (never through a
+         * symlink at the default name) */
     }
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | (keep_old ? O_NOFOLLOW : 0), 0644);
     if (fd < 0)
         cli_die(CLI_EXIT_FAIL, "%s: %s", path, strerror(errno));
     return fd;
