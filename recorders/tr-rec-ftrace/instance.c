@@ -43,11 +43,24 @@ void ft_instance_name(char *buf, size_t len, pid_t pid, uint64_t nonce)
     snprintf(buf, len, "%s%ld-%016llx", FT_INSTANCE_PREFIX, (long)pid, (unsigned long long)nonce);
 }
 
+/* An older recorder's "tr-rec-ftrace-PID" holds no file open while it sets up: live while PID
+ * is a running tr-rec-ftrace. */
+static int old_name_live(const char *rest)
+{
+    char *end, comm[32];
+    long pid = strtol(rest, &end, 10);
+    if (*end || end == rest || pid <= 0 || pid > 0x3fffffff || (pid_t)pid == getpid())
+        return 0;
+    return (kill((pid_t)pid, 0) == 0 || errno != ESRCH) &&
+           cli_read_comm((pid_t)pid, (pid_t)pid, comm, sizeof comm) == 0 && !strcmp(comm, "tr-rec-ftrace");
+}
+
 static int stale_cb(const char *name, void *ctx)
 {
     int *removed = ctx;
     char path[1024];
-    if (strncmp(name, FT_INSTANCE_PREFIX, strlen(FT_INSTANCE_PREFIX)) != 0)
+    size_t n = strlen(FT_INSTANCE_PREFIX);
+    if (strncmp(name, FT_INSTANCE_PREFIX, n) != 0 || old_name_live(name + n))
         return 0;
     /* in use (a live recorder holds one of its files): EBUSY, and nothing changed */
     snprintf(path, sizeof path, "%s/instances/%s", tracefs_tracing_dir(), name);

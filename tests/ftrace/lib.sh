@@ -31,7 +31,7 @@ tracing_state() {
             cat "$f" 2>&1 || true
         done
         echo "== instances (but tr-rec-ftrace's own, counted by stale_instances)"
-        ls instances | grep -v '^tr-rec-ftrace-[0-9]*-[0-9a-f]*$' || true
+        ls instances | grep -v -E '^tr-rec-ftrace-[0-9]+(-[0-9a-f]+)?$' || true
         echo "== options"
         grep -H . options/* 2>&1 || true
         echo "== events"
