@@ -6,7 +6,11 @@
 #include <getopt.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "tr.h"
@@ -235,24 +239,97 @@ uint64_t cli_parse_seconds(const char *s, uint64_t max_ns, const char *what)
     return ns;
 }
 
+/* The trace file being written under a temporary name until the commit. */
+static struct {
+    char tmp[PATH_MAX], final[PATH_MAX + 8];
+    int pending, keep_old;
+    pid_t owner;
+} out;
+
+static void remove_uncommitted(void)
+{
+    if (out.pending && getpid() == out.owner) /* not in a forked child */
+        unlink(out.tmp);
+}
+
+/* A new file beside final, or -1 (errno) when its directory takes none. */
+static int open_beside(const char *final)
+{
+    const char *slash = strrchr(final, '/');
+    int dirlen = slash ? (int)(slash - final + 1) : 0;
+    if (snprintf(out.tmp, sizeof out.tmp, "%.*s.%s.XXXXXX", dirlen, final,
+                 final + dirlen) >= (int)sizeof out.tmp) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    int fd = mkostemp(out.tmp, O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    mode_t mask = umask(0);
+    umask(mask);
+    if (fchmod(fd, 0644 & ~mask) < 0) { /* mkostemp's 0600 is still safe */ }
+    if (!out.owner)
+        atexit(remove_uncommitted);
+    out.owner = getpid();
+    out.pending = 1;
+    return fd;
+}
+
 int cli_open_trace_output(const char *path, const char *default_path, const char **shown)
 {
+    int keep_old = 0;
     if (!path || !strcmp(path, "-")) {
         if (isatty(STDOUT_FILENO)) {
             if (!default_path)
                 cli_die(CLI_EXIT_USAGE, "refusing to write a binary trace to a terminal; "
                                         "use -o FILE or a pipe");
             path = default_path;
+            keep_old = 1;
         } else {
             *shown = "stdout";
             return STDOUT_FILENO;
         }
     }
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    *shown = path;
+    /* -o through a symlink writes where it points; the default name is never followed */
+    struct stat st;
+    char real[PATH_MAX];
+    const char *final = path;
+    if (!keep_old && lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && realpath(path, real))
+        final = real;
+    if (keep_old || stat(final, &st) < 0 || S_ISREG(st.st_mode)) {
+        snprintf(out.final, sizeof out.final, "%s", final);
+        out.keep_old = keep_old;
+        int fd = open_beside(final);
+        if (fd >= 0)
+            return fd;
+        /* a directory that takes no new file: write the file itself (never through a
+         * symlink at the default name) */
+    }
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | (keep_old ? O_NOFOLLOW : 0), 0644);
     if (fd < 0)
         cli_die(CLI_EXIT_FAIL, "%s: %s", path, strerror(errno));
-    *shown = path;
     return fd;
+}
+
+void cli_commit_trace_output(void)
+{
+    if (!out.pending)
+        return;
+    out.pending = 0;
+    struct stat st;
+    char old[sizeof out.final + 4];
+    snprintf(old, sizeof old, "%s.old", out.final);
+    if (out.keep_old && lstat(out.final, &st) == 0 && rename(out.final, old) < 0) {
+        int e = errno;
+        unlink(out.tmp);
+        cli_die(CLI_EXIT_FAIL, "%s: cannot keep it as %s: %s", out.final, old, strerror(e));
+    }
+    if (rename(out.tmp, out.final) < 0) {
+        int e = errno;
+        unlink(out.tmp);
+        cli_die(CLI_EXIT_FAIL, "%s: %s", out.final, strerror(e));
+    }
 }
 
 int cli_open_input(const char *path, const char **shown)
@@ -321,6 +398,36 @@ char *cli_read_file(const char *path, size_t *len)
 }
 
 void cli_ignore_sigpipe(void) { signal(SIGPIPE, SIG_IGN); }
+
+static int command_signal; /* the signal that killed the command */
+
+int cli_command_status(int wstatus)
+{
+    if (WIFEXITED(wstatus))
+        return WEXITSTATUS(wstatus);
+    if (!WIFSIGNALED(wstatus))
+        return CLI_EXIT_FAIL;
+    command_signal = WTERMSIG(wstatus);
+    return 128 + command_signal;
+}
+
+void cli_exit(int status)
+{
+    int sig = command_signal;
+    if (sig && status == 128 + sig) {
+        fflush(NULL);
+        /* the command's core dump (if any) is the one to keep */
+        struct rlimit none = {0, 0};
+        setrlimit(RLIMIT_CORE, &none);
+        signal(sig, SIG_DFL);
+        sigset_t set;
+        sigemptyset(&set);
+        sigaddset(&set, sig);
+        raise(sig);
+        sigprocmask(SIG_UNBLOCK, &set, NULL);
+    }
+    exit(status);
+}
 
 int cli_read_comm(pid_t pid, pid_t tid, char *buf, size_t size)
 {

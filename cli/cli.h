@@ -76,9 +76,18 @@ uint64_t cli_parse_seconds(const char *s, uint64_t max_ns, const char *what);
 
 /* Output for binary traces: path "-" or NULL means stdout.  Refuses a
  * terminal with a clear error (exit 2) unless default_path is given, in
- * which case that file is created instead (tr-rec-perf's trace.tr).
- * Returns the fd; *shown receives the name to use in messages. */
+ * which case that file is written instead (tr-rec-perf's trace.tr).
+ * Returns the fd; *shown receives the name to use in messages.
+ * A regular file is written as a new file beside it (".NAME.XXXXXX") that
+ * takes the name only at cli_commit_trace_output(): an error before
+ * recording starts leaves the old file as it was, and the new file is
+ * removed at exit.  An existing default_path (a symlink too, never
+ * followed) is renamed to NAME.old at the commit, as perf keeps
+ * perf.data.old.  A device or FIFO is opened as it is. */
 int cli_open_trace_output(const char *path, const char *default_path, const char **shown);
+/* Recording has started: the trace takes its name (see above).  Idempotent;
+ * nothing to do for stdout.  Exits 1 when the rename fails. */
+void cli_commit_trace_output(void);
 /* Input: "-" or NULL is stdin.  Returns fd or exits 1 with the error. */
 int cli_open_input(const char *path, const char **shown);
 
@@ -93,6 +102,13 @@ int cli_read_comm(pid_t pid, pid_t tid, char *buf, size_t size);
 /* Flush stdout; on failure print "tool: write error: stdout: ..." and
  * return 1, else return status unchanged. */
 int cli_finish_stdout(int status);
+/* The exit status that reports a command's wait status: its exit code, or
+ * 128+N when signal N killed it, which cli_exit then re-raises. */
+int cli_command_status(int wstatus);
+/* exit(status), but when status is 128+N from cli_command_status, die of
+ * signal N as the command did (core dumps off), as strace does; a signal
+ * that does not kill leaves exit(status). */
+_Noreturn void cli_exit(int status);
 /* Ignore SIGPIPE so a closed pipe is an EPIPE error, not a silent death. */
 void cli_ignore_sigpipe(void);
 

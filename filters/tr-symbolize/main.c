@@ -81,6 +81,7 @@ int main(int argc, char **argv)
     o.sym.debug_dirs = dirs;
     int in = cli_open_input(cli_optind < argc ? argv[cli_optind] : NULL, &o.in_name);
     int out = cli_open_trace_output(output, NULL, &o.out_name);
+    cli_commit_trace_output(); /* a filter writes as it reads */
     cli_ignore_sigpipe();
     /* every module and unwinding session keeps its file open */
     struct rlimit rl;

@@ -21,17 +21,22 @@
 /* Mount tracefs when it is not mounted; the tracing directory or NULL with
  * *why set. */
 const char *ft_tracing_dir(const char **why);
-/* Name of an instance of ours for pid ("tr-rec-ftrace-1234"). */
-void ft_instance_name(char *buf, size_t len, pid_t pid);
-/* The pid in an instance name of ours, or -1 when the name is not ours. */
-pid_t ft_instance_pid(const char *name);
-/* 1 when pid is a running tr-rec-ftrace other than us. */
-int ft_pid_is_live_recorder(pid_t pid);
-/* Remove instances left by killed runs; returns how many were removed. */
+/* Name of an instance of ours for pid and a random nonce ("tr-rec-ftrace-1234-00c0ffee..."):
+ * pids repeat across PID namespaces, the nonce does not. */
+void ft_instance_name(char *buf, size_t len, pid_t pid, uint64_t nonce);
+/* Remove instances left by killed runs; returns how many were removed.  A live recorder holds
+ * a file of its instance open from its creation on, and the kernel refuses to remove an
+ * instance in use (EBUSY), in whatever PID namespace that recorder runs. */
 int ft_remove_stale_instances(void);
 /* Create our instance (stopped, clock mono); registers its removal at exit.
  * 0, or -1 with a message in err. */
 int ft_instance_create(char *err, size_t errlen);
+/* Our pid as the kernel's events carry it and set_event_pid takes it: the pid in the initial
+ * PID namespace, read back from a trace_marker write in our instance (getpid() outside a
+ * PID namespace, or when it cannot be told).  Valid after ft_instance_create. */
+pid_t ft_kernel_pid(void);
+/* The first pid in the instance's set_event_pid other than pid, or 0. */
+pid_t ft_instance_other_pid(pid_t pid);
 /* Remove our instance now (closes the registered fds first).  Idempotent. */
 void ft_instance_remove(void);
 /* Absolute path of a file in our instance (static buffer per call site: copy it). */
@@ -42,6 +47,8 @@ int ft_instance_write(const char *file, const char *str);
 /* Register an fd in the instance that must be closed before its removal. */
 void ft_instance_track_fd(int fd);
 void ft_instance_untrack_fd(int fd);
+/* In a forked child: close the registered fds (the child does not use the instance). */
+void ft_instance_close_in_child(void);
 /* The kernel's last error_log line of our instance (malloc'd) or NULL. */
 char *ft_instance_error_log(void);
 
@@ -151,6 +158,7 @@ char *ft_tasks_tgids(struct ft_tasks *t, const char *kernel, size_t *len);
 
 struct ft_target {
     pid_t pid;             /* command or -p pid; 0 system-wide */
+    pid_t kpid;            /* the command's pid in the kernel's events (ft_kernel_pid) */
     int spawned;           /* we forked it */
     int started;           /* it was let go to exec */
     int go_fd;             /* write end: closing it lets the child exec */
@@ -159,7 +167,7 @@ struct ft_target {
     int status;            /* wait status */
 };
 /* Fork the command, stopped before exec until ft_target_go. */
-int ft_target_spawn(struct ft_target *t, char *const argv[]);
+int ft_target_spawn(struct ft_target *t, char *const argv[], int stdout_to_stderr);
 /* Let it exec; 0, or -1 with errno of the failed exec. */
 int ft_target_go(struct ft_target *t);
 /* 1 when the target ended (reaps a spawned child). */

@@ -156,5 +156,5 @@ int main(int argc, char **argv)
     free(o.func_filters);
     free(o.func_notrace);
     free(formats);
-    return cli_finish_stdout(status);
+    cli_exit(cli_finish_stdout(status));
 }

@@ -559,13 +559,8 @@ static int exit_status(const struct session *s)
         return CLI_EXIT_FAIL;
     if (s->o->cmd && !s->target.started && stop_signal)
         return 128 + stop_signal; /* interrupted before the command ran */
-    if (s->target.spawned && s->target.exited) {
-        int st = s->target.status;
-        if (WIFEXITED(st))
-            return WEXITSTATUS(st);
-        if (WIFSIGNALED(st))
-            return 128 + WTERMSIG(st);
-    }
+    if (s->target.spawned && s->target.exited)
+        return cli_command_status(s->target.status);
     return CLI_EXIT_OK;
 }
 
@@ -577,7 +572,7 @@ static void record_child_exit(struct session *s)
     memset(&r, 0, sizeof r);
     r.type = TR_REC_EXIT;
     r.time = now_ns();
-    r.pid = r.tid = s->target.pid;
+    r.pid = r.tid = s->target.kpid ? s->target.kpid : s->target.pid;
     r.cpu = -1;
     r.u.exit.status = s->target.status;
     r.u.exit.flags = WIFSIGNALED(s->target.status) ? TR_EXITF_SIGNALED : 0;
@@ -688,12 +683,27 @@ int ft_record(const struct ft_options *o)
 
     /* who is traced */
     char *pidlist = NULL;
+    pid_t me = ft_kernel_pid();
+    int in_pidns = me != getpid(); /* our pids are not the ones tracefs takes */
     if (o->cmd) {
-        if (ft_target_spawn(&s.target, o->cmd) < 0)
+        if (in_pidns) { /* the kernel adds the child's pid at its fork: ours is there first */
+            char v[32];
+            snprintf(v, sizeof v, "%d", (int)me);
+            int rc = ft_instance_write("options/event-fork", "1");
+            if (rc < 0 || (rc = ft_instance_write("set_event_pid", v)) < 0)
+                fail("set_event_pid: %s", strerror(-rc));
+        }
+        if (ft_target_spawn(&s.target, o->cmd, s.out_fd == STDOUT_FILENO) < 0)
             fail("cannot start %s: %s", o->cmd[0], strerror(errno));
-        if (asprintf(&pidlist, "%d", (int)s.target.pid) < 0)
+        s.target.kpid = in_pidns ? ft_instance_other_pid(me) : s.target.pid;
+        if (s.target.kpid <= 0)
+            fail("cannot tell the command's pid outside this PID namespace (set_event_pid)");
+        if (asprintf(&pidlist, "%d", (int)s.target.kpid) < 0)
             fail("out of memory");
     } else if (o->pid > 0) {
+        if (in_pidns)
+            fail("-p inside a PID namespace: tracefs takes the pids of the initial namespace, "
+                 "which this one does not show (run the command under tr-rec-ftrace instead)");
         s.target.pid = o->pid;
         pidlist = ft_pid_threads(o->pid);
         if (!pidlist)
@@ -706,9 +716,9 @@ int ft_record(const struct ft_options *o)
         ft_instance_write("options/event-fork", "1");
     } else {
         /* system-wide: not ourselves, or the recorder's reads would trace themselves */
-        char me[32];
-        snprintf(me, sizeof me, "%d", (int)getpid());
-        ft_instance_write("set_event_notrace_pid", me);
+        char v[32];
+        snprintf(v, sizeof v, "%d", (int)me);
+        ft_instance_write("set_event_notrace_pid", v);
     }
     if (o->function)
         ft_setup_function(&s.ev, s.dir, o, pidlist);
@@ -741,6 +751,7 @@ int ft_record(const struct ft_options *o)
             ft_target_done(&s.target);
             fail("cannot run %s: %s", o->cmd[0], strerror(e));
         }
+        cli_commit_trace_output();
         run_loop(&s, o->duration_ns ? now_ns() + o->duration_ns : 0);
     }
 

@@ -156,7 +156,7 @@ void ft_setup_function(struct ft_events *ev, const char *dir, const struct ft_op
     } else {
         /* system-wide: not the recorder's own functions */
         char me[32];
-        snprintf(me, sizeof me, "%d", (int)getpid());
+        snprintf(me, sizeof me, "%d", (int)ft_kernel_pid());
         int rc = ft_instance_write("set_ftrace_notrace_pid", me);
         if (rc < 0 && rc != -ENOENT)
             refuse_function(tracer, "set_ftrace_notrace_pid", -rc);

@@ -12,7 +12,7 @@
 #include "array.h"
 #include "ftrace.h"
 
-int ft_target_spawn(struct ft_target *t, char *const argv[])
+int ft_target_spawn(struct ft_target *t, char *const argv[], int stdout_to_stderr)
 {
     int go[2], err[2];
     if (pipe2(go, O_CLOEXEC) < 0)
@@ -42,6 +42,9 @@ int ft_target_spawn(struct ft_target *t, char *const argv[])
     if (pid == 0) {
         close(go[1]);
         close(err[0]);
+        ft_instance_close_in_child(); /* the instance is not in use by a child waiting to exec */
+        if (stdout_to_stderr) /* the trace's pipe is not the command's to write or hold */
+            dup2(STDERR_FILENO, STDOUT_FILENO);
         /* the recorder's signal dispositions are not the command's */
         signal(SIGINT, SIG_DFL);
         signal(SIGTERM, SIG_DFL);

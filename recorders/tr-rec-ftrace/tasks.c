@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "array.h"
 #include "cli.h"
@@ -39,6 +40,8 @@ static void read_proc(struct ft_task *task)
         task->known = 1;
         return;
     }
+    if (ft_kernel_pid() != getpid())
+        return; /* a PID namespace: /proc's pids are not the events' (the kernel's maps tell) */
     if (cli_read_comm(task->tid, task->tid, task->comm, sizeof task->comm) == 0)
         task->known = 1;
     snprintf(path, sizeof path, "/proc/%d/task/%d/status", task->tid, task->tid);

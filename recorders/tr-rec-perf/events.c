@@ -78,6 +78,95 @@ int perf_event_open_fd(struct perf_event_attr *attr, int pid, int cpu, int group
     return (int)syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, flags);
 }
 
+int perf_paranoid(void)
+{
+    FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
+    int p = 0;
+    if (f) {
+        if (fscanf(f, "%d", &p) != 1)
+            p = 0;
+        fclose(f);
+    }
+    return p;
+}
+
+/* Can this process open ev for itself, counting kernel mode too or not? */
+static int opens(const struct perf_ev *ev, int exclude_kernel)
+{
+    struct perf_event_attr a = {.size = sizeof a, .type = ev->type, .config = ev->config,
+                                .disabled = 1, .exclude_kernel = (unsigned)exclude_kernel,
+                                .exclude_hv = 1};
+    int fd = perf_event_open_fd(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+    if (fd < 0)
+        return -errno;
+    close(fd);
+    return 0;
+}
+
+int perf_evs_user_only(struct perf_ev *evs, int n, int quiet)
+{
+    char names[256] = "";
+    size_t len = 0;
+    int changed = 0;
+    for (int i = 0; i < n; i++) {
+        struct perf_ev *ev = &evs[i];
+        if (ev->type == PERF_TYPE_TRACEPOINT || ev->exclude_kernel || ev->exclude_user)
+            continue;
+        int rc = opens(ev, 0);
+        if (rc != -EACCES && rc != -EPERM)
+            continue;
+        rc = opens(ev, 1); /* the event's own state (not supported...) is reported later */
+        if (rc == -EACCES || rc == -EPERM)
+            continue;
+        ev->exclude_kernel = 1;
+        size_t l = strlen(ev->name);
+        const char *sep = strchr(ev->name, ':') ? "" : ":"; /* cycles:p -> cycles:pu */
+        snprintf(ev->name + l, sizeof ev->name - l, "%su", sep);
+        if (len < sizeof names)
+            len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", changed ? ", " : "",
+                                    ev->name);
+        changed++;
+    }
+    if (changed && !quiet)
+        cli_warn("note: perf_event_paranoid is %d: kernel mode is not permitted, user mode only "
+                 "(%s), as perf falls back", perf_paranoid(), names);
+    return changed;
+}
+
+/* The real uid of a process, or -1. */
+static long process_uid(pid_t pid)
+{
+    char path[64], line[128];
+    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+    FILE *f = fopen(path, "re");
+    long uid = -1;
+    if (!f)
+        return -1;
+    while (fgets(line, sizeof line, f))
+        if (!strncmp(line, "Uid:", 4)) {
+            uid = strtol(line + 4, NULL, 10);
+            break;
+        }
+    fclose(f);
+    return uid;
+}
+
+const char *perf_permission_error(const struct perf_ev *ev, pid_t pid, char *buf, size_t len)
+{
+    long uid = pid > 0 ? process_uid(pid) : -1;
+    if (uid >= 0 && (uid_t)uid != getuid() && (ev->exclude_kernel || opens(ev, 0) == 0))
+        snprintf(buf, len, "%d: permission denied: the ptrace access mode check refuses another "
+                 "user's process (uid %ld; it needs root, CAP_SYS_PTRACE or CAP_PERFMON)",
+                 (int)pid, uid);
+    else if (pid == -1 && perf_paranoid() > 0)
+        snprintf(buf, len, "%s: permission denied: every CPU (-a) needs perf_event_paranoid 0 or "
+                 "less, root or CAP_PERFMON (perf_event_paranoid is %d)", ev->name, perf_paranoid());
+    else
+        snprintf(buf, len, "%s: permission denied (perf_event_paranoid is %d)", ev->name,
+                 perf_paranoid());
+    return buf;
+}
+
 static int mounted_tracefs;
 
 const char *perf_tracefs(void)

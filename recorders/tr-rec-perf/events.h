@@ -18,6 +18,7 @@
 #include <linux/perf_event.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 struct perf_ev {
     char name[128];         /* as perf prints it: "cpu-clock", "sched:sched_switch" */
@@ -34,6 +35,16 @@ int perf_ev_parse(const char *spec, struct perf_ev *ev, char *why, size_t why_le
 /* Parse a comma-separated list (perf -e a,b); returns the count or -1.
  * Commas inside tracepoint filters are not supported. */
 int perf_ev_parse_list(const char *list, struct perf_ev *evs, size_t max, char *why, size_t why_len);
+
+/* /proc/sys/kernel/perf_event_paranoid (0 when unreadable). */
+int perf_paranoid(void);
+/* As perf record and perf stat fall back where perf_event_paranoid lets this user count only
+ * user mode: every event that may not count kernel mode (and may count user mode) becomes
+ * user-only, NAME:u, said in one note on stderr unless quiet.  Returns how many changed. */
+int perf_evs_user_only(struct perf_ev *evs, int n, int quiet);
+/* Why perf_event_open(ev, pid) failed with EACCES or EPERM, into buf: the ptrace access mode
+ * check for another user's process, every CPU (pid -1) or perf_event_paranoid. */
+const char *perf_permission_error(const struct perf_ev *ev, pid_t pid, char *buf, size_t len);
 
 /* The tracefs mount point (mounting it when absent), or NULL. */
 const char *perf_tracefs(void);

@@ -131,5 +131,5 @@ int main(int argc, char **argv)
     cli_ignore_sigpipe();
     int status = o.stat ? perf_stat(&o) : perf_record(&o);
     perf_tracefs_release();
-    return cli_finish_stdout(status);
+    cli_exit(cli_finish_stdout(status));
 }

@@ -90,17 +90,11 @@ static int freq_too_high(uint64_t freq)
     return max && freq > max;
 }
 
-static const char *open_error(int e, const struct perf_ev *ev, uint64_t freq, char *buf, size_t len)
+static const char *open_error(int e, const struct perf_ev *ev, pid_t pid, uint64_t freq, char *buf,
+                              size_t len)
 {
     if (e == EACCES || e == EPERM) {
-        FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
-        int p = 0;
-        if (f) {
-            if (fscanf(f, "%d", &p) != 1)
-                p = 0;
-            fclose(f);
-        }
-        snprintf(buf, len, "%s: permission denied (perf_event_paranoid is %d)", ev->name, p);
+        perf_permission_error(ev, pid, buf, len);
     } else if ((e == ENOENT || e == EOPNOTSUPP || e == ENODEV) &&
                (ev->type == PERF_TYPE_HARDWARE || ev->type == PERF_TYPE_HW_CACHE ||
                 ev->type == PERF_TYPE_RAW)) {
@@ -160,7 +154,7 @@ static int open_task(struct session *s, pid_t pid, int first_task)
                 if (e == ESRCH)
                     cli_warn("%d: no such process or thread", (int)pid);
                 else
-                    cli_warn("%s", open_error(e, &s->evs[i], s->o->period ? 0 : s->o->freq, why, sizeof why));
+                    cli_warn("%s", open_error(e, &s->evs[i], pid, s->o->period ? 0 : s->o->freq, why, sizeof why));
                 return -1;
             }
             if (s->ring_fd[c] < 0) {
@@ -349,6 +343,7 @@ static int choose_events(struct session *s)
                 cli_warn("note: no hardware cycles counter on this machine, sampling cpu-clock");
         }
     }
+    perf_evs_user_only(o->evs, o->nevs, o->quiet);
     s->evs = o->evs;
     s->nevs = o->nevs;
     return 0;
@@ -546,6 +541,7 @@ int perf_record(struct perf_opts *o)
     uint64_t t0 = sb_now_ns();
     int status = start_targets(s);
     if (!status) {
+        cli_commit_trace_output();
         int stop_signal = record_loop(s, sfd);
         enable_all(s, 0);
         if (s->have_child && !s->child_done) {

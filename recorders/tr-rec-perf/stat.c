@@ -95,7 +95,11 @@ static int open_one(struct stat_run *s, int i, pid_t pid, int cpu, int enable_on
         }
         if (e == ESRCH)
             return -ESRCH;
-        cli_warn("%s: perf_event_open: %s", ev->name, strerror(e));
+        char why[256];
+        if (e == EACCES || e == EPERM)
+            cli_warn("%s", perf_permission_error(ev, pid, why, sizeof why));
+        else
+            cli_warn("%s: perf_event_open: %s", ev->name, strerror(e));
         return -e;
     }
     if (array_reserve(&c->fds, &c->capfds, (size_t)c->nfds + 1, sizeof *c->fds, 16) < 0) {
@@ -266,6 +270,7 @@ static int run_once(struct stat_run *s, uint32_t run, int sfd, const sigset_t *m
     } else {
         enable(s, 1);
     }
+    cli_commit_trace_output();
     char start[32];
     snprintf(start, sizeof start, "%llu", (unsigned long long)t0);
     werr(s, tr_writer_meta(s->w, META_STAT_START, start));
@@ -345,6 +350,7 @@ int perf_stat(struct perf_opts *o)
     if (o->nevs == 0)
         for (int i = 0; default_events[i]; i++)
             perf_ev_parse(default_events[i], &o->evs[o->nevs++], why, sizeof why);
+    perf_evs_user_only(o->evs, o->nevs, o->quiet);
     s->ncpus = target_cpus(s->cpus, MAX_CPUS);
     set_target(s);
     for (int i = 0; i < o->nevs; i++)

@@ -1,4 +1,5 @@
 /* target.c - the profiled command, processes and threads, CPUs. */
+#include "cli.h"
 #include "perf.h"
 
 #include <dirent.h>
@@ -137,14 +138,7 @@ void target_join(char *buf, size_t len, char **argv, int argc)
     }
 }
 
-int target_exit_code(int status)
-{
-    if (WIFEXITED(status))
-        return WEXITSTATUS(status);
-    if (WIFSIGNALED(status))
-        return 128 + WTERMSIG(status);
-    return 1;
-}
+int target_exit_code(int status) { return cli_command_status(status); }
 
 const char *perf_target_kind(const struct perf_opts *o)
 {

@@ -139,11 +139,9 @@ int main(int argc, char **argv)
                 (unsigned long long)st.compressed_bytes);
 
     int status = CLI_EXIT_OK;
-    if (res.status >= 0 && WIFEXITED(res.status))
-        status = WEXITSTATUS(res.status);
-    else if (res.status >= 0 && WIFSIGNALED(res.status))
-        status = 128 + WTERMSIG(res.status);
+    if (res.status >= 0)
+        status = cli_command_status(res.status);
     if (trc < 0 || frc < 0)
         status = CLI_EXIT_FAIL;
-    return cli_finish_stdout(status);
+    cli_exit(cli_finish_stdout(status));
 }

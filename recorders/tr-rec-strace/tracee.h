@@ -32,6 +32,7 @@ struct tracee {
     uint64_t args[6];
     uint64_t sp;          /* user stack pointer at entry */
     uint32_t stack;       /* -k */
+    int stack_at_exit;    /* -k: the stack is taken when the call returns (the command's execve) */
     struct cap caps[TR_MAX_CAPTURES];
     uint32_t ncaps;
     uint8_t *buf;

@@ -211,12 +211,15 @@ static void syscall_entry(struct tracer *T, struct tracee *tr, uint32_t arch, ui
     tr->ncaps = 0;
     tr->nr = (uint32_t)nr;
     memcpy(tr->args, args, sizeof tr->args);
+    tr->stack_at_exit = 0;
     if (arch != AUDIT_ARCH_X86_64)
         return; /* other ABIs are not decoded */
     if (tr->startup) {
         if (nr != (uint64_t)T->nr_execve && nr != (uint64_t)T->nr_execveat)
             return;
         tr->startup = 0;
+        /* its stack is the recorder's own code: take the program's once it returns (strace too) */
+        tr->stack_at_exit = 1;
     }
     if (!filter_selects(T->o->filter, (uint32_t)nr))
         return;
@@ -227,7 +230,7 @@ static void syscall_entry(struct tracer *T, struct tracee *tr, uint32_t arch, ui
     tr->selected = 1;
     if (T->o->stacks && !T->stacks && !(T->stacks = stacks_new(T->w)))
         cli_die(CLI_EXIT_FAIL, "out of memory");
-    if (T->stacks)
+    if (T->stacks && !tr->stack_at_exit)
         check_write(T, stacks_capture(T->stacks, tr->tgid, tr->tid, &tr->stack));
 }
 
@@ -266,6 +269,8 @@ static void syscall_exit(struct tracer *T, struct tracee *tr, int64_t ret)
             capture_entry(tr, desc_of(T, tr->nr), &T->o->cap);
     }
     if (tr->selected && status_selected(T, ret, 1)) {
+        if (tr->stack_at_exit && T->stacks && ret == 0)
+            check_write(T, stacks_capture(T->stacks, tr->tgid, tr->tid, &tr->stack));
         capture_exit(tr, desc_of(T, tr->nr), ret, &T->o->cap);
         write_syscall(T, tr, ret, TR_SYSF_HAS_RET, t);
     }
@@ -274,6 +279,7 @@ static void syscall_exit(struct tracer *T, struct tracee *tr, int64_t ret)
         stacks_maps_changed(T->stacks, tr->tgid, change == 1);
     tr->in_syscall = 0;
     tr->selected = 0;
+    tr->stack_at_exit = 0;
 }
 
 /* ---- resuming --------------------------------------------------------------- */
@@ -559,8 +565,12 @@ static int trace_loop(struct tracer *T)
 {
     while (T->tab.count > 0) {
         if (stop_requested || T->write_error) {
-            detach_all(T);
-            T->res->detached = 1;
+            /* with the filter, the tracees end with us (PTRACE_O_EXITKILL): detached, their
+             * filtered calls would fail */
+            if (!(T->options & PTRACE_O_EXITKILL)) {
+                detach_all(T);
+                T->res->detached = 1;
+            }
             break;
         }
         int status;
@@ -697,7 +707,9 @@ int tracer_run_command(tr_writer *w, const struct tracer_opts *o, char **argv,
     }
     struct sock_filter *prog = NULL;
     unsigned short plen = 0;
-    if (o->seccomp && filter_restricted(o->filter)) {
+    /* Filtered calls of a process no tracer follows fail with ENOSYS: as strace, a filter only
+     * with -f (every descendant followed) and with PTRACE_O_EXITKILL (no tracee outlives us) */
+    if (o->seccomp && o->follow && filter_restricted(o->filter)) {
         /* -k: stop at the calls that change code mappings too, unrecorded */
         struct filter stops = *o->filter;
         if (o->stacks)
@@ -710,7 +722,7 @@ int tracer_run_command(tr_writer *w, const struct tracer_opts *o, char **argv,
             return -1;
         }
         T.use_seccomp = 1;
-        T.options |= PTRACE_O_TRACESECCOMP;
+        T.options |= PTRACE_O_TRACESECCOMP | PTRACE_O_EXITKILL;
     }
     /* the child reports a failed exec through a close-on-exec pipe */
     int pfd[2];
@@ -754,6 +766,7 @@ int tracer_run_command(tr_writer *w, const struct tracer_opts *o, char **argv,
     T.main_pid = pid;
     res->processes = 1;
     install_signals(0);
+    cli_commit_trace_output();
     kill(pid, SIGCONT);
     int rc = trace_loop(&T);
     stop_timer();
@@ -853,6 +866,7 @@ int tracer_attach(tr_writer *w, const struct tracer_opts *o, const pid_t *pids, 
         tracer_end(&T);
         return -1;
     }
+    cli_commit_trace_output();
     int rc = trace_loop(&T);
     stop_timer();
     if (res->detached)

@@ -31,7 +31,7 @@ tracing_state() {
             cat "$f" 2>&1 || true
         done
         echo "== instances (but tr-rec-ftrace's own, counted by stale_instances)"
-        ls instances | grep -v '^tr-rec-ftrace-[0-9]*$' || true
+        ls instances | grep -v -E '^tr-rec-ftrace-[0-9]+(-[0-9a-f]+)?$' || true
         echo "== options"
         grep -H . options/* 2>&1 || true
         echo "== events"
@@ -44,9 +44,10 @@ tracing_state() {
 # be recording at the same time, their instances are not counted)
 stale_instances() {
     local i
-    for i in $(ls "$TRACING/instances" | grep '^tr-rec-ftrace-[0-9]*$'); do
+    for i in $(ls "$TRACING/instances" | grep '^tr-rec-ftrace-[0-9]*-[0-9a-f]*$'); do
         # a recorder removes its instance before it exits: a dead pid with the instance still
-        # there is a leak, not a run that was just finishing
-        kill -0 "${i#tr-rec-ftrace-}" 2>/dev/null || { [ -d "$TRACING/instances/$i" ] && echo "$i"; }
+        # there is a leak, not a run that was just finishing (tr-rec-ftrace-PID-NONCE)
+        local p=${i#tr-rec-ftrace-}
+        kill -0 "${p%%-*}" 2>/dev/null || { [ -d "$TRACING/instances/$i" ] && echo "$i"; }
     done
 }
