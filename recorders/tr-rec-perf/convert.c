@@ -343,85 +343,43 @@ static void convert(struct session *s, const struct perf_event_header *h, int cp
 
 /* --- the batch: every ring's records, in time order -------------------- */
 
-static int pend_cmp(const void *a, const void *b)
-{
-    const struct pending *x = a, *y = b;
-    if (x->time != y->time)
-        return x->time < y->time ? -1 : 1;
-    if (x->cpu_idx != y->cpu_idx)
-        return x->cpu_idx - y->cpu_idx;
-    return x->off < y->off ? -1 : x->off > y->off;
-}
-
-static int stash(struct session *s, const struct perf_event_header *h, int cpu_idx)
-{
-    if (array_reserve(&s->arena, &s->arena_cap, s->arena_len + h->size, 1, 1 << 20) < 0 ||
-        array_reserve(&s->pend, &s->cappend, s->npend + 1, sizeof *s->pend, 4096) < 0)
-        return -1;
-    memcpy(s->arena + s->arena_len, h, h->size);
-    s->pend[s->npend++] = (struct pending){record_time(h), s->arena_len, h->size, cpu_idx};
-    s->arena_len += (h->size + 7u) & ~7u;
-    return 0;
-}
-
-/* Keep the records from k on for the next batch, in a fresh arena. */
-static void carry_over(struct session *s, size_t k)
-{
-    size_t rest = s->npend - k, bytes = 0;
-    for (size_t i = k; i < s->npend; i++)
-        bytes += (s->pend[i].size + 7u) & ~7u;
-    if (!rest) {
-        s->npend = 0;
-        s->arena_len = 0;
-        return;
-    }
-    uint8_t *a = malloc(s->arena_cap > bytes ? s->arena_cap : bytes);
-    if (!a) { /* cannot keep them: write them now, out of order rather than lost */
-        for (size_t i = k; i < s->npend && !s->werr; i++)
-            convert(s, (const struct perf_event_header *)(s->arena + s->pend[i].off), s->pend[i].cpu_idx);
-        s->npend = 0;
-        s->arena_len = 0;
-        return;
-    }
-    size_t off = 0;
-    for (size_t i = k; i < s->npend; i++) {
-        memcpy(a + off, s->arena + s->pend[i].off, s->pend[i].size);
-        s->pend[i].off = off;
-        off += (s->pend[i].size + 7u) & ~7u;
-    }
-    memmove(s->pend, s->pend + k, rest * sizeof *s->pend);
-    free(s->arena);
-    s->arena = a;
-    s->arena_cap = s->arena_cap > bytes ? s->arena_cap : bytes;
-    s->arena_len = off;
-    s->npend = rest;
-}
-
-/* Records of different CPUs reach their rings in any order; a record can
- * only be written once no other CPU can still deliver an older one.  The
- * horizon is a clock reading taken before the rings are read, less 1 ms for
- * records being written at that moment; the younger ones wait for the next
- * batch (or the final one). */
+/* Records of different CPUs reach their rings in any order, each ring in
+ * its CPU's time order; a record can only be written once no other CPU can
+ * still deliver an older one.  The horizon is a clock reading taken before
+ * the rings are read, less 1 ms for records being written at that moment.
+ * The rings are merged where they lie, oldest record first, and each
+ * record's room is given back to the kernel as soon as it is written; the
+ * younger ones stay in their rings for the next batch (or the final one). */
 void drain(struct session *s, int final)
 {
     uint64_t now = sb_now_ns();
     uint64_t horizon = final ? UINT64_MAX : now > 1000000 ? now - 1000000 : 0;
+    const struct perf_event_header *next[s->ncpus];
+    uint64_t t[s->ncpus];
+    for (int c = 0; c < s->ncpus; c++) {
+        next[c] = NULL;
+        if (s->ring_fd[c] < 0 || !ring_begin(&s->rings[c]))
+            continue;
+        if ((next[c] = ring_next(&s->rings[c])))
+            t[c] = record_time(next[c]);
+    }
+    while (!s->werr) {
+        int c = -1;
+        for (int k = 0; k < s->ncpus; k++)
+            if (next[k] && t[k] <= horizon && (c < 0 || t[k] < t[c]))
+                c = k;
+        if (c < 0)
+            break;
+        convert(s, next[c], c);
+        ring_end(&s->rings[c]);
+        if ((next[c] = ring_next(&s->rings[c])))
+            t[c] = record_time(next[c]);
+    }
     for (int c = 0; c < s->ncpus; c++) {
         if (s->ring_fd[c] < 0)
             continue;
-        struct perf_ring *r = &s->rings[c];
-        if (!ring_begin(r))
-            continue;
-        const struct perf_event_header *h;
-        while ((h = ring_next(r)))
-            if (stash(s, h, c))
-                break;
-        ring_end(r);
+        if (next[c])
+            ring_unread(&s->rings[c], next[c]);
+        ring_end(&s->rings[c]);
     }
-    if (s->npend > 1)
-        qsort(s->pend, s->npend, sizeof *s->pend, pend_cmp);
-    size_t k = 0;
-    for (; k < s->npend && s->pend[k].time <= horizon && !s->werr; k++)
-        convert(s, (const struct perf_event_header *)(s->arena + s->pend[k].off), s->pend[k].cpu_idx);
-    carry_over(s, k);
 }

@@ -375,8 +375,6 @@ static void cleanup(struct session *s)
     free(s->lost_cpu);
     free(s->fds);
     hashmap_free(&s->event_by_id);
-    free(s->arena);
-    free(s->pend);
     free(s->addrs);
     free(s->flags);
     sb_free(s->sb);

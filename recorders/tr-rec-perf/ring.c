@@ -72,6 +72,11 @@ const struct perf_event_header *ring_next(struct perf_ring *r)
     return rec;
 }
 
+void ring_unread(struct perf_ring *r, const struct perf_event_header *h)
+{
+    r->tail -= h->size;
+}
+
 void ring_end(struct perf_ring *r)
 {
     __atomic_store_n(&r->meta->data_tail, r->tail, __ATOMIC_RELEASE);

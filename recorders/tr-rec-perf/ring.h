@@ -27,6 +27,8 @@ void ring_unmap(struct perf_ring *r);
 uint64_t ring_begin(struct perf_ring *r);
 /* The next record of the batch, or NULL at its end.  Valid until the next call. */
 const struct perf_event_header *ring_next(struct perf_ring *r);
+/* Give back the record ring_next returned last: the next batch reads it again. */
+void ring_unread(struct perf_ring *r, const struct perf_event_header *h);
 /* Release everything read so far to the kernel. */
 void ring_end(struct perf_ring *r);
 

@@ -23,12 +23,6 @@ struct evfd {
     uint64_t id;  /* kernel event id */
 };
 
-struct pending { /* one record of a batch, copied out of its ring */
-    uint64_t time;
-    size_t off, size;
-    int cpu_idx;
-};
-
 struct session {
     struct perf_opts *o;
     tr_writer *w;
@@ -54,10 +48,6 @@ struct session {
     int werr; /* first writer error */
     int any_kernel;
     /* batch */
-    uint8_t *arena;
-    size_t arena_len, arena_cap;
-    struct pending *pend;
-    size_t npend, cappend;
     uint64_t *addrs;
     uint32_t *flags;
     size_t addr_cap;
