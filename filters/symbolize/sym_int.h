@@ -164,6 +164,14 @@ struct sym_symfile {
     Dwarf_CFI *eh_cfi;         /* .eh_frame of the module, for the fast unwinder */
     Dwarf_Addr eh_bias;
     int eh_tried;
+    /* symfile.c's look-up tables, built as addresses need them: the sorted
+     * boundaries of the symbols and sections (between two of them every
+     * address has the same symbol), the symbol of each interval met, and
+     * per unit met the address ranges of its top-level DIEs */
+    uint64_t *bounds; size_t nbounds; int bounds_done;
+    hashmap interval_syms; /* interval index -> its symbol */
+    hashmap unit_index;    /* unit DIE offset -> its top-level ranges */
+    uint64_t symtab_lookups, unit_walks; /* libdwfl symbol searches, unit indexes built */
 };
 /* The symfile of (path, build_id), found and opened on first use (never NULL
  * unless out of memory; check ->status). */

@@ -426,12 +426,276 @@ void sym_symfile_free(sym_symfile *f)
     if (!f)
         return;
     sym_dwpart_free(f->part);
+    free(f->bounds);
+    size_t i = 0;
+    hashmap_slot *sl;
+    while ((sl = hashmap_next(&f->interval_syms, &i)) != NULL)
+        free(sl->val);
+    hashmap_free(&f->interval_syms);
+    for (i = 0; (sl = hashmap_next(&f->unit_index, &i)) != NULL;)
+        free(sl->val);
+    hashmap_free(&f->unit_index);
     if (f->dwfl)
         dwfl_end(f->dwfl);
     if (f->fd >= 0)
         close(f->fd);
     free((void *)f->found);
     free(f);
+}
+
+
+/* ---- the symbol of an address ----
+ *
+ * libdwfl searches the whole symbol table for every address
+ * (dwfl_module_addrinfo is linear in the symbols: a debug file's table of
+ * 10,000 symbols costs ~100 us per address).  Its choice depends only on
+ * how the address compares with the symbols' starts and ends and with the
+ * sections' bounds, so between two consecutive such bounds every address
+ * gets the same symbol: the bounds are sorted once per module, and
+ * libdwfl is asked once per interval met (its answer, with the offset
+ * taken from the symbol's start, is the one it would give). */
+
+typedef struct interval_sym {
+    const char *name; /* interned (demangled unless told), NULL: none */
+    uint64_t start, size;
+} interval_sym;
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int bounds_add(sym_symfile *f, size_t *cap, uint64_t v)
+{
+    if (array_reserve(&f->bounds, cap, f->nbounds + 1, sizeof *f->bounds, 1024) < 0)
+        return -1;
+    f->bounds[f->nbounds++] = v;
+    return 0;
+}
+
+/* 0, or -1 when the bounds could not be built (then libdwfl is asked
+ * for every address, as before). */
+static int build_bounds(sym_symfile *f)
+{
+    size_t cap = 0;
+    int n = dwfl_module_getsymtab(f->mod);
+    f->bounds_done = 1;
+    for (int i = 0; i < n; i++) {
+        GElf_Sym sym;
+        GElf_Addr addr;
+        if (!dwfl_module_getsym_info(f->mod, i, &sym, &addr, NULL, NULL, NULL))
+            continue;
+        if (bounds_add(f, &cap, addr) < 0 || (sym.st_size && bounds_add(f, &cap, addr + sym.st_size) < 0))
+            goto fail;
+    }
+    GElf_Addr bias;
+    Elf *elf = dwfl_module_getelf(f->mod, &bias);
+    Elf_Scn *scn = NULL;
+    while (elf && (scn = elf_nextscn(elf, scn)) != NULL) {
+        GElf_Shdr sh;
+        if (gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_ALLOC) &&
+            (bounds_add(f, &cap, sh.sh_addr + bias) < 0 ||
+             bounds_add(f, &cap, sh.sh_addr + bias + sh.sh_size) < 0))
+            goto fail;
+    }
+    qsort(f->bounds, f->nbounds, sizeof *f->bounds, cmp_u64);
+    size_t w = 0;
+    for (size_t i = 0; i < f->nbounds; i++)
+        if (w == 0 || f->bounds[w - 1] != f->bounds[i])
+            f->bounds[w++] = f->bounds[i];
+    f->nbounds = w;
+    return 0;
+fail:
+    free(f->bounds);
+    f->bounds = NULL;
+    f->nbounds = 0;
+    return -1;
+}
+
+static const char *intern_name(sym_session *s, const char *name);
+
+/* The symbol holding vaddr (*off: vaddr - its start), NULL when none. */
+static const interval_sym *symbol_of(sym_session *s, sym_symfile *f, uint64_t vaddr,
+                                     interval_sym *tmp)
+{
+    if (!f->bounds_done)
+        build_bounds(f);
+    /* the interval: the number of bounds <= vaddr (0 .. nbounds) */
+    size_t lo = 0, hi = f->nbounds;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (f->bounds[mid] <= vaddr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    interval_sym *is = f->bounds ? hashmap_get(&f->interval_syms, lo, 0) : NULL;
+    if (is)
+        return is;
+    GElf_Sym sym;
+    GElf_Off off = 0;
+    const char *n = dwfl_module_addrinfo(f->mod, vaddr, &off, &sym, NULL, NULL, NULL);
+    f->symtab_lookups++;
+    is = f->bounds ? malloc(sizeof *is) : tmp;
+    if (!is)
+        return NULL;
+    *is = (interval_sym){ n && *n ? intern_name(s, n) : NULL, vaddr - off, sym.st_size };
+    if (!n || !*n)
+        is->start = is->size = 0;
+    if (is != tmp && hashmap_put(&f->interval_syms, lo, 0, is) < 0) {
+        *tmp = *is;
+        free(is);
+        return tmp;
+    }
+    return is;
+}
+
+/* ---- the inline scope of an address ----
+ *
+ * dwarf_getscopes walks the unit's DIEs from its start for every address,
+ * and then again to find the abstract origin of an inlined instance: in
+ * the big units of an interpreter (CPython's ceval.c) milliseconds an
+ * address.  What the frames take of its answer is the path it finds (at
+ * each level the first child whose ranges hold the address, descending
+ * into scopes): its innermost inlined subroutine, or when there is none
+ * its innermost subprogram.  The same path is found here with an index
+ * of the unit's top-level DIEs by address, built once per unit met. */
+
+typedef struct unit_entry {
+    uint64_t lo, hi, off; /* [lo, hi) of a top-level DIE at offset off */
+    uint64_t maxhi;       /* the largest hi of the entries up to this one */
+    uint32_t order;       /* its place among the unit's children */
+} unit_entry;
+
+typedef struct unit_index {
+    size_t n;
+    unit_entry e[];
+} unit_index;
+
+static int cmp_unit_entry(const void *a, const void *b)
+{
+    const unit_entry *x = a, *y = b;
+    if (x->lo != y->lo)
+        return x->lo < y->lo ? -1 : 1;
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static unit_index *unit_index_of(sym_symfile *f, Dwarf_Die *cu)
+{
+    uint64_t key = dwarf_dieoffset(cu);
+    unit_index *ui = hashmap_get(&f->unit_index, key, 0);
+    if (ui)
+        return ui;
+    size_t n = 0, cap = 0;
+    unit_entry *e = NULL;
+    Dwarf_Die child;
+    uint32_t order = 0;
+    f->unit_walks++;
+    if (dwarf_child(cu, &child) == 0) {
+        do {
+            Dwarf_Addr base, start, end;
+            ptrdiff_t off = 0;
+            while ((off = dwarf_ranges(&child, off, &base, &start, &end)) > 0) {
+                if (array_reserve(&e, &cap, n + 1, sizeof *e, 64) < 0) {
+                    free(e);
+                    return NULL;
+                }
+                e[n++] = (unit_entry){ start, end, dwarf_dieoffset(&child), 0, order };
+            }
+            order++;
+        } while (dwarf_siblingof(&child, &child) == 0);
+    }
+    if (n)
+        qsort(e, n, sizeof *e, cmp_unit_entry);
+    ui = malloc(sizeof *ui + n * sizeof *e);
+    if (!ui) {
+        free(e);
+        return NULL;
+    }
+    ui->n = n;
+    uint64_t maxhi = 0;
+    for (size_t i = 0; i < n; i++) {
+        ui->e[i] = e[i];
+        maxhi = e[i].hi > maxhi ? e[i].hi : maxhi;
+        ui->e[i].maxhi = maxhi;
+    }
+    free(e);
+    if (hashmap_put(&f->unit_index, key, 0, ui) < 0) {
+        free(ui);
+        return NULL;
+    }
+    return ui;
+}
+
+/* Tags dwarf_getscopes descends into. */
+static int scope_tag(int tag)
+{
+    switch (tag) {
+    case DW_TAG_compile_unit: case DW_TAG_module: case DW_TAG_lexical_block:
+    case DW_TAG_with_stmt: case DW_TAG_catch_block: case DW_TAG_try_block:
+    case DW_TAG_entry_point: case DW_TAG_inlined_subroutine: case DW_TAG_subprogram:
+    case DW_TAG_namespace: case DW_TAG_class_type: case DW_TAG_structure_type:
+    case DW_TAG_imported_unit:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* *scope: the innermost inlined subroutine on pc's path in unit cu, else
+ * its innermost subprogram.  1 when found, 0 when none, -1 when the index
+ * could not be built (out of memory). */
+static int inline_scope(sym_symfile *f, Dwarf_Die *cu, uint64_t pc, Dwarf_Die *scope)
+{
+    unit_index *ui = unit_index_of(f, cu);
+    if (!ui)
+        return -1;
+    /* the first top-level DIE (in the unit's order) whose ranges hold pc */
+    size_t lo = 0, hi = ui->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ui->e[mid].lo <= pc)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    const unit_entry *best = NULL;
+    for (size_t i = lo; i-- > 0 && ui->e[i].maxhi > pc;)
+        if (pc < ui->e[i].hi && (!best || ui->e[i].order < best->order))
+            best = &ui->e[i];
+    Dwarf_Die cur;
+    if (!best || !dwarf_offdie(dwarf_cu_getdwarf(cu->cu), best->off, &cur))
+        return 0;
+    int found = 0, inl = 0;
+    for (;;) {
+        int tag = dwarf_tag(&cur);
+        if (tag == DW_TAG_inlined_subroutine || (tag == DW_TAG_subprogram && !inl)) {
+            *scope = cur;
+            found = 1;
+            inl |= tag == DW_TAG_inlined_subroutine;
+        }
+        Dwarf_Die child;
+        if (!scope_tag(tag) || dwarf_child(&cur, &child) != 0)
+            break;
+        int next = 0;
+        do {
+            if (dwarf_haspc(&child, pc) > 0) {
+                next = 1;
+                break;
+            }
+        } while (dwarf_siblingof(&child, &child) == 0);
+        if (!next)
+            break;
+        cur = child;
+    }
+    /* an inlined instance whose abstract origin is in another unit (LTO):
+     * dwarf_getscopes looks for the origin in this unit only and, not
+     * finding it, gives no scopes at all; the same here */
+    Dwarf_Attribute a;
+    if (inl && dwarf_attr(scope, DW_AT_abstract_origin, &a) && dwarf_whatform(&a) == DW_FORM_ref_addr)
+        return 0;
+    return found;
 }
 
 /* ---- resolution ---- */
@@ -512,19 +776,18 @@ sym_entry *sym_symfile_resolve(sym_session *s, sym_symfile *f, uint64_t vaddr)
     c.n = 0;
     const char *outer_name = NULL;
     uint64_t outer_off = 0;
-    Dwarf_Die *scopes = NULL;
+    Dwarf_Die scopes[1];
     int nscopes = 0;
     Dwarf_Addr bias = 0;
     Dwarf_Die cudie, *cu = NULL;
 
     if (f->mod) {
-        GElf_Sym sym;
-        GElf_Off off = 0;
-        const char *n = dwfl_module_addrinfo(f->mod, vaddr, &off, &sym, NULL, NULL, NULL);
-        if (n && *n) {
-            outer_name = intern_name(s, n);
-            outer_off = off;
-            sym_push_symbol(s, f->id, f->path, outer_name, vaddr - off, sym.st_size, 0);
+        interval_sym tmp;
+        const interval_sym *is = symbol_of(s, f, vaddr, &tmp);
+        if (is && is->name) {
+            outer_name = is->name;
+            outer_off = vaddr - is->start;
+            sym_push_symbol(s, f->id, f->path, outer_name, is->start, is->size, 0);
         }
         if ((s->opt.inlines || s->opt.lines || !outer_name) && f->has_dwarf) {
             Dwarf_Die *d = NULL;
@@ -535,13 +798,11 @@ sym_entry *sym_symfile_resolve(sym_session *s, sym_symfile *f, uint64_t vaddr)
             if (d) {
                 cudie = *d;
                 cu = &cudie;
-                nscopes = dwarf_getscopes(cu, vaddr - bias, &scopes);
-                if (nscopes < 0)
-                    nscopes = 0;
+                nscopes = inline_scope(f, cu, vaddr - bias, &scopes[0]) > 0;
             }
         }
     }
-    /* inline frames, innermost first, then the function they are in */
+    /* the inline frame, then the function it is in */
     int i;
     for (i = 0; i < nscopes && c.n < MAX_CHAIN - 1; i++) {
         int tag = dwarf_tag(&scopes[i]);
@@ -593,7 +854,6 @@ sym_entry *sym_symfile_resolve(sym_session *s, sym_symfile *f, uint64_t vaddr)
             k++;
         }
     }
-    free(scopes);
     for (size_t j = 0; j < c.n; j++)
         c.f[j].module = f->path;
     sym_entry *e = malloc(sizeof *e + c.n * sizeof(sym_frame));
