@@ -169,6 +169,8 @@ struct sym_symfile {
      * address has the same symbol), the symbol of each interval met, and
      * per unit met the address ranges of its top-level DIEs */
     uint64_t *bounds; size_t nbounds; int bounds_done;
+    struct sym_rec *sized; size_t nsized; /* sized symbols by start, for the common case */
+    uint64_t *sizeless; size_t nsizeless; /* starts of the sizeless ones, sorted */
     hashmap interval_syms; /* interval index -> its symbol */
     hashmap unit_index;    /* unit DIE offset -> its top-level ranges */
     uint64_t symtab_lookups, unit_walks; /* libdwfl symbol searches, unit indexes built */

@@ -427,6 +427,8 @@ void sym_symfile_free(sym_symfile *f)
         return;
     sym_dwpart_free(f->part);
     free(f->bounds);
+    free(f->sized);
+    free(f->sizeless);
     size_t i = 0;
     hashmap_slot *sl;
     while ((sl = hashmap_next(&f->interval_syms, &i)) != NULL)
@@ -451,9 +453,22 @@ void sym_symfile_free(sym_symfile *f)
  * 10,000 symbols costs ~100 us per address).  Its choice depends only on
  * how the address compares with the symbols' starts and ends and with the
  * sections' bounds, so between two consecutive such bounds every address
- * gets the same symbol: the bounds are sorted once per module, and
- * libdwfl is asked once per interval met (its answer, with the offset
- * taken from the symbol's start, is the one it would give). */
+ * gets the same symbol: the bounds are sorted once per module, and the
+ * symbol is found once per interval met.  When one sized symbol holds the
+ * interval (and no sizeless one starts there unless it is global or weak),
+ * libdwfl's answer is that symbol; only other intervals ask libdwfl. */
+
+struct sym_rec {
+    uint64_t start, end, maxend; /* maxend: the largest end up to this one */
+    const char *name;            /* in the module's string table */
+    uint8_t bind;
+};
+
+static int cmp_rec(const void *a, const void *b)
+{
+    const struct sym_rec *x = a, *y = b;
+    return x->start < y->start ? -1 : x->start > y->start;
+}
 
 typedef struct interval_sym {
     const char *name; /* interned (demangled unless told), NULL: none */
@@ -478,17 +493,37 @@ static int bounds_add(sym_symfile *f, size_t *cap, uint64_t v)
  * for every address, as before). */
 static int build_bounds(sym_symfile *f)
 {
-    size_t cap = 0;
+    size_t cap = 0, scap = 0, lcap = 0;
     int n = dwfl_module_getsymtab(f->mod);
     f->bounds_done = 1;
     for (int i = 0; i < n; i++) {
         GElf_Sym sym;
         GElf_Addr addr;
-        if (!dwfl_module_getsym_info(f->mod, i, &sym, &addr, NULL, NULL, NULL))
+        const char *name = dwfl_module_getsym_info(f->mod, i, &sym, &addr, NULL, NULL, NULL);
+        if (!name)
             continue;
         if (bounds_add(f, &cap, addr) < 0 || (sym.st_size && bounds_add(f, &cap, addr + sym.st_size) < 0))
             goto fail;
+        /* the symbols libdwfl may choose (counted generously: a doubt asks libdwfl) */
+        int type = GELF_ST_TYPE(sym.st_info);
+        if (!name[0] || sym.st_shndx == SHN_UNDEF || type == STT_SECTION || type == STT_FILE)
+            continue;
+        if (sym.st_size) {
+            if (array_reserve(&f->sized, &scap, f->nsized + 1, sizeof *f->sized, 1024) < 0)
+                goto fail;
+            f->sized[f->nsized++] = (struct sym_rec){ addr, addr + sym.st_size, 0, name,
+                                                      (uint8_t)GELF_ST_BIND(sym.st_info) };
+        } else {
+            if (array_reserve(&f->sizeless, &lcap, f->nsizeless + 1, sizeof *f->sizeless, 256) < 0)
+                goto fail;
+            f->sizeless[f->nsizeless++] = addr;
+        }
     }
+    qsort(f->sized, f->nsized, sizeof *f->sized, cmp_rec);
+    for (size_t i = 0; i < f->nsized; i++)
+        f->sized[i].maxend = i && f->sized[i - 1].maxend > f->sized[i].end ? f->sized[i - 1].maxend
+                                                                          : f->sized[i].end;
+    qsort(f->sizeless, f->nsizeless, sizeof *f->sizeless, cmp_u64);
     GElf_Addr bias;
     Elf *elf = dwfl_module_getelf(f->mod, &bias);
     Elf_Scn *scn = NULL;
@@ -508,12 +543,56 @@ static int build_bounds(sym_symfile *f)
     return 0;
 fail:
     free(f->bounds);
+    free(f->sized);
+    free(f->sizeless);
     f->bounds = NULL;
-    f->nbounds = 0;
+    f->sized = NULL;
+    f->sizeless = NULL;
+    f->nbounds = f->nsized = f->nsizeless = 0;
     return -1;
 }
 
 static const char *intern_name(sym_session *s, const char *name);
+
+static int has_u64(const uint64_t *v, size_t n, uint64_t x)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (v[mid] < x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && v[lo] == x;
+}
+
+/* The one sized symbol holding the interval starting at lo, when libdwfl
+ * would surely choose it; NULL: ask libdwfl. */
+static const struct sym_rec *only_holder(const sym_symfile *f, uint64_t lo)
+{
+    size_t a = 0, b = f->nsized;
+    while (a < b) {
+        size_t mid = a + (b - a) / 2;
+        if (f->sized[mid].start <= lo)
+            a = mid + 1;
+        else
+            b = mid;
+    }
+    const struct sym_rec *one = NULL;
+    for (size_t i = a; i-- > 0 && f->sized[i].maxend > lo;) {
+        if (f->sized[i].end <= lo)
+            continue;
+        if (one)
+            return NULL; /* two hold it: libdwfl weighs them */
+        one = &f->sized[i];
+    }
+    /* a sizeless global starting right there would win over a local */
+    if (one && one->bind != STB_GLOBAL && one->bind != STB_WEAK &&
+        (one->bind != STB_LOCAL || has_u64(f->sizeless, f->nsizeless, lo)))
+        return NULL;
+    return one;
+}
 
 /* The symbol holding vaddr (*off: vaddr - its start), NULL when none. */
 static const interval_sym *symbol_of(sym_session *s, sym_symfile *f, uint64_t vaddr,
@@ -535,8 +614,14 @@ static const interval_sym *symbol_of(sym_session *s, sym_symfile *f, uint64_t va
         return is;
     GElf_Sym sym;
     GElf_Off off = 0;
-    const char *n = dwfl_module_addrinfo(f->mod, vaddr, &off, &sym, NULL, NULL, NULL);
-    f->symtab_lookups++;
+    const struct sym_rec *one = f->bounds && lo ? only_holder(f, f->bounds[lo - 1]) : NULL;
+    const char *n = one ? one->name : dwfl_module_addrinfo(f->mod, vaddr, &off, &sym, NULL, NULL, NULL);
+    if (one) {
+        off = vaddr - one->start;
+        sym.st_size = one->end - one->start;
+    } else {
+        f->symtab_lookups++;
+    }
     is = f->bounds ? malloc(sizeof *is) : tmp;
     if (!is)
         return NULL;

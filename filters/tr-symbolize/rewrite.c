@@ -375,13 +375,15 @@ static void print_stats(struct rw *c)
     sym_get_stats(c->sym, &st);
     cli_warn("%llu samples, %llu stacks symbolized (%llu frames) and %llu repeated, "
              "%llu addresses looked up (%llu cache hits, %llu distinct), "
-             "%llu modules, %llu processes, %llu samples unwound (%llu failed, %llu by cached rules)",
+             "%llu modules, %llu processes, %llu samples unwound (%llu failed, %llu by cached rules), "
+             "%llu symbol table searches, %llu DWARF units indexed",
              (unsigned long long)c->samples, (unsigned long long)c->stacks_new,
              (unsigned long long)c->frames_in, (unsigned long long)c->stacks_memo,
              (unsigned long long)st.frames, (unsigned long long)st.cache_hits,
              (unsigned long long)st.addr_cache_entries, (unsigned long long)st.modules,
              (unsigned long long)st.processes, (unsigned long long)st.unwound_samples,
-             (unsigned long long)st.unwind_failures, (unsigned long long)st.unwound_fast);
+             (unsigned long long)st.unwind_failures, (unsigned long long)st.unwound_fast,
+             (unsigned long long)st.symbol_searches, (unsigned long long)st.unit_indexes);
 }
 
 int rewrite_trace(const struct rewrite_options *o, int in_fd, int out_fd)
