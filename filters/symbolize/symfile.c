@@ -404,7 +404,8 @@ sym_symfile *sym_symfile_get(sym_session *s, const char *path, const uint8_t *bu
     f->reported = UINT64_MAX;
     f->id = ++s->next_owner_id;
     f->path = strpool_intern(&s->strings, path, strlen(path));
-    memcpy(f->build_id, build_id, build_id_len);
+    if (build_id_len)
+        memcpy(f->build_id, build_id, build_id_len);
     f->build_id_len = build_id_len;
     if (array_reserve(&s->filelist, &s->filecap, s->nfiles + 1, sizeof *s->filelist, 32) < 0) {
         free(f);
