@@ -167,12 +167,12 @@ struct sym_symfile {
     /* symfile.c's look-up tables, built as addresses need them: the sorted
      * boundaries of the symbols and sections (between two of them every
      * address has the same symbol), the symbol of each interval met, and
-     * per unit met the address ranges of its top-level DIEs */
+     * for each DIE on an address's scope path the ranges of its children */
     uint64_t *bounds; size_t nbounds; int bounds_done;
     struct sym_rec *sized; size_t nsized; /* sized symbols by start, for the common case */
     uint64_t *sizeless; size_t nsizeless; /* starts of the sizeless ones, sorted */
     hashmap interval_syms; /* interval index -> its symbol */
-    hashmap unit_index;    /* unit DIE offset -> its top-level ranges */
+    hashmap child_index;   /* DIE offset -> the ranges of its children */
     uint64_t symtab_lookups, unit_walks; /* libdwfl symbol searches, unit indexes built */
 };
 /* The symfile of (path, build_id), found and opened on first use (never NULL

@@ -435,9 +435,9 @@ void sym_symfile_free(sym_symfile *f)
     while ((sl = hashmap_next(&f->interval_syms, &i)) != NULL)
         free(sl->val);
     hashmap_free(&f->interval_syms);
-    for (i = 0; (sl = hashmap_next(&f->unit_index, &i)) != NULL;)
+    for (i = 0; (sl = hashmap_next(&f->child_index, &i)) != NULL;)
         free(sl->val);
-    hashmap_free(&f->unit_index);
+    hashmap_free(&f->child_index);
     if (f->dwfl)
         dwfl_end(f->dwfl);
     if (f->fd >= 0)
@@ -445,7 +445,6 @@ void sym_symfile_free(sym_symfile *f)
     free((void *)f->found);
     free(f);
 }
-
 
 /* ---- the symbol of an address ----
  *
@@ -464,7 +463,6 @@ struct sym_rec {
     const char *name;            /* in the module's string table */
     uint8_t bind;
 };
-
 
 typedef struct interval_sym {
     const char *name; /* interned (demangled unless told), NULL: none */
@@ -635,7 +633,7 @@ static const struct sym_rec *only_holder(const sym_symfile *f, uint64_t lo)
     return one;
 }
 
-/* The symbol holding vaddr (*off: vaddr - its start), NULL when none. */
+/* The symbol of vaddr's interval (name NULL: none), NULL when out of memory. */
 static const interval_sym *symbol_of(sym_session *s, sym_symfile *f, uint64_t vaddr,
                                      interval_sym *tmp)
 {
@@ -690,27 +688,26 @@ static const interval_sym *symbol_of(sym_session *s, sym_symfile *f, uint64_t va
  * DIEs, the lexical blocks and inlined calls of a big function), built
  * once per DIE met. */
 
-typedef struct unit_entry {
+typedef struct child_entry {
     uint64_t lo, hi, off; /* [lo, hi) of a child at offset off */
     uint64_t maxhi;       /* the largest hi of the entries up to this one */
     uint32_t order;       /* its place among the children */
-} unit_entry;
+} child_entry;
 
-typedef struct unit_index {
+typedef struct child_index {
     size_t n;
-    unit_entry e[];
-} unit_index;
-
+    child_entry e[];
+} child_index;
 
 /* The index of the children of die (a unit or a scope). */
-static unit_index *unit_index_of(sym_symfile *f, Dwarf_Die *die)
+static child_index *children_of(sym_symfile *f, Dwarf_Die *die)
 {
     uint64_t key = dwarf_dieoffset(die);
-    unit_index *ui = hashmap_get(&f->unit_index, key, 0);
+    child_index *ui = hashmap_get(&f->child_index, key, 0);
     if (ui)
         return ui;
     size_t n = 0, cap = 0;
-    unit_entry *e = NULL;
+    child_entry *e = NULL;
     Dwarf_Die child;
     uint32_t order = 0;
     if (dwarf_tag(die) == DW_TAG_compile_unit || dwarf_tag(die) == DW_TAG_partial_unit)
@@ -724,7 +721,7 @@ static unit_index *unit_index_of(sym_symfile *f, Dwarf_Die *die)
                     free(e);
                     return NULL;
                 }
-                e[n++] = (unit_entry){ start, end, dwarf_dieoffset(&child), 0, order };
+                e[n++] = (child_entry){ start, end, dwarf_dieoffset(&child), 0, order };
             }
             order++;
         } while (dwarf_siblingof(&child, &child) == 0);
@@ -746,7 +743,7 @@ static unit_index *unit_index_of(sym_symfile *f, Dwarf_Die *die)
         ui->e[i].maxhi = maxhi;
     }
     free(e);
-    if (hashmap_put(&f->unit_index, key, 0, ui) < 0) {
+    if (hashmap_put(&f->child_index, key, 0, ui) < 0) {
         free(ui);
         return NULL;
     }
@@ -772,7 +769,7 @@ static int scope_tag(int tag)
  * none, -1 when out of memory. */
 static int first_holder(sym_symfile *f, Dwarf_Die *die, uint64_t pc, Dwarf_Die *child)
 {
-    unit_index *ui = unit_index_of(f, die);
+    child_index *ui = children_of(f, die);
     if (!ui)
         return -1;
     size_t lo = 0, hi = ui->n;
@@ -783,7 +780,7 @@ static int first_holder(sym_symfile *f, Dwarf_Die *die, uint64_t pc, Dwarf_Die *
         else
             hi = mid;
     }
-    const unit_entry *best = NULL;
+    const child_entry *best = NULL;
     for (size_t i = lo; i-- > 0 && ui->e[i].maxhi > pc;)
         if (pc < ui->e[i].hi && (!best || ui->e[i].order < best->order))
             best = &ui->e[i];
