@@ -517,6 +517,23 @@ static int sort_by_key(void *base, size_t n, size_t size)
     return 0;
 }
 
+/* How many of the n elements (size bytes each, sorted by the uint64_t
+ * each begins with) have a key <= x. */
+static size_t count_le(const void *base, size_t n, size_t size, uint64_t x)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        uint64_t k;
+        memcpy(&k, (const uint8_t *)base + mid * size, sizeof k);
+        if (k <= x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 static int bounds_add(sym_symfile *f, size_t *cap, uint64_t v)
 {
     if (array_reserve(&f->bounds, cap, f->nbounds + 1, sizeof *f->bounds, 1024) < 0)
@@ -593,31 +610,11 @@ fail:
 
 static const char *intern_name(sym_session *s, const char *name);
 
-static int has_u64(const uint64_t *v, size_t n, uint64_t x)
-{
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (v[mid] < x)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < n && v[lo] == x;
-}
-
 /* The one sized symbol holding the interval starting at lo, when libdwfl
  * would surely choose it; NULL: ask libdwfl. */
 static const struct sym_rec *only_holder(const sym_symfile *f, uint64_t lo)
 {
-    size_t a = 0, b = f->nsized;
-    while (a < b) {
-        size_t mid = a + (b - a) / 2;
-        if (f->sized[mid].start <= lo)
-            a = mid + 1;
-        else
-            b = mid;
-    }
+    size_t a = count_le(f->sized, f->nsized, sizeof *f->sized, lo);
     const struct sym_rec *one = NULL;
     for (size_t i = a; i-- > 0 && f->sized[i].maxend > lo;) {
         if (f->sized[i].end <= lo)
@@ -626,11 +623,11 @@ static const struct sym_rec *only_holder(const sym_symfile *f, uint64_t lo)
             return NULL; /* two hold it: libdwfl weighs them */
         one = &f->sized[i];
     }
+    if (!one || one->bind == STB_GLOBAL || one->bind == STB_WEAK)
+        return one;
     /* a sizeless global starting right there would win over a local */
-    if (one && one->bind != STB_GLOBAL && one->bind != STB_WEAK &&
-        (one->bind != STB_LOCAL || has_u64(f->sizeless, f->nsizeless, lo)))
-        return NULL;
-    return one;
+    size_t k = count_le(f->sizeless, f->nsizeless, sizeof *f->sizeless, lo);
+    return one->bind == STB_LOCAL && !(k && f->sizeless[k - 1] == lo) ? one : NULL;
 }
 
 /* The symbol of vaddr's interval (name NULL: none), NULL when out of memory. */
@@ -640,14 +637,7 @@ static const interval_sym *symbol_of(sym_session *s, sym_symfile *f, uint64_t va
     if (!f->bounds_done)
         build_bounds(f);
     /* the interval: the number of bounds <= vaddr (0 .. nbounds) */
-    size_t lo = 0, hi = f->nbounds;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (f->bounds[mid] <= vaddr)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = count_le(f->bounds, f->nbounds, sizeof *f->bounds, vaddr);
     interval_sym *is = f->bounds ? hashmap_get(&f->interval_syms, lo, 0) : NULL;
     if (is)
         return is;
@@ -772,14 +762,7 @@ static int first_holder(sym_symfile *f, Dwarf_Die *die, uint64_t pc, Dwarf_Die *
     child_index *ui = children_of(f, die);
     if (!ui)
         return -1;
-    size_t lo = 0, hi = ui->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (ui->e[mid].lo <= pc)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = count_le(ui->e, ui->n, sizeof *ui->e, pc);
     const child_entry *best = NULL;
     for (size_t i = lo; i-- > 0 && ui->e[i].maxhi > pc;)
         if (pc < ui->e[i].hi && (!best || ui->e[i].order < best->order))
