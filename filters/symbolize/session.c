@@ -1140,4 +1140,8 @@ void sym_get_stats(const sym_session *s, sym_stats *st)
 {
     *st = s->stats;
     st->unwound_fast = s->fast_unwinds;
+    for (size_t i = 0; i < s->nfiles; i++) {
+        st->symbol_searches += s->filelist[i]->symtab_lookups;
+        st->unit_indexes += s->filelist[i]->unit_walks;
+    }
 }

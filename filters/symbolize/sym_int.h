@@ -164,6 +164,16 @@ struct sym_symfile {
     Dwarf_CFI *eh_cfi;         /* .eh_frame of the module, for the fast unwinder */
     Dwarf_Addr eh_bias;
     int eh_tried;
+    /* symfile.c's look-up tables, built as addresses need them: the sorted
+     * boundaries of the symbols and sections (between two of them every
+     * address has the same symbol), the symbol of each interval met, and
+     * for each DIE on an address's scope path the ranges of its children */
+    uint64_t *bounds; size_t nbounds; int bounds_done;
+    struct sym_rec *sized; size_t nsized; /* sized symbols by start, for the common case */
+    uint64_t *sizeless; size_t nsizeless; /* starts of the sizeless ones, sorted */
+    hashmap interval_syms; /* interval index -> its symbol */
+    hashmap child_index;   /* DIE offset -> the ranges of its children */
+    uint64_t symtab_lookups, unit_walks; /* libdwfl symbol searches, unit indexes built */
 };
 /* The symfile of (path, build_id), found and opened on first use (never NULL
  * unless out of memory; check ->status). */

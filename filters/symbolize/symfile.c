@@ -404,7 +404,8 @@ sym_symfile *sym_symfile_get(sym_session *s, const char *path, const uint8_t *bu
     f->reported = UINT64_MAX;
     f->id = ++s->next_owner_id;
     f->path = strpool_intern(&s->strings, path, strlen(path));
-    memcpy(f->build_id, build_id, build_id_len);
+    if (build_id_len)
+        memcpy(f->build_id, build_id, build_id_len);
     f->build_id_len = build_id_len;
     if (array_reserve(&s->filelist, &s->filecap, s->nfiles + 1, sizeof *s->filelist, 32) < 0) {
         free(f);
@@ -426,12 +427,377 @@ void sym_symfile_free(sym_symfile *f)
     if (!f)
         return;
     sym_dwpart_free(f->part);
+    free(f->bounds);
+    free(f->sized);
+    free(f->sizeless);
+    size_t i = 0;
+    hashmap_slot *sl;
+    while ((sl = hashmap_next(&f->interval_syms, &i)) != NULL)
+        free(sl->val);
+    hashmap_free(&f->interval_syms);
+    for (i = 0; (sl = hashmap_next(&f->child_index, &i)) != NULL;)
+        free(sl->val);
+    hashmap_free(&f->child_index);
     if (f->dwfl)
         dwfl_end(f->dwfl);
     if (f->fd >= 0)
         close(f->fd);
     free((void *)f->found);
     free(f);
+}
+
+/* ---- the symbol of an address ----
+ *
+ * libdwfl searches the whole symbol table for every address
+ * (dwfl_module_addrinfo is linear in the symbols: a debug file's table of
+ * 10,000 symbols costs ~100 us per address).  Its choice depends only on
+ * how the address compares with the symbols' starts and ends and with the
+ * sections' bounds, so between two consecutive such bounds every address
+ * gets the same symbol: the bounds are sorted once per module, and the
+ * symbol is found once per interval met.  When one sized symbol holds the
+ * interval (and no sizeless one starts there unless it is global or weak),
+ * libdwfl's answer is that symbol; only other intervals ask libdwfl. */
+
+struct sym_rec {
+    uint64_t start, end, maxend; /* maxend: the largest end up to this one */
+    const char *name;            /* in the module's string table */
+    uint8_t bind;
+};
+
+typedef struct interval_sym {
+    const char *name; /* interned (demangled unless told), NULL: none */
+    uint64_t start, size;
+} interval_sym;
+
+/* Sort n elements of size bytes by the uint64_t each begins with (a
+ * stable radix sort: qsort's calls of a comparison were a tenth of a run
+ * on a debug file's 30,000 symbols).  0, or -1 when out of memory. */
+static int sort_by_key(void *base, size_t n, size_t size)
+{
+    uint8_t *a = base, *b = malloc(n * size + 1);
+    if (!b)
+        return -1;
+    if (n < 64) { /* insertion sort, b holding the element moved */
+        for (size_t i = 1; i < n; i++) {
+            uint64_t k, kj;
+            memcpy(&k, a + i * size, sizeof k);
+            memcpy(b, a + i * size, size);
+            size_t j = i;
+            for (; j > 0 && (memcpy(&kj, a + (j - 1) * size, sizeof kj), kj > k); j--)
+                memcpy(a + j * size, a + (j - 1) * size, size);
+            memcpy(a + j * size, b, size);
+        }
+        free(b);
+        return 0;
+    }
+    for (int shift = 0; shift < 64; shift += 8) {
+        size_t count[257] = { 0 };
+        uint64_t k;
+        for (size_t i = 0; i < n; i++) {
+            memcpy(&k, a + i * size, sizeof k);
+            count[((k >> shift) & 255) + 1]++;
+        }
+        if (n && count[((k >> shift) & 255) + 1] == n)
+            continue; /* this byte is the same in all */
+        for (int d = 0; d < 256; d++)
+            count[d + 1] += count[d];
+        for (size_t i = 0; i < n; i++) {
+            memcpy(&k, a + i * size, sizeof k);
+            memcpy(b + count[(k >> shift) & 255]++ * size, a + i * size, size);
+        }
+        uint8_t *t = a;
+        a = b;
+        b = t;
+    }
+    if (a != base) { /* an odd number of passes: the result is in the buffer */
+        memcpy(base, a, n * size);
+        b = a;
+    }
+    free(b);
+    return 0;
+}
+
+/* How many of the n elements (size bytes each, sorted by the uint64_t
+ * each begins with) have a key <= x. */
+static size_t count_le(const void *base, size_t n, size_t size, uint64_t x)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        uint64_t k;
+        memcpy(&k, (const uint8_t *)base + mid * size, sizeof k);
+        if (k <= x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static int bounds_add(sym_symfile *f, size_t *cap, uint64_t v)
+{
+    if (array_reserve(&f->bounds, cap, f->nbounds + 1, sizeof *f->bounds, 1024) < 0)
+        return -1;
+    f->bounds[f->nbounds++] = v;
+    return 0;
+}
+
+/* 0, or -1 when the bounds could not be built (then libdwfl is asked
+ * for every address, as before). */
+static int build_bounds(sym_symfile *f)
+{
+    size_t cap = 0, scap = 0, lcap = 0;
+    int n = dwfl_module_getsymtab(f->mod);
+    f->bounds_done = 1;
+    for (int i = 0; i < n; i++) {
+        GElf_Sym sym;
+        GElf_Addr addr;
+        const char *name = dwfl_module_getsym_info(f->mod, i, &sym, &addr, NULL, NULL, NULL);
+        if (!name)
+            continue;
+        if (bounds_add(f, &cap, addr) < 0 || (sym.st_size && bounds_add(f, &cap, addr + sym.st_size) < 0))
+            goto fail;
+        /* the symbols libdwfl may choose (counted generously: a doubt asks libdwfl) */
+        int type = GELF_ST_TYPE(sym.st_info);
+        if (!name[0] || sym.st_shndx == SHN_UNDEF || type == STT_SECTION || type == STT_FILE)
+            continue;
+        if (sym.st_size) {
+            if (array_reserve(&f->sized, &scap, f->nsized + 1, sizeof *f->sized, 1024) < 0)
+                goto fail;
+            f->sized[f->nsized++] = (struct sym_rec){ addr, addr + sym.st_size, 0, name,
+                                                      (uint8_t)GELF_ST_BIND(sym.st_info) };
+        } else {
+            if (array_reserve(&f->sizeless, &lcap, f->nsizeless + 1, sizeof *f->sizeless, 256) < 0)
+                goto fail;
+            f->sizeless[f->nsizeless++] = addr;
+        }
+    }
+    if (sort_by_key(f->sized, f->nsized, sizeof *f->sized) < 0)
+        goto fail;
+    for (size_t i = 0; i < f->nsized; i++)
+        f->sized[i].maxend = i && f->sized[i - 1].maxend > f->sized[i].end ? f->sized[i - 1].maxend
+                                                                          : f->sized[i].end;
+    if (sort_by_key(f->sizeless, f->nsizeless, sizeof *f->sizeless) < 0)
+        goto fail;
+    GElf_Addr bias;
+    Elf *elf = dwfl_module_getelf(f->mod, &bias);
+    Elf_Scn *scn = NULL;
+    while (elf && (scn = elf_nextscn(elf, scn)) != NULL) {
+        GElf_Shdr sh;
+        if (gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_ALLOC) &&
+            (bounds_add(f, &cap, sh.sh_addr + bias) < 0 ||
+             bounds_add(f, &cap, sh.sh_addr + bias + sh.sh_size) < 0))
+            goto fail;
+    }
+    if (sort_by_key(f->bounds, f->nbounds, sizeof *f->bounds) < 0)
+        goto fail;
+    size_t w = 0;
+    for (size_t i = 0; i < f->nbounds; i++)
+        if (w == 0 || f->bounds[w - 1] != f->bounds[i])
+            f->bounds[w++] = f->bounds[i];
+    f->nbounds = w;
+    return 0;
+fail:
+    free(f->bounds);
+    free(f->sized);
+    free(f->sizeless);
+    f->bounds = NULL;
+    f->sized = NULL;
+    f->sizeless = NULL;
+    f->nbounds = f->nsized = f->nsizeless = 0;
+    return -1;
+}
+
+static const char *intern_name(sym_session *s, const char *name);
+
+/* The one sized symbol holding the interval starting at lo, when libdwfl
+ * would surely choose it; NULL: ask libdwfl. */
+static const struct sym_rec *only_holder(const sym_symfile *f, uint64_t lo)
+{
+    size_t a = count_le(f->sized, f->nsized, sizeof *f->sized, lo);
+    const struct sym_rec *one = NULL;
+    for (size_t i = a; i-- > 0 && f->sized[i].maxend > lo;) {
+        if (f->sized[i].end <= lo)
+            continue;
+        if (one)
+            return NULL; /* two hold it: libdwfl weighs them */
+        one = &f->sized[i];
+    }
+    if (!one || one->bind == STB_GLOBAL || one->bind == STB_WEAK)
+        return one;
+    /* a sizeless global starting right there would win over a local */
+    size_t k = count_le(f->sizeless, f->nsizeless, sizeof *f->sizeless, lo);
+    return one->bind == STB_LOCAL && !(k && f->sizeless[k - 1] == lo) ? one : NULL;
+}
+
+/* The symbol of vaddr's interval (name NULL: none), NULL when out of memory. */
+static const interval_sym *symbol_of(sym_session *s, sym_symfile *f, uint64_t vaddr,
+                                     interval_sym *tmp)
+{
+    if (!f->bounds_done)
+        build_bounds(f);
+    /* the interval: the number of bounds <= vaddr (0 .. nbounds) */
+    size_t lo = count_le(f->bounds, f->nbounds, sizeof *f->bounds, vaddr);
+    interval_sym *is = f->bounds ? hashmap_get(&f->interval_syms, lo, 0) : NULL;
+    if (is)
+        return is;
+    GElf_Sym sym;
+    GElf_Off off = 0;
+    const struct sym_rec *one = f->bounds && lo ? only_holder(f, f->bounds[lo - 1]) : NULL;
+    const char *n = one ? one->name : dwfl_module_addrinfo(f->mod, vaddr, &off, &sym, NULL, NULL, NULL);
+    if (one) {
+        off = vaddr - one->start;
+        sym.st_size = one->end - one->start;
+    } else {
+        f->symtab_lookups++;
+    }
+    is = f->bounds ? malloc(sizeof *is) : tmp;
+    if (!is)
+        return NULL;
+    *is = (interval_sym){ n && *n ? intern_name(s, n) : NULL, vaddr - off, sym.st_size };
+    if (!n || !*n)
+        is->start = is->size = 0;
+    if (is != tmp && hashmap_put(&f->interval_syms, lo, 0, is) < 0) {
+        *tmp = *is;
+        free(is);
+        return tmp;
+    }
+    return is;
+}
+
+/* ---- the inline scope of an address ----
+ *
+ * dwarf_getscopes walks the unit's DIEs from its start for every address,
+ * and then again to find the abstract origin of an inlined instance: in
+ * the big units of an interpreter (CPython's ceval.c) milliseconds an
+ * address.  What the frames take of its answer is the path it finds (at
+ * each level the first child whose ranges hold the address, descending
+ * into scopes): its innermost inlined subroutine, or when there is none
+ * its innermost subprogram.  The same path is found here with an index
+ * by address of the children of each DIE on it (the unit's top-level
+ * DIEs, the lexical blocks and inlined calls of a big function), built
+ * once per DIE met. */
+
+typedef struct child_entry {
+    uint64_t lo, hi, off; /* [lo, hi) of a child at offset off */
+    uint64_t maxhi;       /* the largest hi of the entries up to this one */
+    uint32_t order;       /* its place among the children */
+} child_entry;
+
+typedef struct child_index {
+    size_t n;
+    child_entry e[];
+} child_index;
+
+/* The index of the children of die (a unit or a scope). */
+static child_index *children_of(sym_symfile *f, Dwarf_Die *die)
+{
+    uint64_t key = dwarf_dieoffset(die);
+    child_index *ui = hashmap_get(&f->child_index, key, 0);
+    if (ui)
+        return ui;
+    size_t n = 0, cap = 0;
+    child_entry *e = NULL;
+    Dwarf_Die child;
+    uint32_t order = 0;
+    if (dwarf_tag(die) == DW_TAG_compile_unit || dwarf_tag(die) == DW_TAG_partial_unit)
+        f->unit_walks++;
+    if (dwarf_child(die, &child) == 0) {
+        do {
+            Dwarf_Addr base, start, end;
+            ptrdiff_t off = 0;
+            while ((off = dwarf_ranges(&child, off, &base, &start, &end)) > 0) {
+                if (array_reserve(&e, &cap, n + 1, sizeof *e, 64) < 0) {
+                    free(e);
+                    return NULL;
+                }
+                e[n++] = (child_entry){ start, end, dwarf_dieoffset(&child), 0, order };
+            }
+            order++;
+        } while (dwarf_siblingof(&child, &child) == 0);
+    }
+    if (sort_by_key(e, n, sizeof *e) < 0) { /* stable: by lo, then in the DIEs' order */
+        free(e);
+        return NULL;
+    }
+    ui = malloc(sizeof *ui + n * sizeof *e);
+    if (!ui) {
+        free(e);
+        return NULL;
+    }
+    ui->n = n;
+    uint64_t maxhi = 0;
+    for (size_t i = 0; i < n; i++) {
+        ui->e[i] = e[i];
+        maxhi = e[i].hi > maxhi ? e[i].hi : maxhi;
+        ui->e[i].maxhi = maxhi;
+    }
+    free(e);
+    if (hashmap_put(&f->child_index, key, 0, ui) < 0) {
+        free(ui);
+        return NULL;
+    }
+    return ui;
+}
+
+/* Tags dwarf_getscopes descends into. */
+static int scope_tag(int tag)
+{
+    switch (tag) {
+    case DW_TAG_compile_unit: case DW_TAG_module: case DW_TAG_lexical_block:
+    case DW_TAG_with_stmt: case DW_TAG_catch_block: case DW_TAG_try_block:
+    case DW_TAG_entry_point: case DW_TAG_inlined_subroutine: case DW_TAG_subprogram:
+    case DW_TAG_namespace: case DW_TAG_class_type: case DW_TAG_structure_type:
+    case DW_TAG_imported_unit:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* The first child of die (in its order) whose ranges hold pc: 1, 0 when
+ * none, -1 when out of memory. */
+static int first_holder(sym_symfile *f, Dwarf_Die *die, uint64_t pc, Dwarf_Die *child)
+{
+    child_index *ui = children_of(f, die);
+    if (!ui)
+        return -1;
+    size_t lo = count_le(ui->e, ui->n, sizeof *ui->e, pc);
+    const child_entry *best = NULL;
+    for (size_t i = lo; i-- > 0 && ui->e[i].maxhi > pc;)
+        if (pc < ui->e[i].hi && (!best || ui->e[i].order < best->order))
+            best = &ui->e[i];
+    return best && dwarf_offdie(dwarf_cu_getdwarf(die->cu), best->off, child) ? 1 : 0;
+}
+
+/* *scope: the innermost inlined subroutine on pc's path in unit cu, else
+ * its innermost subprogram.  1 when found, 0 when none, -1 when out of
+ * memory. */
+static int inline_scope(sym_symfile *f, Dwarf_Die *cu, uint64_t pc, Dwarf_Die *scope)
+{
+    Dwarf_Die cur;
+    int found = 0, inl = 0, rc = first_holder(f, cu, pc, &cur);
+    while (rc > 0) {
+        int tag = dwarf_tag(&cur);
+        if (tag == DW_TAG_inlined_subroutine || (tag == DW_TAG_subprogram && !inl)) {
+            *scope = cur;
+            found = 1;
+            inl |= tag == DW_TAG_inlined_subroutine;
+        }
+        if (!scope_tag(tag) || !dwarf_haschildren(&cur))
+            break;
+        Dwarf_Die parent = cur;
+        rc = first_holder(f, &parent, pc, &cur);
+    }
+    if (rc < 0)
+        return -1;
+    /* an inlined instance whose abstract origin is in another unit (LTO):
+     * dwarf_getscopes looks for the origin in this unit only and, not
+     * finding it, gives no scopes at all; the same here */
+    Dwarf_Attribute a;
+    if (inl && dwarf_attr(scope, DW_AT_abstract_origin, &a) && dwarf_whatform(&a) == DW_FORM_ref_addr)
+        return 0;
+    return found;
 }
 
 /* ---- resolution ---- */
@@ -512,19 +878,18 @@ sym_entry *sym_symfile_resolve(sym_session *s, sym_symfile *f, uint64_t vaddr)
     c.n = 0;
     const char *outer_name = NULL;
     uint64_t outer_off = 0;
-    Dwarf_Die *scopes = NULL;
+    Dwarf_Die scopes[1];
     int nscopes = 0;
     Dwarf_Addr bias = 0;
     Dwarf_Die cudie, *cu = NULL;
 
     if (f->mod) {
-        GElf_Sym sym;
-        GElf_Off off = 0;
-        const char *n = dwfl_module_addrinfo(f->mod, vaddr, &off, &sym, NULL, NULL, NULL);
-        if (n && *n) {
-            outer_name = intern_name(s, n);
-            outer_off = off;
-            sym_push_symbol(s, f->id, f->path, outer_name, vaddr - off, sym.st_size, 0);
+        interval_sym tmp;
+        const interval_sym *is = symbol_of(s, f, vaddr, &tmp);
+        if (is && is->name) {
+            outer_name = is->name;
+            outer_off = vaddr - is->start;
+            sym_push_symbol(s, f->id, f->path, outer_name, is->start, is->size, 0);
         }
         if ((s->opt.inlines || s->opt.lines || !outer_name) && f->has_dwarf) {
             Dwarf_Die *d = NULL;
@@ -535,13 +900,11 @@ sym_entry *sym_symfile_resolve(sym_session *s, sym_symfile *f, uint64_t vaddr)
             if (d) {
                 cudie = *d;
                 cu = &cudie;
-                nscopes = dwarf_getscopes(cu, vaddr - bias, &scopes);
-                if (nscopes < 0)
-                    nscopes = 0;
+                nscopes = inline_scope(f, cu, vaddr - bias, &scopes[0]) > 0;
             }
         }
     }
-    /* inline frames, innermost first, then the function they are in */
+    /* the inline frame, then the function it is in */
     int i;
     for (i = 0; i < nscopes && c.n < MAX_CHAIN - 1; i++) {
         int tag = dwarf_tag(&scopes[i]);
@@ -593,7 +956,6 @@ sym_entry *sym_symfile_resolve(sym_session *s, sym_symfile *f, uint64_t vaddr)
             k++;
         }
     }
-    free(scopes);
     for (size_t j = 0; j < c.n; j++)
         c.f[j].module = f->path;
     sym_entry *e = malloc(sizeof *e + c.n * sizeof(sym_frame));

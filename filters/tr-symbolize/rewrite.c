@@ -25,10 +25,11 @@ struct rw {
     hashmap stacks;   /* (pid, input stack id) -> struct stack_memo, for samples without
                          stack copies; forgotten when mappings or symbol tables change */
     hashmap framesets;/* 128-bit hash of resolved frames -> output stack id + 1 (per stream) */
+    hashmap frameids; /* (addr, func) -> struct frame_id chain: output frame ids (per stream) */
     uint32_t *fids;
     size_t fcap;
     int status;
-    uint64_t samples, frames_in, stacks_new, stacks_memo;
+    uint64_t samples, frames_in, stacks_new, stacks_memo, frames_written;
 };
 
 static void warn_cb(void *ctx, const char *msg)
@@ -75,7 +76,56 @@ static uint32_t copy_string(struct rw *c, uint32_t id)
     return out;
 }
 
-static uint32_t resolve_and_write(struct rw *c, const tr_record *rec);
+static uint32_t resolve_and_write(struct rw *c, const tr_record *rec, int unwound);
+
+/* An output frame written: its frame and its id in the output stream. */
+struct frame_id {
+    sym_frame f;
+    uint32_t id;
+    struct frame_id *next; /* another frame of the same address and function */
+};
+
+static void forget_frame_ids(struct rw *c)
+{
+    size_t i = 0;
+    hashmap_slot *sl;
+    while ((sl = hashmap_next(&c->frameids, &i)) != NULL)
+        for (struct frame_id *x = sl->val, *nx; x; x = nx) {
+            nx = x->next;
+            free(x);
+        }
+    hashmap_free(&c->frameids);
+}
+
+/* The output id of frame f: written once per stream (strings are
+ * interned, so their pointers compare). */
+static uint32_t out_frame(struct rw *c, const sym_frame *f)
+{
+    struct frame_id *head = hashmap_get(&c->frameids, f->addr, (uintptr_t)f->func);
+    for (struct frame_id *x = head; x; x = x->next)
+        if (x->f.flags == f->flags && x->f.module == f->module && x->f.offset == f->offset &&
+            x->f.file == f->file && x->f.line == f->line)
+            return x->id;
+    tr_frame fr = {
+        .addr = f->addr,
+        .flags = f->flags & 0xffffu,
+        .func = out_string(c, f->func),
+        .module = out_string(c, f->module),
+        .file = out_string(c, f->file),
+        .offset = f->offset,
+        .line = f->line,
+    };
+    struct frame_id *x = malloc(sizeof *x);
+    if (!x)
+        cli_die(CLI_EXIT_FAIL, "out of memory");
+    werr(c, tr_writer_frame(c->w, &fr, &x->id));
+    c->frames_written++;
+    x->f = *f;
+    x->next = head;
+    if (hashmap_put(&c->frameids, f->addr, (uintptr_t)f->func, x) < 0)
+        cli_die(CLI_EXIT_FAIL, "out of memory");
+    return x->id;
+}
 
 static uint32_t out_stack(struct rw *c, const sym_frame *f, size_t n)
 {
@@ -83,18 +133,8 @@ static uint32_t out_stack(struct rw *c, const sym_frame *f, size_t n)
         return 0;
     if (array_reserve(&c->fids, &c->fcap, n, sizeof *c->fids, 64) < 0)
         cli_die(CLI_EXIT_FAIL, "out of memory");
-    for (size_t i = 0; i < n; i++) {
-        tr_frame fr = {
-            .addr = f[i].addr,
-            .flags = f[i].flags & 0xffffu,
-            .func = out_string(c, f[i].func),
-            .module = out_string(c, f[i].module),
-            .file = out_string(c, f[i].file),
-            .offset = f[i].offset,
-            .line = f[i].line,
-        };
-        werr(c, tr_writer_frame(c->w, &fr, &c->fids[i]));
-    }
+    for (size_t i = 0; i < n; i++)
+        c->fids[i] = out_frame(c, &f[i]);
     uint32_t id;
     werr(c, tr_writer_stack(c->w, c->fids, n, &id));
     return id;
@@ -115,25 +155,27 @@ static uint32_t resolved_stack(struct rw *c, const tr_record *rec)
 {
     uint32_t in = rec->type == TR_REC_SAMPLE ? rec->u.sample.stack
                 : rec->type == TR_REC_SYSCALL ? rec->u.syscall.stack : rec->u.libcall.stack;
-    int memo = in && !(rec->type == TR_REC_SAMPLE && rec->u.sample.nregs &&
-                       rec->u.sample.stack_copy_len && c->o->sym.unwind);
+    int unwinds = rec->type == TR_REC_SAMPLE && rec->u.sample.nregs &&
+                  rec->u.sample.stack_copy_len && c->o->sym.unwind;
+    int memo = in && !unwinds;
     const uint32_t *ids = NULL;
     int depth = memo ? tr_reader_stack(c->r, in, &ids) : -1;
+    uint32_t first = depth > 0 ? ids[0] : 0; /* ids is the reader's, until its next call */
     if (depth <= 0)
         memo = 0;
     if (memo) {
         struct stack_memo *m = hashmap_get(&c->stacks, (uint32_t)rec->pid, in);
-        if (m && m->depth == (uint32_t)depth && m->first == ids[0]) {
+        if (m && m->depth == (uint32_t)depth && m->first == first) {
             c->stacks_memo++;
             return m->out;
         }
     }
-    uint32_t out = resolve_and_write(c, rec);
+    uint32_t out = resolve_and_write(c, rec, unwinds);
     if (memo) {
         struct stack_memo *m = malloc(sizeof *m);
         if (!m || hashmap_put(&c->stacks, (uint32_t)rec->pid, in, m) < 0)
             cli_die(CLI_EXIT_FAIL, "out of memory");
-        *m = (struct stack_memo){ out, (uint32_t)depth, ids[0] };
+        *m = (struct stack_memo){ out, (uint32_t)depth, first };
     }
     return out;
 }
@@ -157,7 +199,7 @@ static void frames_hash(const sym_frame *f, size_t n, uint64_t *a, uint64_t *b)
     *b = y ^ (y >> 31);
 }
 
-static uint32_t resolve_and_write(struct rw *c, const tr_record *rec)
+static uint32_t resolve_and_write(struct rw *c, const tr_record *rec, int unwound)
 {
     const sym_frame *f;
     size_t n;
@@ -168,6 +210,8 @@ static uint32_t resolve_and_write(struct rw *c, const tr_record *rec)
     c->stacks_new++;
     if (n == 0)
         return 0;
+    if (!unwound) /* the writer finds a stack it has, through its frames' ids */
+        return out_stack(c, f, n);
     /* unwound samples repeat the same frames under new addresses: write
      * each distinct stack once */
     uint64_t ha, hb;
@@ -224,6 +268,7 @@ static void end_stream(struct rw *c, uint64_t lost)
     c->w = NULL;
     hashmap_free(&c->strids);
     hashmap_free(&c->framesets);
+    forget_frame_ids(c);
     forget_stacks(c);
 }
 
@@ -374,15 +419,18 @@ static void print_stats(struct rw *c)
 {
     sym_stats st;
     sym_get_stats(c->sym, &st);
-    cli_warn("%llu samples, %llu stacks symbolized (%llu frames) and %llu repeated, "
+    cli_warn("%llu samples, %llu stacks symbolized (%llu frames, %llu written) and %llu repeated, "
              "%llu addresses looked up (%llu cache hits, %llu distinct), "
-             "%llu modules, %llu processes, %llu samples unwound (%llu failed, %llu by cached rules)",
+             "%llu modules, %llu processes, %llu samples unwound (%llu failed, %llu by cached rules), "
+             "%llu symbol table searches, %llu DWARF units indexed",
              (unsigned long long)c->samples, (unsigned long long)c->stacks_new,
-             (unsigned long long)c->frames_in, (unsigned long long)c->stacks_memo,
+             (unsigned long long)c->frames_in, (unsigned long long)c->frames_written,
+             (unsigned long long)c->stacks_memo,
              (unsigned long long)st.frames, (unsigned long long)st.cache_hits,
              (unsigned long long)st.addr_cache_entries, (unsigned long long)st.modules,
              (unsigned long long)st.processes, (unsigned long long)st.unwound_samples,
-             (unsigned long long)st.unwind_failures, (unsigned long long)st.unwound_fast);
+             (unsigned long long)st.unwind_failures, (unsigned long long)st.unwound_fast,
+             (unsigned long long)st.symbol_searches, (unsigned long long)st.unit_indexes);
 }
 
 int rewrite_trace(const struct rewrite_options *o, int in_fd, int out_fd)
@@ -466,6 +514,7 @@ int rewrite_trace(const struct rewrite_options *o, int in_fd, int out_fd)
     free(c.fids);
     hashmap_free(&c.strids);
     hashmap_free(&c.framesets);
+    forget_frame_ids(&c);
     forget_stacks(&c);
     return c.status;
 }

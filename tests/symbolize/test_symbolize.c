@@ -21,6 +21,8 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <dwarf.h>
+#include <elfutils/libdw.h>
 #include <elfutils/libdwelf.h>
 
 #include "../../filters/symbolize/sym_int.h"
@@ -1140,6 +1142,138 @@ static void test_tables_parse(void **state)
     strpool_free(&p);
 }
 
+
+/* ---- symbols and inline scopes against libdwfl's own answers ---- */
+
+/* a global alias of a local function (two symbols hold its addresses) and
+ * an assembler label without a size: the cases the interval table leaves
+ * to libdwfl */
+__attribute__((noinline)) static unsigned long aliased_local(unsigned long n)
+{
+    return target_leaf(n) * 3;
+}
+extern unsigned long aliased_global(unsigned long n) __attribute__((alias("aliased_local")));
+__asm__(".text\n.globl sizeless_label\nsizeless_label:\n nop\n nop\n ret\n");
+
+/* The inline frame dwarf_getscopes gives (its innermost inlined instance
+ * before the function), the way symfile.c read it before: NULL if none. */
+static const char *getscopes_inline(Dwfl_Module *mod, uint64_t vaddr)
+{
+    Dwarf_Addr bias;
+    Dwarf_Die *cu = dwfl_module_addrdie(mod, vaddr, &bias), *scopes = NULL;
+    int n = cu ? dwarf_getscopes(cu, vaddr - bias, &scopes) : 0;
+    const char *name = NULL;
+    for (int i = 0; i < n; i++) {
+        int tag = dwarf_tag(&scopes[i]);
+        if (tag == DW_TAG_subprogram)
+            break;
+        if (tag == DW_TAG_inlined_subroutine) {
+            Dwarf_Attribute a;
+            name = dwarf_attr_integrate(&scopes[i], DW_AT_name, &a) ? dwarf_formstring(&a) : "?";
+            break;
+        }
+    }
+    free(scopes);
+    return name;
+}
+
+static void test_symbols_match_libdwfl(void **state)
+{
+    (void)state;
+    sym_options o;
+    sym_options_init(&o);
+    o.demangle = 0;
+    sym_session *s = sym_new(&o);
+    assert_non_null(s);
+    sym_symfile *f = sym_symfile_get(s, exe_path(), NULL, 0);
+    assert_non_null(f);
+    assert_int_equal(f->status, TR_MOD_RESOLVED);
+    assert_non_null(f->mod);
+    /* every sized function's first, second, middle and last byte, and a
+     * sweep of the whole text (addresses between functions, padding) */
+    GElf_Addr bias;
+    Elf *elf = dwfl_module_getelf(f->mod, &bias);
+    assert_non_null(elf);
+    uint64_t tlo = 0, thi = 0;
+    Elf_Scn *scn = NULL;
+    while ((scn = elf_nextscn(elf, scn)) != NULL) {
+        GElf_Shdr sh;
+        size_t shstr;
+        elf_getshdrstrndx(elf, &shstr);
+        if (gelf_getshdr(scn, &sh) && strcmp(elf_strptr(elf, shstr, sh.sh_name), ".text") == 0) {
+            tlo = sh.sh_addr;
+            thi = sh.sh_addr + sh.sh_size;
+        }
+    }
+    assert_true(thi > tlo);
+    size_t cap = 4096, n = 0;
+    uint64_t *addrs = malloc(cap * sizeof *addrs);
+    assert_non_null(addrs);
+    int nsym = dwfl_module_getsymtab(f->mod);
+    for (int i = 0; i < nsym; i++) {
+        GElf_Sym sym;
+        GElf_Addr a;
+        if (!dwfl_module_getsym_info(f->mod, i, &sym, &a, NULL, NULL, NULL) ||
+            GELF_ST_TYPE(sym.st_info) != STT_FUNC || a < tlo || a >= thi)
+            continue;
+        uint64_t pts[4] = { a, a + 1, a + sym.st_size / 2, a + (sym.st_size ? sym.st_size - 1 : 0) };
+        for (int k = 0; k < 4; k++) {
+            if (n == cap)
+                assert_non_null(addrs = realloc(addrs, (cap *= 2) * sizeof *addrs));
+            addrs[n++] = pts[k];
+        }
+    }
+    for (uint64_t a = tlo; a < thi; a += 61) {
+        if (n == cap)
+            assert_non_null(addrs = realloc(addrs, (cap *= 2) * sizeof *addrs));
+        addrs[n++] = a;
+    }
+    size_t with_inline = 0;
+    for (size_t i = 0; i < n; i++) {
+        sym_entry *e = sym_symfile_resolve(s, f, addrs[i]);
+        assert_non_null(e);
+        GElf_Sym sym;
+        GElf_Off off = 0;
+        const char *want = dwfl_module_addrinfo(f->mod, addrs[i], &off, &sym, NULL, NULL, NULL);
+        const sym_frame *outer = &e->f[e->n - 1];
+        if (want && *want) {
+            size_t len = strchr(want, '@') ? (size_t)(strchr(want, '@') - want) : strlen(want);
+            if (strlen(outer->func) != len || strncmp(outer->func, want, len) != 0 || outer->offset != off)
+                fail_msg("0x%llx: %s+0x%llx, libdwfl says %s+0x%llx", (unsigned long long)addrs[i],
+                         outer->func, (unsigned long long)outer->offset, want, (unsigned long long)off);
+        } else if (!(outer->flags & SYM_UNKNOWN) && e->n == 1) {
+            /* no symbol: the name can only come from DWARF */
+            assert_true(dwfl_module_addrdie(f->mod, addrs[i], &bias) != NULL);
+        }
+        const char *inl = getscopes_inline(f->mod, addrs[i]);
+        if (inl) {
+            with_inline++;
+            assert_int_equal(e->n, 2);
+            assert_string_equal(e->f[0].func, inl);
+            assert_true(e->f[0].flags & TR_FRAME_INLINE);
+        } else {
+            assert_int_equal(e->n, 1);
+        }
+        free(e);
+    }
+    assert_true(with_inline > 0); /* inl_spin in outer_spin at least */
+    /* libdwfl searched its table for few of the intervals (the aliases, the
+     * label), not once per address; each unit was indexed once at most */
+    Dwarf *dw = dwfl_module_getdwarf(f->mod, &bias);
+    size_t units = 0, hsize;
+    Dwarf_Off cu = 0, next;
+    while (dwarf_nextcu(dw, cu, &next, &hsize, NULL, NULL, NULL) == 0) {
+        units++;
+        cu = next;
+    }
+    assert_true(f->symtab_lookups > 0);
+    assert_true(f->symtab_lookups * 20 < n);
+    assert_true(f->unit_walks <= units);
+    (void)aliased_global;
+    free(addrs);
+    sym_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1153,6 +1287,7 @@ int main(void)
         cmocka_unit_test(test_demangle),
         cmocka_unit_test(test_demangle_rust_v0),
         cmocka_unit_test(test_tables_parse),
+        cmocka_unit_test(test_symbols_match_libdwfl),
         cmocka_unit_test_setup_teardown(test_dwarf_cache, dwcache_setup, dwcache_teardown),
         cmocka_unit_test_setup_teardown(test_dwarf_cache_damaged, dwcache_setup, dwcache_teardown),
         cmocka_unit_test_setup_teardown(test_dwarf_cache_forged, dwcache_setup, dwcache_teardown),
