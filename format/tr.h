@@ -409,6 +409,10 @@ int tr_writer_string(tr_writer *w, const char *s, size_t len, uint32_t *id);
 int tr_writer_frame(tr_writer *w, const tr_frame *f, uint32_t *id);
 /* frames[0] is the leaf (innermost), frames[n-1] the root (outermost). */
 int tr_writer_stack(tr_writer *w, const uint32_t *frames, size_t n, uint32_t *id);
+/* The stack of frame below the stack parent (0: the root side): a stack a
+ * frame at a time, from the root, for a tool that builds stacks node by
+ * node.  The same ids as tr_writer_stack. */
+int tr_writer_stack_node(tr_writer *w, uint32_t parent, uint32_t frame, uint32_t *id);
 /* Convenience: intern n raw addresses (one tr_frame each with flags). */
 int tr_writer_stack_addrs(tr_writer *w, const uint64_t *addrs, const uint32_t *flags,
                           size_t n, uint32_t *id);

@@ -322,8 +322,8 @@ const uint8_t *tr_internal_stack_image_put_at(stack_image *im, const uint8_t *fr
     size_t len = f + kept, low = f - tail;
     uint8_t *start = im->p + im->cap - len;
     if (kept) memmove(start + low, im->p + im->cap - (im->end - (addr + low)), kept);
-    memcpy(start, fresh, low);
-    memcpy(start + low + kept, fresh + low, tail);
+    if (low) memcpy(start, fresh, low);
+    if (tail) memcpy(start + low + kept, fresh + low, tail);
     im->len = len;
     im->end = addr + len;
     im->has_end = 1;

@@ -499,6 +499,14 @@ static int stack_node(tr_writer *w, uint32_t parent, uint32_t frame, int find, u
     return 0;
 }
 
+int tr_writer_stack_node(tr_writer *w, uint32_t parent, uint32_t frame, uint32_t *id)
+{
+    if (!w || !id || !frame || frame > w->nframe ||
+        (parent && (parent <= w->stack_base || parent - w->stack_base > w->nstack)))
+        return TR_E_INVAL;
+    return stack_node(w, parent, frame, 1, id);
+}
+
 int tr_writer_stack(tr_writer *w, const uint32_t *frames, size_t n, uint32_t *id)
 {
     if (!w || (!frames && n) || !id) return TR_E_INVAL;

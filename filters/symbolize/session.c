@@ -1035,6 +1035,41 @@ static int is_context_marker(uint64_t addr)
     return addr >= (uint64_t)-4095; /* PERF_CONTEXT_* */
 }
 
+int sym_stack_begin(sym_session *s, tr_reader *r, int32_t pid)
+{
+    int rc = sync_reader(s, r);
+    if (rc < 0)
+        return rc;
+    return (s->cur_proc = get_proc(s, pid, 1)) ? 0 : TR_E_NOMEM;
+}
+
+sym_frame_state sym_frame_seen(const sym_session *s, tr_reader *r, uint32_t frame)
+{
+    const tr_frame *f = tr_reader_frame(r, frame);
+    if (!f || (f->flags & TR_FRAME_SYMBOLIZED) || is_context_marker(f->addr) || !f->addr)
+        return 0;
+    return addr_is_kernel(s, f->addr, f->flags) ? SYM_SEEN_KERNEL : SYM_SEEN_USER;
+}
+
+int sym_resolve_frame(sym_session *s, tr_reader *r, uint32_t frame, int ret, const sym_frame **out, size_t *nout)
+{
+    const tr_frame *f = tr_reader_frame(r, frame);
+    size_t n = 0;
+    int rc = 0;
+    if (!f) { /* defined in a lost chunk */
+        if (out_reserve(s, 1) < 0)
+            return TR_E_NOMEM;
+        s->out[n++] = (sym_frame){ 0, TR_FRAME_SYMBOLIZED | SYM_UNKNOWN, s->s_unknown, s->s_unknown_mod, 0, NULL, 0 };
+    } else if (f->flags & TR_FRAME_SYMBOLIZED) {
+        rc = emit_symbolized(s, r, &n, f);
+    } else if (!is_context_marker(f->addr) && f->addr) {
+        rc = emit_addr(s, s->cur_proc, &n, f->addr, f->flags & ~TR_FRAME_KERNEL, ret);
+    }
+    *out = s->out;
+    *nout = n;
+    return rc;
+}
+
 int sym_resolve_stack(sym_session *s, tr_reader *r, const tr_record *rec, const sym_frame **out,
                       size_t *nout)
 {

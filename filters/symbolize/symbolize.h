@@ -172,6 +172,23 @@ typedef struct sym_frame {
 int sym_resolve_stack(sym_session *s, tr_reader *r, const tr_record *rec,
                       const sym_frame **out, size_t *n);
 
+/* The same, a frame at a time, for a tool that maps a stack tree node by
+ * node and so resolves each node once, whatever the number of stacks
+ * through it.  sym_stack_begin() once for the record (process pid); then
+ * for each frame id of its stack, from the leaf up: the leaf frames of the
+ * kernel part and of the user part are looked up as they are, the others
+ * as return addresses (ret), so a frame's frames depend on what is below
+ * it: a state, 0 at the leaf, or-ed with sym_frame_seen() of each frame,
+ * and ret = (state & sym_frame_seen()) != 0 before it.  sym_resolve_frame
+ * gives in *out the frame's frames (none for a context marker or a zero,
+ * inlined functions first) as sym_resolve_stack() would, valid until the
+ * next call. */
+typedef unsigned sym_frame_state;
+enum { SYM_SEEN_KERNEL = 1u, SYM_SEEN_USER = 2u };
+int sym_stack_begin(sym_session *s, tr_reader *r, int32_t pid);
+sym_frame_state sym_frame_seen(const sym_session *s, tr_reader *r, uint32_t frame);
+int sym_resolve_frame(sym_session *s, tr_reader *r, uint32_t frame, int ret, const sym_frame **out, size_t *n);
+
 /* Resolve a single address of process pid (kernel when flags has
  * TR_FRAME_KERNEL).  Fills up to max frames (inlined functions first),
  * returns how many (>= 1) or a negative tr_error. */

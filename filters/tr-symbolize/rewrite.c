@@ -22,14 +22,27 @@ struct rw {
     tr_writer *w;
     int out_fd;
     hashmap strids;   /* interned string pointer -> output string id + 1 */
-    hashmap stacks;   /* (pid, input stack id) -> struct stack_memo, for samples without
-                         stack copies; forgotten when mappings or symbol tables change */
+    /* Each node of the input's stack tree mapped once, and each input frame
+     * resolved once: by id, the last process and state they were for
+     * (dropped when what an address means may change, and the nodes when
+     * the input's writer forgot its stacks) */
+    struct node_memo { int32_t pid; uint32_t state, out; } *nodes;
+    size_t nnodes;
+    uint32_t node_base;  /* nodes[i] is input node node_base + i */
+    uint64_t forgets;    /* the input's stack forgets seen */
+    struct frame_memo { int32_t pid; uint32_t seen; uint32_t n[2], first[2]; } *frames;
+    size_t nframes;
+    uint32_t *outf;      /* the output frame ids the frame memos point into */
+    size_t noutf, capoutf;
+    struct path_node { uint32_t node, frame; sym_frame_state state; } *path;
+    size_t path_cap;
+    int begun;           /* sym_stack_begin called for the record */
     hashmap framesets;/* 128-bit hash of resolved frames -> output stack id + 1 (per stream) */
     hashmap frameids; /* (addr, func) -> struct frame_id chain: output frame ids (per stream) */
     uint32_t *fids;
     size_t fcap;
     int status;
-    uint64_t samples, frames_in, stacks_new, stacks_memo, frames_written;
+    uint64_t samples, frames_in, stacks_new, stacks_memo, frames_written, nodes_mapped;
 };
 
 static void warn_cb(void *ctx, const char *msg)
@@ -140,15 +153,137 @@ static uint32_t out_stack(struct rw *c, const sym_frame *f, size_t n)
     return id;
 }
 
-struct stack_memo {
-    uint32_t out, depth, first;
-};
+#define MAX_DEPTH 4096     /* frames a reader materialises (spec/FORMAT.md 8) */
+#define MAX_MEMO (1u << 24) /* ids past this far are mapped afresh each time */
+#define MAX_OUTF (1u << 22) /* output frame ids kept for the frame memos */
+#define MEMO_SET 8u         /* a node memo's state: set */
 
-static void forget_stacks(struct rw *c)
+/* The slot of id in a memo array of n elements, grown (zeroed) to hold
+ * it, or NULL past MAX_MEMO. */
+static void *memo_slot(void **arr, size_t *n, size_t size, uint32_t idx)
 {
-    for (size_t i = 0; i < c->stacks.cap; i++)
-        free(c->stacks.slots[i].val);
-    hashmap_free(&c->stacks);
+    if (idx >= MAX_MEMO)
+        return NULL;
+    if (idx >= *n) {
+        size_t cap = *n ? *n : 1024;
+        while (cap <= idx)
+            cap *= 2;
+        uint8_t *a = realloc(*arr, cap * size);
+        if (!a)
+            cli_die(CLI_EXIT_FAIL, "out of memory");
+        memset(a + *n * size, 0, (cap - *n) * size);
+        *arr = a;
+        *n = cap;
+    }
+    return (uint8_t *)*arr + (size_t)idx * size;
+}
+
+/* What an address means may have changed: resolve every frame again. */
+static void forget_memos(struct rw *c)
+{
+    if (c->nodes)
+        memset(c->nodes, 0, c->nnodes * sizeof *c->nodes);
+    if (c->frames)
+        memset(c->frames, 0, c->nframes * sizeof *c->frames);
+    c->noutf = 0;
+}
+
+/* The output frame ids of input frame `frame` of process pid, as a return
+ * address (ret) or not: *ids, n of them, inlined functions first. */
+static size_t frame_ids(struct rw *c, int32_t pid, uint32_t frame, int ret, const uint32_t **ids)
+{
+    struct frame_memo *m = memo_slot((void **)&c->frames, &c->nframes, sizeof *c->frames, frame);
+    if (m && m->pid == pid + 1 && (m->seen >> (2 + ret) & 1)) {
+        *ids = c->outf + m->first[ret];
+        return m->n[ret];
+    }
+    const sym_frame *f;
+    size_t nf;
+    if (sym_resolve_frame(c->sym, c->r, frame, ret, &f, &nf) < 0)
+        cli_die(CLI_EXIT_FAIL, "out of memory");
+    c->frames_in += nf;
+    if (c->noutf + nf > MAX_OUTF) { /* frames resolved again and again for processes taking turns */
+        forget_memos(c);
+        m = memo_slot((void **)&c->frames, &c->nframes, sizeof *c->frames, frame);
+    }
+    if (array_reserve(&c->outf, &c->capoutf, c->noutf + nf, sizeof *c->outf, 256) < 0)
+        cli_die(CLI_EXIT_FAIL, "out of memory");
+    size_t first = c->noutf;
+    for (size_t k = 0; k < nf; k++)
+        c->outf[c->noutf++] = out_frame(c, &f[k]);
+    if (m) {
+        if (m->pid != pid + 1)
+            m->seen = 0;
+        m->pid = pid + 1;
+        m->seen |= 4u << ret;
+        m->first[ret] = (uint32_t)first;
+        m->n[ret] = (uint32_t)nf;
+    }
+    *ids = c->outf + first;
+    return nf;
+}
+
+/* The state sym_frame_seen gives input frame `frame`, memoised with it. */
+static sym_frame_state frame_seen(struct rw *c, int32_t pid, uint32_t frame)
+{
+    struct frame_memo *m = memo_slot((void **)&c->frames, &c->nframes, sizeof *c->frames, frame);
+    if (m && m->pid == pid + 1 && (m->seen & 16))
+        return m->seen & 3;
+    sym_frame_state seen = sym_frame_seen(c->sym, c->r, frame);
+    if (m) {
+        if (m->pid != pid + 1)
+            m->seen = 0;
+        m->pid = pid + 1;
+        m->seen |= 16 | seen;
+    }
+    return seen;
+}
+
+/* The output stack of input stack node `in` of a record of process pid:
+ * from the nearest node below the root already mapped (for the same
+ * process and state), each node's frames appended under its parent's
+ * output stack.  A node's state is what the frames below it have seen
+ * (sym_frame_seen): a node is mapped once per process and state. */
+static uint32_t map_node(struct rw *c, int32_t pid, uint32_t in)
+{
+    if (!c->nnodes)
+        c->node_base = in; /* ids are given out from here, mostly in order */
+    size_t n = 0;
+    sym_frame_state st = 0;
+    uint32_t out = 0;
+    for (uint32_t v = in; v;) {
+        struct node_memo *m = v >= c->node_base ? memo_slot((void **)&c->nodes, &c->nnodes, sizeof *c->nodes,
+                                                            v - c->node_base) : NULL;
+        if (m && m->pid == pid && m->state == (st | MEMO_SET)) {
+            out = m->out;
+            c->stacks_memo++;
+            break;
+        }
+        uint32_t parent, frame;
+        if (!c->begun && sym_stack_begin(c->sym, c->r, pid) < 0)
+            cli_die(CLI_EXIT_FAIL, "%s: out of memory", c->o->in_name);
+        c->begun = 1;
+        if (tr_reader_stack_node(c->r, v, &parent, &frame) < 0 || n == MAX_DEPTH)
+            break; /* defined in a lost chunk: the stack ends here, as tr_reader_stack's does */
+        if (array_reserve(&c->path, &c->path_cap, n + 1, sizeof *c->path, 64) < 0)
+            cli_die(CLI_EXIT_FAIL, "out of memory");
+        c->path[n++] = (struct path_node){v, frame, st};
+        st |= frame_seen(c, pid, frame);
+        v = parent;
+    }
+    while (n--) { /* from the root side down */
+        const struct path_node *p = &c->path[n];
+        const uint32_t *ids;
+        size_t nf = frame_ids(c, pid, p->frame, (p->state & frame_seen(c, pid, p->frame)) != 0, &ids);
+        for (size_t k = nf; k-- > 0;) /* the function others were inlined into first */
+            werr(c, tr_writer_stack_node(c->w, out, ids[k], &out));
+        c->nodes_mapped++;
+        struct node_memo *m = p->node >= c->node_base ? memo_slot((void **)&c->nodes, &c->nnodes, sizeof *c->nodes,
+                                                                  p->node - c->node_base) : NULL;
+        if (m)
+            *m = (struct node_memo){pid, p->state | MEMO_SET, out};
+    }
+    return out;
 }
 
 static uint32_t resolved_stack(struct rw *c, const tr_record *rec)
@@ -157,27 +292,19 @@ static uint32_t resolved_stack(struct rw *c, const tr_record *rec)
                 : rec->type == TR_REC_SYSCALL ? rec->u.syscall.stack : rec->u.libcall.stack;
     int unwinds = rec->type == TR_REC_SAMPLE && rec->u.sample.nregs &&
                   rec->u.sample.stack_copy_len && c->o->sym.unwind;
-    int memo = in && !unwinds;
-    const uint32_t *ids = NULL;
-    int depth = memo ? tr_reader_stack(c->r, in, &ids) : -1;
-    uint32_t first = depth > 0 ? ids[0] : 0; /* ids is the reader's, until its next call */
-    if (depth <= 0)
-        memo = 0;
-    if (memo) {
-        struct stack_memo *m = hashmap_get(&c->stacks, (uint32_t)rec->pid, in);
-        if (m && m->depth == (uint32_t)depth && m->first == first) {
-            c->stacks_memo++;
-            return m->out;
-        }
+    if (unwinds || !in)
+        return resolve_and_write(c, rec, unwinds);
+    uint64_t forgets = tr_reader_stack_forgets(c->r);
+    if (forgets != c->forgets) { /* the input's nodes are gone: so are their output stacks */
+        c->forgets = forgets;
+        c->nnodes = 0; /* from the next node id on */
+        free(c->nodes);
+        c->nodes = NULL;
+        werr(c, tr_writer_forget_stacks(c->w));
     }
-    uint32_t out = resolve_and_write(c, rec, unwinds);
-    if (memo) {
-        struct stack_memo *m = malloc(sizeof *m);
-        if (!m || hashmap_put(&c->stacks, (uint32_t)rec->pid, in, m) < 0)
-            cli_die(CLI_EXIT_FAIL, "out of memory");
-        *m = (struct stack_memo){ out, (uint32_t)depth, first };
-    }
-    return out;
+    c->stacks_new++;
+    c->begun = 0;
+    return map_node(c, rec->pid, in);
 }
 
 /* Two independent 64-bit hashes of the frames (strings are interned:
@@ -269,7 +396,11 @@ static void end_stream(struct rw *c, uint64_t lost)
     hashmap_free(&c->strids);
     hashmap_free(&c->framesets);
     forget_frame_ids(c);
-    forget_stacks(c);
+    free(c->nodes);
+    c->nodes = NULL;
+    c->nnodes = 0;
+    forget_memos(c);
+    c->forgets = 0;
 }
 
 static void start_stream(struct rw *c)
@@ -488,7 +619,7 @@ int rewrite_trace(const struct rewrite_options *o, int in_fd, int out_fd)
             cli_die(CLI_EXIT_FAIL, "out of memory");
         if (rec.type == TR_REC_MMAP || rec.type == TR_REC_FORK || rec.type == TR_REC_BLOB ||
             (rec.type == TR_REC_COMM && rec.u.comm.exec))
-            forget_stacks(&c); /* what an address means may have changed */
+            forget_memos(&c); /* what an address means may have changed */
         if (rec.type == TR_REC_STREAM_START) {
             start_stream(&c);
             continue;
@@ -515,6 +646,9 @@ int rewrite_trace(const struct rewrite_options *o, int in_fd, int out_fd)
     hashmap_free(&c.strids);
     hashmap_free(&c.framesets);
     forget_frame_ids(&c);
-    forget_stacks(&c);
+    free(c.nodes);
+    free(c.frames);
+    free(c.outf);
+    free(c.path);
     return c.status;
 }
