@@ -113,94 +113,6 @@ static const char *frame_line(struct cat_ctx *c, uint32_t id, const tr_frame *fr
     return s->text + s->lines[id].off;
 }
 
-/* ---- the sample's text, built whole and written at once ---- */
-
-/* Room for n more bytes at the end of the sample's text; NULL out of memory. */
-static char *out_room(struct cat_sample_state *s, size_t n)
-{
-    if (s->out_cap - s->out_len < n && array_reserve(&s->out, &s->out_cap, s->out_len + n, 1, 65536) < 0)
-        return NULL;
-    return s->out + s->out_len;
-}
-
-static int out_put(struct cat_sample_state *s, const char *p, size_t n)
-{
-    char *d = out_room(s, n);
-    if (!d)
-        return -1;
-    memcpy(d, p, n);
-    s->out_len += n;
-    return 0;
-}
-
-/* printf to the sample's text; -1 out of memory. */
-static int out_printf(struct cat_sample_state *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int out_printf(struct cat_sample_state *s, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    char *d = n < 0 ? NULL : out_room(s, (size_t)n + 1);
-    if (!d)
-        return -1;
-    va_start(ap, fmt);
-    vsnprintf(d, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    s->out_len += (size_t)n;
-    return 0;
-}
-
-/* Write the sample's text out and start over. */
-static void out_flush(struct cat_sample_state *s, FILE *f)
-{
-    fwrite_unlocked(s->out, 1, s->out_len, f);
-    s->out_len = 0;
-}
-
-/* One frame: "\taddr sym+0xoff (module)...\n", or without the tab and the
- * newline when alone on the sample's line.  A symbolized frame's line comes
- * from the cache by its id, without a look-up in the reader once formatted
- * (a stream's ids keep their definitions).  0, or -1 out of memory. */
-static int put_frame(struct cat_ctx *c, const tr_record *rec, uint32_t id, int alone)
-{
-    struct cat_sample_state *s = c->sample;
-    if (id < s->nlines && s->lines[id].len)
-        return out_put(s, s->text + s->lines[id].off + alone, s->lines[id].len - 2 * (size_t)alone);
-    const tr_frame *fr = tr_reader_frame(c->r, id);
-    if (!fr)
-        return out_printf(s, alone ? "[frame %u lost]" : "\t[frame %u lost]\n", id);
-    if (fr->flags & TR_FRAME_SYMBOLIZED) {
-        size_t len;
-        const char *line = frame_line(c, id, fr, &len);
-        char buf[4096];
-        if (!line) {
-            len = format_symbolized(c, fr, buf, sizeof buf);
-            line = buf;
-            if (len >= sizeof buf)
-                len = sizeof buf - 1;
-        }
-        return out_put(s, line + alone, len - 2 * (size_t)alone);
-    }
-    const char *mod = fr->flags & TR_FRAME_KERNEL ? "[kernel.kallsyms]" : module_of(c, rec->pid, fr->addr);
-    return out_printf(s, alone ? "%16" PRIx64 " [unknown] (%s)" : "\t%16" PRIx64 " [unknown] (%s)\n", fr->addr,
-                      mod);
-}
-
-/* "prev_comm=... ==> next_comm=..." of a raw tracepoint payload, or nothing. */
-static void print_tracepoint_fields(struct cat_ctx *c, FILE *f, const tr_record *rec)
-{
-    tpformat *tp = cat_tpformat(c);
-    if (!tp || tpformat_use(tp, c->r, rec->u.sample.raw_flags) < 0)
-        return;
-    const tpformat_event *ev = tpformat_event_of(tp, rec->u.sample.raw, rec->u.sample.raw_len);
-    if (!ev)
-        return;
-    const char *s = tpformat_print(tp, ev, rec->time, rec->cpu, rec->u.sample.raw, rec->u.sample.raw_len);
-    if (s && s[0])
-        fprintf(f, " %s", s);
-}
-
 enum { PAD_RIGHT, PAD_LEFT, PAD_ZERO };
 
 /* v in decimal at p, as printf's %Nd (PAD_RIGHT), %-Nd (PAD_LEFT) or %0Nd
@@ -235,6 +147,122 @@ static char *put_str(char *p, const char *s, size_t n)
 {
     memcpy(p, s, n);
     return p + n;
+}
+
+/* ---- the sample's text, built whole and written at once ---- */
+
+/* Room for n more bytes at the end of the sample's text; NULL out of memory. */
+static char *out_room(struct cat_sample_state *s, size_t n)
+{
+    if (s->out_cap - s->out_len < n && array_reserve(&s->out, &s->out_cap, s->out_len + n, 1, 65536) < 0)
+        return NULL;
+    return s->out + s->out_len;
+}
+
+static int out_put(struct cat_sample_state *s, const char *p, size_t n)
+{
+    char *d = out_room(s, n);
+    if (!d)
+        return -1;
+    memcpy(d, p, n);
+    s->out_len += n;
+    return 0;
+}
+
+/* printf to the sample's text; -1 out of memory. */
+static int out_printf(struct cat_sample_state *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int out_printf(struct cat_sample_state *s, const char *fmt, ...)
+{
+    size_t room = 256;
+    for (;;) {
+        char *d = out_room(s, room);
+        if (!d)
+            return -1;
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(d, room, fmt, ap);
+        va_end(ap);
+        if (n < 0)
+            return -1;
+        if ((size_t)n < room) {
+            s->out_len += (size_t)n;
+            return 0;
+        }
+        room = (size_t)n + 1;
+    }
+}
+
+/* Write the sample's text out and start over. */
+static void out_flush(struct cat_sample_state *s, FILE *f)
+{
+    fwrite_unlocked(s->out, 1, s->out_len, f);
+    s->out_len = 0;
+}
+
+/* One frame: "\taddr sym+0xoff (module)...\n", or without the tab and the
+ * newline when alone on the sample's line.  A symbolized frame's line comes
+ * from the cache by its id, without a look-up in the reader once formatted
+ * (a stream's ids keep their definitions).  0, or -1 out of memory. */
+static int put_frame(struct cat_ctx *c, const tr_record *rec, uint32_t id, int alone)
+{
+    struct cat_sample_state *s = c->sample;
+    if (id < s->nlines && s->lines[id].len)
+        return out_put(s, s->text + s->lines[id].off + alone, s->lines[id].len - 2 * (size_t)alone);
+    const tr_frame *fr = tr_reader_frame(c->r, id);
+    if (!fr)
+        return out_printf(s, alone ? "[frame %u lost]" : "\t[frame %u lost]\n", id);
+    if (fr->flags & TR_FRAME_SYMBOLIZED) {
+        size_t len;
+        const char *line = frame_line(c, id, fr, &len);
+        char buf[4096];
+        if (!line) {
+            len = format_symbolized(c, fr, buf, sizeof buf);
+            line = buf;
+            if (len >= sizeof buf)
+                len = sizeof buf - 1;
+        }
+        return out_put(s, line + alone, len - 2 * (size_t)alone);
+    }
+    /* "\t%16" PRIx64 " [unknown] (%s)\n" by hand: every frame of a raw trace */
+    const char *mod = fr->flags & TR_FRAME_KERNEL ? "[kernel.kallsyms]" : module_of(c, rec->pid, fr->addr);
+    size_t ml = strlen(mod);
+    char *p = out_room(s, ml + 48), *start = p;
+    if (!p)
+        return -1;
+    if (!alone)
+        *p++ = '\t';
+    char hex[16];
+    int nh = 0;
+    uint64_t a = fr->addr;
+    do {
+        hex[nh++] = "0123456789abcdef"[a & 15];
+        a >>= 4;
+    } while (a);
+    for (int i = nh; i < 16; i++)
+        *p++ = ' ';
+    while (nh)
+        *p++ = hex[--nh];
+    p = put_str(p, " [unknown] (", 12);
+    p = put_str(p, mod, ml);
+    *p++ = ')';
+    if (!alone)
+        *p++ = '\n';
+    s->out_len += (size_t)(p - start);
+    return 0;
+}
+
+/* "prev_comm=... ==> next_comm=..." of a raw tracepoint payload, or nothing. */
+static void print_tracepoint_fields(struct cat_ctx *c, FILE *f, const tr_record *rec)
+{
+    tpformat *tp = cat_tpformat(c);
+    if (!tp || tpformat_use(tp, c->r, rec->u.sample.raw_flags) < 0)
+        return;
+    const tpformat_event *ev = tpformat_event_of(tp, rec->u.sample.raw, rec->u.sample.raw_len);
+    if (!ev)
+        return;
+    const char *s = tpformat_print(tp, ev, rec->time, rec->cpu, rec->u.sample.raw, rec->u.sample.raw_len);
+    if (s && s[0])
+        fprintf(f, " %s", s);
 }
 
 /* "comm pid/tid [cpu] sec.usec: period event:" as perf script prints it (the
