@@ -132,6 +132,8 @@ void stacks_folder_free(stacks_folder *f)
     free(f->root.p);
     free(f->line.p);
     free(f->tmp.p);
+    free(f->cached);
+    free(f->cached_ids.v);
     memset(f, 0, sizeof *f);
 }
 
@@ -480,22 +482,72 @@ int stacks_folder_text(stacks_folder *f, const char **line, size_t *len)
     return 0;
 }
 
-int stacks_folder_end(stacks_folder *f)
+int stacks_folder_end_at(stacks_folder *f, size_t entry)
 {
     if (f->have_root) {
-        const char *s;
-        size_t n;
-        struct smap_entry *e = stacks_folder_text(f, &s, &n) < 0 ? NULL : smap_get(f->map, s, n);
-        if (!e) {
-            f->oom = 1;
-        } else {
-            e->n += f->weight;
-            if (f->last_entry)
-                *f->last_entry = (size_t)(e - f->map->e);
-        }
+        f->map->e[entry].n += f->weight;
+        if (f->last_entry)
+            *f->last_entry = entry;
         f->samples++;
     }
     f->elems.n = f->ngroups = 0;
     f->have_root = 0;
     return f->oom ? TR_E_NOMEM : 0;
+}
+
+int stacks_folder_end(stacks_folder *f)
+{
+    if (!f->have_root)
+        return stacks_folder_end_at(f, 0);
+    const char *s;
+    size_t n;
+    struct smap_entry *e = stacks_folder_text(f, &s, &n) < 0 ? NULL : smap_get(f->map, s, n);
+    if (e)
+        return stacks_folder_end_at(f, (size_t)(e - f->map->e));
+    f->oom = 1;
+    f->samples++;
+    f->elems.n = f->ngroups = 0;
+    f->have_root = 0;
+    return TR_E_NOMEM;
+}
+
+/* Frame ids up to this many are cached (an array by id). */
+#define CACHED_IDS (1u << 22)
+
+int stacks_folder_trace_frame(stacks_folder *f, tr_reader *r, uint32_t id, const tr_frame *tf)
+{
+    size_t k = (size_t)id * 2 + (f->java != 0);
+    if (id < CACHED_IDS && k < f->ncached && f->cached[k].set) {
+        const struct stacks_cached_frame *c = &f->cached[k];
+        return c->group ? stacks_folder_add_ids(f, f->cached_ids.v + c->off, c->n) : 0;
+    }
+    const char *func = tr_reader_string(r, tf->func, NULL), *mod = tr_reader_string(r, tf->module, NULL);
+    stacks_frame fr = {.addr = tf->addr, .func = func ? func : "[unknown]", .module = mod ? mod : "[unknown]",
+                       .file = tf->file ? tr_reader_string(r, tf->file, NULL) : NULL, .line = tf->line,
+                       .offset = tf->offset, .flags = tf->flags, .kind = stacks_kind(tf->flags)};
+    size_t g0 = f->ngroups, e0 = f->elems.n;
+    int rc = stacks_folder_frame(f, &fr);
+    if (rc < 0 || id >= CACHED_IDS)
+        return rc;
+    size_t n = f->elems.n - e0, old = f->ncached;
+    if ((k >= old && array_reserve(&f->cached, &f->ncached, k + 1, sizeof *f->cached, 1024) < 0) ||
+        array_reserve(&f->cached_ids.v, &f->cached_ids.cap, f->cached_ids.n + n, sizeof *f->cached_ids.v,
+                      1024) < 0 ||
+        f->cached_ids.n + n > UINT32_MAX) {
+        f->oom = 1;
+        return TR_E_NOMEM;
+    }
+    if (f->ncached > old)
+        memset(f->cached + old, 0, (f->ncached - old) * sizeof *f->cached);
+    f->cached[k] = (struct stacks_cached_frame){(uint32_t)f->cached_ids.n, (uint32_t)n, 1, f->ngroups > g0};
+    memcpy(f->cached_ids.v + f->cached_ids.n, f->elems.v + e0, n * sizeof *f->elems.v);
+    f->cached_ids.n += n;
+    return 0;
+}
+
+void stacks_folder_forget_frames(stacks_folder *f)
+{
+    if (f->ncached)
+        memset(f->cached, 0, f->ncached * sizeof *f->cached);
+    f->cached_ids.n = 0;
 }

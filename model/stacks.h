@@ -165,6 +165,10 @@ typedef struct stacks_folder {
     uint64_t samples;        /* samples counted by stacks_folder_end */
     size_t *last_entry;      /* when set: the index of the map entry the last sample went to */
     int oom;                 /* sticky: a call ran out of memory */
+    /* the elements of trace frames by (frame id, Java-ness): stacks_folder_trace_frame */
+    struct stacks_cached_frame { uint32_t off, n; uint8_t set, group; } *cached;
+    size_t ncached;
+    stacks_ids cached_ids;   /* the elements of the cached frames, one run each */
 } stacks_folder;
 
 /* An empty folder adding to map (the caller's), with options o (kept by
@@ -194,12 +198,26 @@ int stacks_folder_frame_text(stacks_folder *f, stacks_text pc, stacks_text func,
  * state.  0, or TR_E_NOMEM. */
 int stacks_folder_name(stacks_folder *f, const char *name);
 
+/* Add the next frame (leaf first) of the sample: frame id of reader r's
+ * current stream, tf its definition, symbolized (TR_FRAME_SYMBOLIZED), taken
+ * as stacks_frames_read takes it.  Its elements are found by the rules once
+ * per id (and per Java-ness of the root) and kept in the folder: a stream's
+ * ids keep their definitions.  0, or TR_E_NOMEM. */
+int stacks_folder_trace_frame(stacks_folder *f, tr_reader *r, uint32_t id, const tr_frame *tf);
+/* Forget the frames stacks_folder_trace_frame kept: at a stream's start
+ * (frame ids are the stream's). */
+void stacks_folder_forget_frames(stacks_folder *f);
+
 /* The folded line of the sample so far (root;...;leaf) in *line, *len,
  * valid until the next call; 0, or TR_E_NOMEM. */
 int stacks_folder_text(stacks_folder *f, const char **line, size_t *len);
 /* End the sample: add its weight to its line's count (when one was begun)
  * and start over.  0, or TR_E_NOMEM. */
 int stacks_folder_end(stacks_folder *f);
+/* End the sample as one whose line is already entry (an index into the
+ * map, from last_entry after an earlier sample of the same stack): its
+ * weight is added there without building the line.  0, or TR_E_NOMEM. */
+int stacks_folder_end_at(stacks_folder *f, size_t entry);
 
 /* Sanitise one element name in place (name[len] must be writable): ';' to
  * ':', cut at the first '(' but "(anonymous namespace)" unless a Go method,

@@ -13,6 +13,7 @@
 
 #include "../symbolize/symbolize.h"
 #include "array.h"
+#include "hashmap.h"
 #include "cli.h"
 #include "procs.h"
 #include "tpformat.h"
@@ -55,6 +56,11 @@ struct tstate {
     uint64_t unresolved;
     stacks_frames frames;      /* the stack being folded (--no-symbolize) */
     int no_symbolize;
+    /* (root, stack, pid) -> map entry + 1 of the samples folded so far: a
+     * sample of a stack seen before is counted without folding it again.
+     * Emptied by every record that may change how frames resolve (maps,
+     * comms, blobs, metadata, a stream's start, lost data). */
+    hashmap folded;
 };
 
 static const char *comm_of(struct tstate *t, int32_t tid)
@@ -111,19 +117,50 @@ static const char *raw_module(void *ctx, int32_t pid, uint64_t addr)
     return module_of(ctx, pid, addr);
 }
 
-/* Add the frames of rec's stack to ps (leaf first).  Returns 0 or -1. */
+/* The recorded stack of rec: 1 when every frame is symbolized, 0 when some
+ * are raw, -1 when the stack or a frame is unknown (lost definitions). */
+static int stack_kind(struct tstate *t, uint32_t stack, const uint32_t **ids, int *n)
+{
+    *n = tr_reader_stack(t->r, stack, ids);
+    if (*n < 0)
+        return -1;
+    int symbolized = 1;
+    for (int i = 0; i < *n; i++) {
+        const tr_frame *tf = tr_reader_frame(t->r, (*ids)[i]);
+        if (!tf)
+            return -1;
+        if (!(tf->flags & TR_FRAME_SYMBOLIZED))
+            symbolized = 0;
+    }
+    return symbolized;
+}
+
+/* Add the frames of rec's stack to ps (leaf first).  Returns 1 when its
+ * stack and frames were all defined, 0 when some were not, -1 out of memory. */
 static int add_frames(struct tstate *t, struct pscript *ps, const tr_record *rec)
 {
     stacks_folder *sf = pscript_folder(ps);
+    uint32_t stack = rec->type == TR_REC_SAMPLE ? rec->u.sample.stack : rec->u.syscall.stack;
+    const uint32_t *ids;
+    int n, kind = stack ? stack_kind(t, stack, &ids, &n) : 0;
+    if (kind == 1) {
+        /* symbolized already: each frame's elements are found once (as the
+         * symbolize library and stacks_frames_read pass such frames on) */
+        for (int i = 0; i < n; i++)
+            if (stacks_folder_trace_frame(sf, t->r, ids[i], tr_reader_frame(t->r, ids[i])) < 0)
+                return -1;
+        return 1;
+    }
+    int complete = kind >= 0;
     if (!t->no_symbolize) {
         const sym_frame *fr;
-        size_t n = 0;
-        int rc = sym_resolve_stack(t->sym, t->r, rec, &fr, &n);
+        size_t nfr = 0;
+        int rc = sym_resolve_stack(t->sym, t->r, rec, &fr, &nfr);
         if (rc < 0) {
             t->unresolved++;
             return 0;
         }
-        for (size_t i = 0; i < n; i++) {
+        for (size_t i = 0; i < nfr; i++) {
             stacks_frame f = {.addr = fr[i].addr, .func = fr[i].func ? fr[i].func : "[unknown]",
                               .module = fr[i].module ? fr[i].module : "[unknown]",
                               .file = fr[i].file, .line = fr[i].line, .offset = fr[i].offset,
@@ -131,9 +168,9 @@ static int add_frames(struct tstate *t, struct pscript *ps, const tr_record *rec
             if (stacks_folder_frame(sf, &f) < 0)
                 return -1;
         }
-        return 0;
+        return complete;
     }
-    int n = stacks_frames_read(&t->frames, t->r, rec, raw_module, t);
+    n = stacks_frames_read(&t->frames, t->r, rec, raw_module, t);
     t->unresolved += t->frames.lost;
     t->frames.lost = 0;
     if (n < 0)
@@ -141,7 +178,7 @@ static int add_frames(struct tstate *t, struct pscript *ps, const tr_record *rec
     for (int i = 0; i < n; i++)
         if (stacks_folder_frame(sf, &t->frames.v[i]) < 0)
             return -1;
-    return 0;
+    return complete;
 }
 
 /* ---- sched_switch payload ------------------------------------------- */
@@ -290,9 +327,40 @@ static int on_sample(struct tstate *t, const tr_record *rec)
     t->samples++;
     pscript_begin(t->ps, comm_of(t, rec->tid), rec->pid, rec->tid,
                   t->o->period ? rec->u.sample.period : 1);
-    if (add_frames(t, t->ps, rec) < 0)
+    stacks_folder *sf = pscript_folder(t->ps);
+    uint32_t stack = rec->u.sample.stack;
+    /* a sample with a stack copy is unwound: its frames are its own */
+    int cached = stack && !(rec->u.sample.nregs && rec->u.sample.stack_copy_len);
+    uint64_t key = (uint64_t)sf->root_id << 32 | stack, pid = (uint32_t)rec->pid;
+    void *v = cached ? hashmap_get(&t->folded, key, pid) : NULL;
+    if (v)
+        return stacks_folder_end_at(sf, (size_t)((uintptr_t)v - 1));
+    int complete = add_frames(t, t->ps, rec);
+    if (complete < 0 || pscript_end(t->ps) < 0)
         return -1;
-    return pscript_end(t->ps);
+    /* lost definitions may come again at a key chunk: not kept */
+    if (cached && complete && hashmap_put(&t->folded, key, pid, (void *)(uintptr_t)(t->f->last_entry + 1)) < 0)
+        return -1;
+    return 0;
+}
+
+/* Whether frames may resolve differently after a record of this type:
+ * anything but what is measured (maps, comms, blobs, metadata ...). */
+static int changes_frames(uint32_t type)
+{
+    switch (type) {
+    case TR_REC_SAMPLE:
+    case TR_REC_COUNTER:
+    case TR_REC_SYSCALL:
+    case TR_REC_SIGNAL:
+    case TR_REC_LIBCALL:
+    case TR_REC_TRACE_EVENT:
+    case TR_REC_FUNCTION:
+    case TR_REC_LOST:
+        return 0;
+    default:
+        return 1;
+    }
 }
 
 static int on_syscall(struct tstate *t, const tr_record *rec)
@@ -460,6 +528,7 @@ int fold_trace(struct fold *f, struct lines *l, const char *shown)
         if (rc < 0) {
             const tr_reader_diag *d = tr_reader_last_diag(t.r);
             if (tr_error_recoverable(rc)) {
+                hashmap_free(&t.folded); /* definitions were lost: they may come again */
                 if (!warned++)
                     cli_warn("%s: %s at byte %llu%s%s; continuing", shown, tr_strerror(rc),
                              (unsigned long long)d->offset, d->detail[0] ? ": " : "", d->detail);
@@ -476,7 +545,11 @@ int fold_trace(struct fold *f, struct lines *l, const char *shown)
             status = CLI_EXIT_FAIL;
             break;
         }
+        if (changes_frames(rec.type) && t.folded.count)
+            hashmap_free(&t.folded);
         if (rec.type == TR_REC_STREAM_START) {
+            stacks_folder_forget_frames(pscript_folder(t.ps)); /* frame ids are the stream's */
+            stacks_folder_forget_frames(pscript_folder(t.sys_ps));
             t.sw_known = 0;
             tpformat_reset(t.tp);
             for (int i = 0; i < 3; i++)
@@ -539,5 +612,6 @@ out:
     free(t.pend);
     procs_free(t.own_procs);
     stacks_frames_free(&t.frames);
+    hashmap_free(&t.folded);
     return status;
 }

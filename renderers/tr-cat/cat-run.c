@@ -153,6 +153,7 @@ int cat_read(struct cat_ctx *c, tr_reader *r, const char *name, const struct cat
     while ((rc = tr_reader_next(r, &rec)) != 0) {
         if (rc < 0) {
             const tr_reader_diag *d = tr_reader_last_diag(r);
+            fflush(c->out); /* the warning after what was printed before it */
             if (input_unreadable(rc)) {
                 cli_warn("%s: %s (%s)", name, tr_strerror(rc), d->detail);
                 status = CLI_EXIT_FAIL;

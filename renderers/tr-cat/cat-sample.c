@@ -14,11 +14,13 @@
  * prints the counter table as one JSON object.
  */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "array.h"
 #include "cat.h"
+#include "cli.h"
 #include "counters.h"
 #include "keys.h"
 #include "tpformat.h"
@@ -42,6 +44,8 @@ struct cat_sample_state {
     size_t nlines;
     char *text;
     size_t text_len, text_cap;
+    char *out;                /* the sample being printed */
+    size_t out_len, out_cap;
 };
 
 /* c->sample, created when missing; NULL when out of memory. */
@@ -84,8 +88,8 @@ static size_t format_symbolized(struct cat_ctx *c, const tr_frame *fr, char *buf
  * it cannot be kept (then it is formatted each time). */
 static const char *frame_line(struct cat_ctx *c, uint32_t id, const tr_frame *fr, size_t *len)
 {
-    struct cat_sample_state *s = sample_state(c);
-    if (!s || id >= (1u << 22))
+    struct cat_sample_state *s = c->sample;
+    if (id >= (1u << 22))
         return NULL;
     if (id >= s->nlines) {
         size_t old = s->nlines;
@@ -107,46 +111,6 @@ static const char *frame_line(struct cat_ctx *c, uint32_t id, const tr_frame *fr
     }
     *len = s->lines[id].len;
     return s->text + s->lines[id].off;
-}
-
-/* One frame: "\taddr sym+0xoff (module)...\n", or without the tab and the
- * newline when alone on the sample's line. */
-static void print_frame(struct cat_ctx *c, FILE *f, const tr_record *rec, uint32_t id, int alone)
-{
-    const tr_frame *fr = tr_reader_frame(c->r, id);
-    if (!fr) {
-        fprintf(f, alone ? "[frame %u lost]" : "\t[frame %u lost]\n", id);
-        return;
-    }
-    if (fr->flags & TR_FRAME_SYMBOLIZED) {
-        size_t len;
-        const char *line = frame_line(c, id, fr, &len);
-        char buf[4096];
-        if (!line) {
-            len = format_symbolized(c, fr, buf, sizeof buf);
-            line = buf;
-            if (len >= sizeof buf)
-                len = sizeof buf - 1;
-        }
-        fwrite_unlocked(line + alone, 1, len - 2 * (size_t)alone, f);
-    } else {
-        const char *mod = fr->flags & TR_FRAME_KERNEL ? "[kernel.kallsyms]" : module_of(c, rec->pid, fr->addr);
-        fprintf(f, alone ? "%16" PRIx64 " [unknown] (%s)" : "\t%16" PRIx64 " [unknown] (%s)\n", fr->addr, mod);
-    }
-}
-
-/* "prev_comm=... ==> next_comm=..." of a raw tracepoint payload, or nothing. */
-static void print_tracepoint_fields(struct cat_ctx *c, FILE *f, const tr_record *rec)
-{
-    tpformat *tp = cat_tpformat(c);
-    if (!tp || tpformat_use(tp, c->r, rec->u.sample.raw_flags) < 0)
-        return;
-    const tpformat_event *ev = tpformat_event_of(tp, rec->u.sample.raw, rec->u.sample.raw_len);
-    if (!ev)
-        return;
-    const char *s = tpformat_print(tp, ev, rec->time, rec->cpu, rec->u.sample.raw, rec->u.sample.raw_len);
-    if (s && s[0])
-        fprintf(f, " %s", s);
 }
 
 enum { PAD_RIGHT, PAD_LEFT, PAD_ZERO };
@@ -185,19 +149,133 @@ static char *put_str(char *p, const char *s, size_t n)
     return p + n;
 }
 
-/* "comm pid/tid [cpu] sec.usec: period event:" as perf script prints it (the
- * comm at column 0, as stackcollapse-perf.pl expects). */
-static void print_sample_header(struct cat_ctx *c, FILE *f, const tr_record *rec, const tr_event_def *ev)
+/* ---- the sample's text, built whole and written at once ---- */
+
+/* Room for n more bytes at the end of the sample's text; NULL out of memory. */
+static char *out_room(struct cat_sample_state *s, size_t n)
 {
+    if (s->out_cap - s->out_len < n && array_reserve(&s->out, &s->out_cap, s->out_len + n, 1, 65536) < 0)
+        return NULL;
+    return s->out + s->out_len;
+}
+
+static int out_put(struct cat_sample_state *s, const char *p, size_t n)
+{
+    char *d = out_room(s, n);
+    if (!d)
+        return -1;
+    memcpy(d, p, n);
+    s->out_len += n;
+    return 0;
+}
+
+/* printf to the sample's text; -1 out of memory. */
+static int out_printf(struct cat_sample_state *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int out_printf(struct cat_sample_state *s, const char *fmt, ...)
+{
+    size_t room = 256;
+    for (;;) {
+        char *d = out_room(s, room);
+        if (!d)
+            return -1;
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(d, room, fmt, ap);
+        va_end(ap);
+        if (n < 0)
+            return -1;
+        if ((size_t)n < room) {
+            s->out_len += (size_t)n;
+            return 0;
+        }
+        room = (size_t)n + 1;
+    }
+}
+
+/* Write the sample's text out and start over. */
+static void out_flush(struct cat_sample_state *s, FILE *f)
+{
+    fwrite_unlocked(s->out, 1, s->out_len, f);
+    s->out_len = 0;
+}
+
+/* One frame: "\taddr sym+0xoff (module)...\n", or without the tab and the
+ * newline when alone on the sample's line.  A symbolized frame's line comes
+ * from the cache by its id, without a look-up in the reader once formatted
+ * (a stream's ids keep their definitions).  0, or -1 out of memory. */
+static int put_frame(struct cat_ctx *c, const tr_record *rec, uint32_t id, int alone)
+{
+    struct cat_sample_state *s = c->sample;
+    if (id < s->nlines && s->lines[id].len)
+        return out_put(s, s->text + s->lines[id].off + alone, s->lines[id].len - 2 * (size_t)alone);
+    const tr_frame *fr = tr_reader_frame(c->r, id);
+    if (!fr)
+        return out_printf(s, alone ? "[frame %u lost]" : "\t[frame %u lost]\n", id);
+    if (fr->flags & TR_FRAME_SYMBOLIZED) {
+        size_t len;
+        const char *line = frame_line(c, id, fr, &len);
+        char buf[4096];
+        if (!line) {
+            len = format_symbolized(c, fr, buf, sizeof buf);
+            line = buf;
+            if (len >= sizeof buf)
+                len = sizeof buf - 1;
+        }
+        return out_put(s, line + alone, len - 2 * (size_t)alone);
+    }
+    /* "\t%16" PRIx64 " [unknown] (%s)\n" by hand: every frame of a raw trace */
+    const char *mod = fr->flags & TR_FRAME_KERNEL ? "[kernel.kallsyms]" : module_of(c, rec->pid, fr->addr);
+    size_t ml = strlen(mod);
+    char *p = out_room(s, ml + 48), *start = p;
+    if (!p)
+        return -1;
+    if (!alone)
+        *p++ = '\t';
+    char hex[16];
+    int nh = 0;
+    uint64_t a = fr->addr;
+    do {
+        hex[nh++] = "0123456789abcdef"[a & 15];
+        a >>= 4;
+    } while (a);
+    for (int i = nh; i < 16; i++)
+        *p++ = ' ';
+    while (nh)
+        *p++ = hex[--nh];
+    p = put_str(p, " [unknown] (", 12);
+    p = put_str(p, mod, ml);
+    *p++ = ')';
+    if (!alone)
+        *p++ = '\n';
+    s->out_len += (size_t)(p - start);
+    return 0;
+}
+
+/* "prev_comm=... ==> next_comm=..." of a raw tracepoint payload, or nothing. */
+static void print_tracepoint_fields(struct cat_ctx *c, FILE *f, const tr_record *rec)
+{
+    tpformat *tp = cat_tpformat(c);
+    if (!tp || tpformat_use(tp, c->r, rec->u.sample.raw_flags) < 0)
+        return;
+    const tpformat_event *ev = tpformat_event_of(tp, rec->u.sample.raw, rec->u.sample.raw_len);
+    if (!ev)
+        return;
+    const char *s = tpformat_print(tp, ev, rec->time, rec->cpu, rec->u.sample.raw, rec->u.sample.raw_len);
+    if (s && s[0])
+        fprintf(f, " %s", s);
+}
+
+/* "comm pid/tid [cpu] sec.usec: period event:" as perf script prints it (the
+ * comm at column 0, as stackcollapse-perf.pl expects).  0, or -1 out of
+ * memory. */
+static int put_sample_header(struct cat_ctx *c, const tr_record *rec, const tr_event_def *ev)
+{
+    struct cat_sample_state *s = c->sample;
     const char *comm = cat_comm(c, rec->tid), *name = ev ? ev->name : "[unknown event]";
     size_t lc = strlen(comm), ln = strlen(name);
-    char buf[512], *p = buf;
-    if (lc + ln > sizeof buf - 128) { /* hostile lengths: printf's way */
-        fprintf(f, "%s %6d/%-6d [%03d] ", comm, rec->pid, rec->tid, rec->cpu);
-        cat_time(f, rec->time);
-        fprintf(f, ": %10" PRIu64 " %s:", rec->u.sample.period, name);
-        return;
-    }
+    char *p = out_room(s, lc + ln + 128), *start = p;
+    if (!p)
+        return -1;
     p = put_str(p, comm, lc);
     *p++ = ' ';
     p = put_dec(p, rec->pid, 6, PAD_RIGHT);
@@ -212,41 +290,57 @@ static void print_sample_header(struct cat_ctx *c, FILE *f, const tr_record *rec
     p = put_dec(p, (int64_t)(rec->time % 1000000000u / 1000u), 6, PAD_ZERO);
     p = put_str(p, ": ", 2);
     if (rec->u.sample.period > INT64_MAX) { /* put_dec is signed */
-        fwrite_unlocked(buf, 1, (size_t)(p - buf), f);
-        fprintf(f, "%10" PRIu64 " %s:", rec->u.sample.period, name);
-        return;
+        s->out_len += (size_t)(p - start);
+        return out_printf(s, "%10" PRIu64 " %s:", rec->u.sample.period, name);
     }
     p = put_dec(p, (int64_t)rec->u.sample.period, 10, PAD_RIGHT);
     *p++ = ' ';
     p = put_str(p, name, ln);
     *p++ = ':';
-    fwrite_unlocked(buf, 1, (size_t)(p - buf), f);
+    s->out_len += (size_t)(p - start);
+    return 0;
 }
 
+/* The frames of the sample's stack after its header; 0, or -1 out of memory. */
+static int put_stack(struct cat_ctx *c, const tr_record *rec, const tr_event_def *ev)
+{
+    struct cat_sample_state *s = c->sample;
+    const uint32_t *frames;
+    int n = tr_reader_stack(c->r, rec->u.sample.stack, &frames);
+    if (n < 0)
+        return out_printf(s, "\n\t[stack %u lost]\n\n", rec->u.sample.stack);
+    if (ev && !(ev->flags & TR_EVF_CALLCHAIN) && n <= 1) {
+        if (n == 1 && (out_put(s, " ", 1) < 0 || put_frame(c, rec, frames[0], 1) < 0))
+            return -1;
+        return out_put(s, "\n", 1);
+    }
+    if (out_put(s, "\n", 1) < 0)
+        return -1;
+    for (int i = 0; i < n; i++)
+        if (put_frame(c, rec, frames[i], 0) < 0)
+            return -1;
+    return out_put(s, "\n", 1);
+}
+
+/* A sample: its text is built whole, then written at once. */
 static int print_sample(struct cat_ctx *c, const tr_record *rec)
 {
     FILE *f = c->out;
+    struct cat_sample_state *s = sample_state(c);
     const tr_event_def *ev = tr_reader_event(c->r, rec->u.sample.event);
-    print_sample_header(c, f, rec, ev);
-    if (rec->u.sample.raw_len && !c->o->raw)
+    if (!s || put_sample_header(c, rec, ev) < 0)
+        goto oom;
+    if (rec->u.sample.raw_len && !c->o->raw) {
+        out_flush(s, f);
         print_tracepoint_fields(c, f, rec);
-    const uint32_t *frames;
-    int n = tr_reader_stack(c->r, rec->u.sample.stack, &frames);
-    if (n < 0) {
-        fprintf(f, "\n\t[stack %u lost]\n\n", rec->u.sample.stack);
-    } else if (ev && !(ev->flags & TR_EVF_CALLCHAIN) && n <= 1) {
-        if (n == 1) {
-            fputc(' ', f);
-            print_frame(c, f, rec, frames[0], 1);
-        }
-        fputc('\n', f);
-    } else {
-        fputc('\n', f);
-        for (int i = 0; i < n; i++)
-            print_frame(c, f, rec, frames[i], 0);
-        fputc('\n', f);
     }
+    if (put_stack(c, rec, ev) < 0)
+        goto oom;
+    out_flush(s, f);
     return ferror(f) ? -1 : 1;
+oom:
+    cli_warn("%s: out of memory", c->file);
+    return -1;
 }
 
 /* ---- counters ---- */
@@ -449,6 +543,7 @@ void cat_sample_reset(struct cat_ctx *c)
     if (c->sample) {
         free(c->sample->lines);
         free(c->sample->text);
+        free(c->sample->out);
         free(c->sample);
         c->sample = NULL;
     }

@@ -1,5 +1,6 @@
 /* tr-cat - print the records of traces as text or JSON Lines. */
 #include <errno.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -58,13 +59,32 @@ static int32_t *parse_ids(const char *s, size_t *n, const char *what)
     return ids;
 }
 
+/* The reader's input: before a read that would wait (a pipe from a
+ * recorder that is still running), what was printed so far goes out, so
+ * that a consumer sees the records as they come despite the large output
+ * buffer. */
+struct input {
+    int fd;
+    FILE *out;
+};
+
+static ssize_t read_input(void *ctx, void *buf, size_t len)
+{
+    struct input *in = ctx;
+    struct pollfd p = {.fd = in->fd, .events = POLLIN};
+    if (poll(&p, 1, 0) == 0)
+        fflush(in->out);
+    return read(in->fd, buf, len);
+}
+
 /* Read one input; returns 0, CLI_EXIT_TRUNCATED or CLI_EXIT_FAIL. */
 static int cat_file(struct cat_ctx *c, const char *path, const struct cat_filter *f)
 {
     const char *name;
-    int fd = cli_open_input(path, &name);
+    struct input in = {.fd = cli_open_input(path, &name), .out = c->out};
+    int fd = in.fd;
     tr_reader *r;
-    int rc = tr_reader_open(&r, fd, NULL);
+    int rc = tr_reader_open_fn(&r, read_input, &in, NULL, 0, NULL);
     if (rc) cli_die(CLI_EXIT_FAIL, "%s: %s", name, tr_strerror(rc));
     int status = cat_read(c, r, name, f);
     tr_reader_free(r);
@@ -116,6 +136,9 @@ int main(int argc, char **argv)
         strcmp(o.sort_by, "name") && strcmp(o.sort_by, "nothing"))
         cli_die(CLI_EXIT_USAGE, "unknown sort key '%s' (time, calls, errors, name, nothing)", o.sort_by);
     if (o.timestamps > 3) o.timestamps = 3;
+    /* large writes (a sample of a deep stack is kilobytes); a terminal keeps its lines */
+    static char obuf[1 << 20];
+    if (!isatty(STDOUT_FILENO)) setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
     int status = 0;
     if (cli_optind >= argc) {
         status = cat_file(&c, "-", &f);

@@ -2,6 +2,8 @@
  *   tr-synth all            one record of every type
  *   tr-synth samples N      every type, then N stack samples
  *   tr-synth stacks N MAX   N samples with stack copies of up to MAX bytes (no other types)
+ *   tr-synth remap          one raw stack sampled twice in a.so, then twice in b.so
+ *                           mapped over it (what it folds to changes)
  *   tr-synth dump < FILE    every decoded field of every record (golden files)
  *   options: -c CHUNK (raw bytes per chunk), -k KEY (key interval), -u (unfinished),
  *            -d (stack copies delta-coded: format 1.1's STACK_DELTA),
@@ -13,6 +15,46 @@
 #include <unistd.h>
 
 #include "synth.h"
+
+/* The remap trace: process 3000 "remap" samples a raw stack (one frame at
+ * 0x10100) twice with /usr/lib/a.so mapped there, then twice after
+ * /usr/lib/b.so is mapped over it. */
+static int synth_remap(tr_writer *w)
+{
+    tr_event_def d = {.kind = TR_EV_SOFTWARE, .sample_value = 999, .flags = TR_EVF_FREQ | TR_EVF_CALLCHAIN,
+                      .name = "cpu-clock", .name_len = 9};
+    uint32_t ev, stack;
+    uint64_t addr = 0x10100;
+    int e;
+    if ((e = tr_writer_event(w, &d, &ev)) || (e = tr_writer_stack_addrs(w, &addr, NULL, 1, &stack))) return e;
+    tr_record r = {.type = TR_REC_COMM, .time = 1000, .pid = 3000, .tid = 3000, .cpu = -1};
+    r.u.comm.comm = "remap";
+    r.u.comm.len = 5;
+    if ((e = tr_writer_add(w, &r))) return e;
+    for (int i = 0; i < 4; i++) {
+        if (i % 2 == 0) {
+            const char *path = i ? "/usr/lib/b.so" : "/usr/lib/a.so";
+            memset(&r.u, 0, sizeof r.u);
+            r.type = TR_REC_MMAP;
+            r.time += 1000;
+            r.u.mmap.start = 0x10000;
+            r.u.mmap.len = 0x10000;
+            r.u.mmap.prot = 5; /* PROT_READ | PROT_EXEC */
+            r.u.mmap.path = path;
+            r.u.mmap.path_len = strlen(path);
+            if ((e = tr_writer_add(w, &r))) return e;
+        }
+        memset(&r.u, 0, sizeof r.u);
+        r.type = TR_REC_SAMPLE;
+        r.time += 1000;
+        r.cpu = 0;
+        r.u.sample.event = ev;
+        r.u.sample.period = 1000;
+        r.u.sample.stack = stack;
+        if ((e = tr_writer_add(w, &r))) return e;
+    }
+    return 0;
+}
 
 int main(int argc, char **argv)
 {
@@ -35,7 +77,8 @@ int main(int argc, char **argv)
         return st;
     }
     if (optind >= argc || isatty(1)) {
-        fprintf(stderr, "usage: tr-synth [-c CHUNK] [-k KEY] [-u] [-d] [-a] [-r] all|samples N|stacks N MAX > FILE\n");
+        fprintf(stderr, "usage: tr-synth [-c CHUNK] [-k KEY] [-u] [-d] [-a] [-r] all|samples N|stacks N MAX|remap > FILE
+");
         return 2;
     }
     tr_writer *w;
@@ -43,6 +86,8 @@ int main(int argc, char **argv)
     if (!e && !strcmp(argv[optind], "stacks"))
         e = synth_stack_copies(w, optind + 1 < argc ? strtoull(argv[optind + 1], NULL, 0) : 100,
                                optind + 2 < argc ? strtoull(argv[optind + 2], NULL, 0) : 8192, 7);
+    else if (!e && !strcmp(argv[optind], "remap"))
+        e = synth_remap(w);
     else if (!e) e = synth_all_types(w);
     if (!e && !strcmp(argv[optind], "samples")) e = synth_samples(w, optind + 1 < argc ? strtoull(argv[optind + 1], NULL, 0) : 1000, 42);
     if (!e) e = unfinished ? tr_writer_flush(w) : tr_writer_finish(w, 0);

@@ -491,6 +491,80 @@ static void test_fold_trace(void **state)
     free(t.p);
 }
 
+/* Two streams in one buffer, each with a sample of one symbolized frame
+ * (the same id in both): a Java method name in the first, "beta" in the second. */
+static struct trace make_two_streams(void)
+{
+    int fd = memfd_create("streams", 0);
+    assert_true(fd >= 0);
+    const char *names[2] = {"Lcom/ex/Main;.run", "beta"};
+    for (int i = 0; i < 2; i++) {
+        tr_writer *w;
+        assert_int_equal(tr_writer_open(&w, fd, NULL), 0);
+        tr_frame f = {.addr = 0x401000, .flags = TR_FRAME_SYMBOLIZED, .func = str(w, names[i]),
+                      .module = str(w, "/usr/bin/prog")};
+        uint32_t id = frame(w, &f), stack;
+        assert_int_equal(id, 1);
+        assert_int_equal(tr_writer_stack(w, &id, 1, &stack), 0);
+        tr_record rec = {.type = TR_REC_SAMPLE, .time = 1000, .pid = PID, .tid = TID};
+        rec.u.sample.stack = stack;
+        assert_int_equal(tr_writer_add(w, &rec), 0);
+        assert_int_equal(tr_writer_finish(w, 0), 0);
+        tr_writer_free(w);
+    }
+    struct trace t;
+    t.len = (size_t)lseek(fd, 0, SEEK_END);
+    t.p = malloc(t.len);
+    assert_non_null(t.p);
+    assert_int_equal(pread(fd, t.p, t.len, 0), (ssize_t)t.len);
+    close(fd);
+    return t;
+}
+
+/* The line of one sample of frame id 1 folded by stacks_folder_trace_frame. */
+static const char *fold_frame_id(struct fold *x, tr_reader *r, const char *comm)
+{
+    stacks_folder_begin(&x->f, comm, PID, TID, 1);
+    const tr_frame *tf = tr_reader_frame(r, 1);
+    assert_non_null(tf);
+    assert_int_equal(stacks_folder_trace_frame(&x->f, r, 1, tf), 0);
+    const char *line;
+    size_t len;
+    assert_int_equal(stacks_folder_text(&x->f, &line, &len), 0);
+    return line;
+}
+
+/* A trace frame's elements are kept per id and per Java-ness of the root,
+ * and forgotten at a stream's start, where ids are defined anew. */
+static void test_trace_frames_kept(void **state)
+{
+    (void)state;
+    struct trace t = make_two_streams();
+    tr_reader *r;
+    assert_int_equal(tr_reader_open_mem(&r, t.p, t.len, NULL), 0);
+    struct fold x;
+    fold_init(&x, (stacks_fold_opts){0});
+    tr_record rec;
+    int streams = 0;
+    while (tr_reader_next(r, &rec) > 0) {
+        if (rec.type != TR_REC_SAMPLE)
+            continue;
+        if (streams++ == 0) {
+            assert_string_equal(fold_frame_id(&x, r, "prog"), "prog;Lcom/ex/Main:.run");
+            assert_string_equal(fold_frame_id(&x, r, "java"), "java;com/ex/Main:.run");
+            assert_string_equal(fold_frame_id(&x, r, "prog"), "prog;Lcom/ex/Main:.run");
+            assert_string_equal(fold_frame_id(&x, r, "java"), "java;com/ex/Main:.run");
+            stacks_folder_forget_frames(&x.f);
+        } else {
+            assert_string_equal(fold_frame_id(&x, r, "prog"), "prog;beta");
+        }
+    }
+    assert_int_equal(streams, 2);
+    fold_free(&x);
+    tr_reader_free(r);
+    free(t.p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -504,6 +578,7 @@ int main(void)
         cmocka_unit_test(test_srcline),
         cmocka_unit_test(test_lines_and_counts),
         cmocka_unit_test(test_fold_trace),
+        cmocka_unit_test(test_trace_frames_kept),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
