@@ -36,7 +36,7 @@ _tr_fold() {
         -P|--only-pid) COMPREPLY=($(compgen -W "$(ls /proc | grep -E ^[0-9]+$)" -- "$cur")); return ;;
         --cache-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
     esac
-    if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "-p --perf-script --pid --tid --kernel --jit --all --addrs --no-inline --srcline -e --event --event-filter --period --offcpu --syscall-time -P --only-pid -T --only-tid -c --comm --from --to --no-symbolize --cache-dir --no-cache --max-line -h --help -V --version " -- "$cur")); return; fi
+    if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "-p --perf-script --pid --tid --kernel --jit --all --addrs --no-inline --mark-inline --srcline -e --event --event-filter --period --offcpu --syscall-time -P --only-pid -T --only-tid -c --comm --from --to --no-symbolize --cache-dir --no-cache --max-line -h --help -V --version " -- "$cur")); return; fi
     COMPREPLY=($(compgen -f -- "$cur"))
 }
 complete -F _tr_fold tr-fold

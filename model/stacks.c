@@ -392,7 +392,7 @@ int stacks_folder_frame_text(stacks_folder *f, stacks_text pc, stacks_text raw, 
         int skip = 0;
         if (f->elems.n > first || (k > 0 && o->no_inline) || kind == STACKS_INLINE) {
             skip = o->no_inline;
-            if (!contains(t->p, t->n, "_[i]"))
+            if ((kind != STACKS_INLINE || o->mark_inline) && !contains(t->p, t->n, "_[i]"))
                 buf_put(t, "_[i]", 4);
         } else if (o->kernel && (kind == STACKS_FROM_MODULE ? is_kernel_mod(mod) : kind == STACKS_KERNEL)) {
             buf_put(t, "_[k]", 4);

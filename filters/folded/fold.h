@@ -14,7 +14,7 @@
 struct id_set { int64_t *v; size_t n, cap; };
 
 struct fold_opts {
-    struct pscript_opts ps;  /* --pid --tid --kernel --jit --addrs --no-inline --event ... */
+    struct pscript_opts ps;  /* --pid --tid --kernel --jit --addrs --no-inline --mark-inline --event ... */
     int force_perf_script;
     int period;              /* weigh samples by period */
     int offcpu;              /* sched_switch off-CPU time */
