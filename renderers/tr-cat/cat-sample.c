@@ -75,6 +75,11 @@ static size_t format_symbolized(struct cat_ctx *c, const tr_frame *fr, char *buf
         n += snprintf(buf + n, size - (size_t)n, " %s:%u", file, fr->line);
     if (n >= 0 && (size_t)n < size && (fr->flags & TR_FRAME_INLINE))
         n += snprintf(buf + n, size - (size_t)n, " [inline]");
+    if (n > 1 && (size_t)n < size) { /* the program's names (paths, symbols) never raw */
+        const char *t = cat_text(c, buf + 1);
+        if (t != buf + 1)
+            n = snprintf(buf, size, "\t%s", t);
+    }
     if (n >= 0 && (size_t)n < size)
         n += snprintf(buf + n, size - (size_t)n, "\n");
     return n < 0 ? size : (size_t)n;
@@ -131,7 +136,8 @@ static void print_frame(struct cat_ctx *c, FILE *f, const tr_record *rec, uint32
         fwrite_unlocked(line + alone, 1, len - 2 * (size_t)alone, f);
     } else {
         const char *mod = fr->flags & TR_FRAME_KERNEL ? "[kernel.kallsyms]" : module_of(c, rec->pid, fr->addr);
-        fprintf(f, alone ? "%16" PRIx64 " [unknown] (%s)" : "\t%16" PRIx64 " [unknown] (%s)\n", fr->addr, mod);
+        fprintf(f, alone ? "%16" PRIx64 " [unknown] (%s)" : "\t%16" PRIx64 " [unknown] (%s)\n", fr->addr,
+                cat_text(c, mod));
     }
 }
 
@@ -146,7 +152,7 @@ static void print_tracepoint_fields(struct cat_ctx *c, FILE *f, const tr_record 
         return;
     const char *s = tpformat_print(tp, ev, rec->time, rec->cpu, rec->u.sample.raw, rec->u.sample.raw_len);
     if (s && s[0])
-        fprintf(f, " %s", s);
+        fprintf(f, " %s", cat_text(c, s));
 }
 
 enum { PAD_RIGHT, PAD_LEFT, PAD_ZERO };
