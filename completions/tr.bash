@@ -6,7 +6,7 @@ _tr_cat() {
         --pid) COMPREPLY=($(compgen -W "$(ls /proc | grep -E ^[0-9]+$)" -- "$cur")); return ;;
         --type) COMPREPLY=($(compgen -W "sample counter syscall signal libcall trace_event function comm fork exit mmap lost symbol module_status" -- "$cur")); return ;;
     esac
-    if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "-j --json -i --info -c --summary -S --sort --pid --tid --comm --type --since --until -f --follow -t --timestamps -r --relative -T --syscall-times -y --decode-fds -x --hex -s --string-limit --raw -h --help -V --version " -- "$cur")); return; fi
+    if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "-j --json -i --info -c --summary -S --sort -w --summary-wall-clock --pid --tid --comm --type --since --until -f --follow -t --timestamps -r --relative -T --syscall-times -y --decode-fds -x --hex -s --string-limit --raw -h --help -V --version " -- "$cur")); return; fi
     COMPREPLY=($(compgen -f -- "$cur"))
 }
 complete -F _tr_cat tr-cat

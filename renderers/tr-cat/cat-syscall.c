@@ -767,6 +767,8 @@ int cat_syscall_summary(struct cat_ctx *c)
         return ferror(f) ? -1 : 0;
     }
     const char *dash = "------ ----------- ----------- --------- --------- ----------------\n";
+    if (!c->o->wall_clock) /* strace -c shows system time, which traces do not hold */
+        fprintf(f, "wall-clock time in syscalls, as strace -c -w (the trace holds no system time)\n");
     fprintf(f, "%% time     seconds  usecs/call     calls    errors syscall\n%s", dash);
     for (size_t i = 0; i < S->nrows; i++) {
         const struct stat_row *r = &S->rows[i];

@@ -33,6 +33,7 @@ struct cat_opts {
     int hex;           /* -x: 1 non-ASCII as hex, 2 (-xx) all as hex */
     uint32_t strsize;  /* -s: max string length shown (default 32) */
     const char *sort_by; /* -S: summary sort key (strace: time calls errors name nothing) */
+    int wall_clock;    /* -w: the syscall summary without its note on wall-clock time */
 };
 
 struct cat_ctx {
