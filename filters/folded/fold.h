@@ -26,6 +26,7 @@ struct fold_opts {
     int have_from, have_to;
     size_t max_line;
     int quiet;               /* no notes on stderr */
+    int verbose;             /* a warning per process (symbolize: each_process) */
     int no_symbolize;        /* fold trace frames as recorded */
     const char *cache_dir;   /* symbolization cache (NULL: the default one) */
     int no_cache;            /* no symbolization cache */

@@ -15,12 +15,13 @@ static const struct cli_opt opts[] = {
     {'e', "event", "NAME", "event to fold in trace or perf script inputs", 0, NULL},
     {0, "period", NULL, "weigh trace samples by period", OPT_PERIOD, NULL},
     {0, "lenient", NULL, "skip malformed folded lines with a warning", OPT_LENIENT, NULL},
+    {'v', "verbose", NULL, "a warning for each process (no recorded mapping, cannot unwind) instead of a count", 0, NULL},
     {0, NULL, NULL, NULL, 0, NULL},
 };
 
 static const struct cli_tool tool = {
     .name = "tr-diff",
-    .synopsis = {"[-ns] [--report] BEFORE AFTER"},
+    .synopsis = {"[-nsv] [--report] BEFORE AFTER"},
     .summary = "compare two profiles (traces or folded stacks)",
     .opts = opts,
     .operands = "file",
@@ -44,6 +45,7 @@ int main(int argc, char **argv)
         case 'e': o.fold.ps.event = cli_optarg; break;
         case OPT_PERIOD: o.fold.period = 1; break;
         case OPT_LENIENT: o.lenient = 1; break;
+        case 'v': o.fold.verbose = 1; break;
         default: cli_usage_exit();
         }
     }

@@ -37,6 +37,7 @@ static const struct cli_opt opts[] = {
     {0, "cache-dir", "DIR", "symbolization cache directory (default ~/.cache/tr)", OPT_CACHE_DIR, "dir"},
     {0, "no-cache", NULL, "neither read nor write the symbolization cache", OPT_NO_CACHE, NULL},
     {0, "max-line", "BYTES", "longest accepted text line (default 16 MiB)", OPT_MAX_LINE, NULL},
+    {'v', "verbose", NULL, "a warning for each process (no recorded mapping, cannot unwind) instead of a count", 0, NULL},
     {0, NULL, NULL, NULL, 0, NULL},
 };
 
@@ -88,6 +89,7 @@ int main(int argc, char **argv)
         case OPT_NO_SYMBOLIZE: o.no_symbolize = 1; break;
         case OPT_CACHE_DIR: o.cache_dir = cli_optarg; o.no_cache = 0; break;
         case OPT_NO_CACHE: o.no_cache = 1; break;
+        case 'v': o.verbose = 1; break;
         case OPT_MAX_LINE: o.max_line = (size_t)cli_parse_u64(cli_optarg, 64, SIZE_MAX / 4, "--max-line"); break;
         default: cli_usage_exit();
         }
