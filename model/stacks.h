@@ -118,13 +118,15 @@ void stacks_frames_free(stacks_frames *fs);
 /* ---- folding --------------------------------------------------------- */
 
 /* The folding options (tr-fold's --pid --tid --kernel --jit --addrs
- * --no-inline --mark-inline). */
+ * --no-inline --mark-inline --srcline). */
 typedef struct stacks_fold_opts {
     int pid, tid;        /* root "comm-pid", "comm-pid/tid" */
     int kernel, jit;     /* _[k], _[j] annotations */
     int addrs;           /* [module <addr>] for unknown symbols */
     int no_inline;       /* drop inlined elements ("a->b" after the first, STACKS_INLINE) */
     int mark_inline;     /* "_[i]" on STACKS_INLINE frames too */
+    int srcline;         /* stacks_folder_frame: ":file:line" of frames with a line (else
+                            ":module"), as stackcollapse-perf.pl --srcline on perf script -F+srcline */
 } stacks_fold_opts;
 
 /* A piece of text, not NUL-terminated. */

@@ -434,6 +434,7 @@ int fold_trace(struct fold *f, struct lines *l, const char *shown)
     sym_options so;
     sym_options_init(&so);
     so.inlines = 1;
+    so.lines = f->o->ps.srcline;
     so.cache_dir = f->o->no_cache ? NULL : f->o->cache_dir ? f->o->cache_dir : sym_default_cache_dir();
     so.warn = f->o->quiet ? NULL : sym_warn;
     so.each_process = f->o->verbose;

@@ -22,7 +22,7 @@ static const struct cli_opt opts[] = {
     {0, "addrs", NULL, "raw addresses for unknown symbols: [module <addr>]", OPT_ADDRS, NULL},
     {0, "no-inline", NULL, "drop inlined frames (default: kept)", OPT_NO_INLINE, NULL},
     {0, "mark-inline", NULL, "mark inlined frames of traces with _[i]", OPT_MARK_INLINE, NULL},
-    {0, "srcline", NULL, "perf script text has -F+srcline lines: append file:line", OPT_SRCLINE, NULL},
+    {0, "srcline", NULL, "append file:line (perf script text: its -F+srcline lines)", OPT_SRCLINE, NULL},
     {'e', "event", "NAME", "fold only this event (default: the first one seen)", 0, NULL},
     {0, "event-filter", "NAME", "same as --event (stackcollapse-perf.pl spelling)", OPT_EVENT_FILTER, NULL},
     {0, "period", NULL, "weigh trace samples by their period instead of counting them", OPT_PERIOD, NULL},
@@ -66,7 +66,7 @@ int main(int argc, char **argv)
         case OPT_ADDRS: o.ps.fold.addrs = 1; break;
         case OPT_NO_INLINE: o.ps.fold.no_inline = 1; break;
         case OPT_MARK_INLINE: o.ps.fold.mark_inline = 1; break;
-        case OPT_SRCLINE: o.ps.srcline = 1; break;
+        case OPT_SRCLINE: o.ps.srcline = o.ps.fold.srcline = 1; break;
         case 'e':
         case OPT_EVENT_FILTER: o.ps.event = cli_optarg; break;
         case OPT_PERIOD: o.period = 1; break;
