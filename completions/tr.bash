@@ -14,7 +14,7 @@ _tr_diff() {
     local cur prev; cur=${COMP_WORDS[COMP_CWORD]}; prev=${COMP_WORDS[COMP_CWORD-1]}
     case $prev in
     esac
-    if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "-n --normalize -s --strip-hex --report --top -e --event --period --lenient -v --verbose -h --help -V --version " -- "$cur")); return; fi
+    if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "-n --normalize -s --strip-hex --strip-comm --rename --report --top -e --event --period --lenient -v --verbose -h --help -V --version " -- "$cur")); return; fi
     COMPREPLY=($(compgen -f -- "$cur"))
 }
 complete -F _tr_diff tr-diff
