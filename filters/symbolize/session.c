@@ -194,7 +194,20 @@ void sym_free(sym_session *s)
 
 /* ---- warnings ---- */
 
-static void warn_line(sym_session *s, const char *buf);
+static void warn_line(sym_session *s, const char *buf)
+{
+    if (s->opt.warn) {
+        s->opt.warn(s->opt.warn_ctx, buf);
+        return;
+    }
+    if (s->nwarn - s->warnpos > 10000)
+        return; /* nobody drains: stay bounded */
+    if (array_reserve(&s->warnings, &s->warncap, s->nwarn + 1, sizeof *s->warnings, 16) < 0)
+        return;
+    char *c = strdup(buf);
+    if (c)
+        s->warnings[s->nwarn++] = c;
+}
 
 void sym_warnf(sym_session *s, const char *fmt, ...)
 {
@@ -233,21 +246,6 @@ void sym_finish(sym_session *s)
         w->first = NULL;
         w->n = 0;
     }
-}
-
-static void warn_line(sym_session *s, const char *buf)
-{
-    if (s->opt.warn) {
-        s->opt.warn(s->opt.warn_ctx, buf);
-        return;
-    }
-    if (s->nwarn - s->warnpos > 10000)
-        return; /* nobody drains: stay bounded */
-    if (array_reserve(&s->warnings, &s->warncap, s->nwarn + 1, sizeof *s->warnings, 16) < 0)
-        return;
-    char *c = strdup(buf);
-    if (c)
-        s->warnings[s->nwarn++] = c;
 }
 
 const char *sym_next_warning(sym_session *s)

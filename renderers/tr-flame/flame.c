@@ -106,12 +106,14 @@ static uint32_t child(struct flame *f, uint32_t parent, uint32_t name)
 {
     if (f->o->flamechart) { /* a new frame: what it shares with the previous stack was reused */
         uint32_t c = new_node(f, name);
-        if (c && array_reserve(&f->start, &f->start_cap, f->nn, sizeof *f->start, 4096) < 0)
-            f->oom = 1, c = 0;
-        if (c) {
-            append_child(f, parent, c);
-            f->start[c] = f->time;
+        if (!c)
+            return 0;
+        if (array_reserve(&f->start, &f->start_cap, f->nn, sizeof *f->start, 4096) < 0) {
+            f->oom = 1;
+            return 0;
         }
+        append_child(f, parent, c);
+        f->start[c] = f->time;
         return c;
     }
     if ((f->nn + 1) * 2 > f->nslot && grow_children(f) < 0) {
