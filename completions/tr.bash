@@ -6,7 +6,7 @@ _tr_cat() {
         --pid) COMPREPLY=($(compgen -W "$(ls /proc | grep -E ^[0-9]+$)" -- "$cur")); return ;;
         --type) COMPREPLY=($(compgen -W "sample counter syscall signal libcall trace_event function comm fork exit mmap lost symbol module_status" -- "$cur")); return ;;
     esac
-    if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "-j --json -i --info -c --summary -S --sort --pid --tid --comm --type --since --until -f --follow -t --timestamps -r --relative -T --syscall-times -y --decode-fds -x --hex -s --string-limit --raw -h --help -V --version " -- "$cur")); return; fi
+    if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "-j --json -i --info -c --summary -S --sort -w --summary-wall-clock --pid --tid --comm --type --since --until -f --follow -t --timestamps -r --relative -T --syscall-times -y --decode-fds -x --hex -s --string-limit --raw -h --help -V --version " -- "$cur")); return; fi
     COMPREPLY=($(compgen -f -- "$cur"))
 }
 complete -F _tr_cat tr-cat
@@ -14,7 +14,7 @@ _tr_diff() {
     local cur prev; cur=${COMP_WORDS[COMP_CWORD]}; prev=${COMP_WORDS[COMP_CWORD-1]}
     case $prev in
     esac
-    if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "-n --normalize -s --strip-hex --report --top -e --event --period --lenient -h --help -V --version " -- "$cur")); return; fi
+    if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "-n --normalize -s --strip-hex --strip-comm --rename --report --top -e --event --period --lenient -v --verbose -h --help -V --version " -- "$cur")); return; fi
     COMPREPLY=($(compgen -f -- "$cur"))
 }
 complete -F _tr_diff tr-diff
@@ -36,7 +36,7 @@ _tr_fold() {
         -P|--only-pid) COMPREPLY=($(compgen -W "$(ls /proc | grep -E ^[0-9]+$)" -- "$cur")); return ;;
         --cache-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
     esac
-    if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "-p --perf-script --pid --tid --kernel --jit --all --addrs --no-inline --srcline -e --event --event-filter --period --offcpu --syscall-time -P --only-pid -T --only-tid -c --comm --from --to --no-symbolize --cache-dir --no-cache --max-line -h --help -V --version " -- "$cur")); return; fi
+    if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "-p --perf-script --pid --tid --kernel --jit --all --addrs --no-inline --mark-inline --srcline -e --event --event-filter --period --offcpu --syscall-time -P --only-pid -T --only-tid -c --comm --from --to --no-symbolize --cache-dir --no-cache --max-line -v --verbose -h --help -V --version " -- "$cur")); return; fi
     COMPREPLY=($(compgen -f -- "$cur"))
 }
 complete -F _tr_fold tr-fold
@@ -83,7 +83,7 @@ _tr_symbolize() {
         --debug-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
         --cache-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
     esac
-    if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "-o --output -l --lines --symfs --debug-dir --no-demangle --no-inline --no-unwind --no-debuginfod --no-running-kernel --cache-dir --no-cache --symbols --keep-stack-copy --stream --stats -h --help -V --version " -- "$cur")); return; fi
+    if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "-o --output -l --lines --symfs --debug-dir --no-demangle --no-inline --no-unwind --no-debuginfod --no-running-kernel --cache-dir --no-cache --symbols --keep-stack-copy --stream --stats -v --verbose -h --help -V --version " -- "$cur")); return; fi
     COMPREPLY=($(compgen -f -- "$cur"))
 }
 complete -F _tr_symbolize tr-symbolize

@@ -394,7 +394,7 @@ int stacks_folder_frame_text(stacks_folder *f, stacks_text pc, stacks_text raw, 
         int skip = 0;
         if (f->elems.n > first || (k > 0 && o->no_inline) || kind == STACKS_INLINE) {
             skip = o->no_inline;
-            if (!contains(t->p, t->n, "_[i]"))
+            if ((kind != STACKS_INLINE || o->mark_inline) && !contains(t->p, t->n, "_[i]"))
                 buf_put(t, "_[i]", 4);
         } else if (o->kernel && (kind == STACKS_FROM_MODULE ? is_kernel_mod(mod) : kind == STACKS_KERNEL)) {
             buf_put(t, "_[k]", 4);
@@ -417,6 +417,21 @@ int stacks_folder_frame_text(stacks_folder *f, stacks_text pc, stacks_text raw, 
     return f->oom ? TR_E_NOMEM : 0;
 }
 
+/* The srcline of a frame as perf script -F+srcline prints it: "file.c:42",
+ * else its module's name (put_srcline drops a "[...]" one). */
+struct frame_srcline {
+    char buf[1024];
+    size_t n;
+};
+
+static int frame_srcline(void *ctx, char **line, size_t *len)
+{
+    struct frame_srcline *s = ctx;
+    *line = s->buf;
+    *len = s->n;
+    return 1;
+}
+
 int stacks_folder_frame(stacks_folder *f, const stacks_frame *fr)
 {
     char pc[17];
@@ -432,7 +447,14 @@ int stacks_folder_frame(stacks_folder *f, const stacks_frame *fr)
             pc[i] = tmp[pn - 1 - i];
     }
     stacks_text a = {pc, pn}, b = {fr->func, strlen(fr->func)}, c = {fr->module, strlen(fr->module)};
-    int rc = stacks_folder_frame_text(f, a, b, c, fr->kind, NULL, NULL);
+    struct frame_srcline sl;
+    if (f->o->srcline) {
+        const char *p = fr->file ? fr->file : fr->module, *base = strrchr(p, '/');
+        int n = fr->file ? snprintf(sl.buf, sizeof sl.buf, "%s:%u", base ? base + 1 : p, fr->line)
+                         : snprintf(sl.buf, sizeof sl.buf, "%s", base ? base + 1 : p);
+        sl.n = n < 0 ? 0 : (size_t)n < sizeof sl.buf ? (size_t)n : sizeof sl.buf - 1;
+    }
+    int rc = stacks_folder_frame_text(f, a, b, c, fr->kind, f->o->srcline ? frame_srcline : NULL, &sl);
     return f->oom ? TR_E_NOMEM : rc;
 }
 

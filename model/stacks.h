@@ -30,8 +30,10 @@
  *     cut at its first '(' (argument lists) unless that starts
  *     "(anonymous namespace)" or the name is a Go method ".(...)."; quotes
  *     are dropped; in a Java process a name "Lpkg/Cls..." loses its 'L';
- *   - annotations: the inlined elements of a chain (and frames of kind
- *     STACKS_INLINE) get "_[i]" (no_inline: they are dropped), kernel frames
+ *   - annotations: the inlined elements of a chain get "_[i]", and so do
+ *     frames of kind STACKS_INLINE with mark_inline (as stackcollapse-perf.pl
+ *     leaves the frames of its --inline unmarked); no_inline drops both kinds
+ *     of inlined elements; kernel frames
  *     "_[k]" (kernel), JIT frames "_[j]" (jit); STACKS_FROM_MODULE takes the
  *     kind from the module as perf script prints it ("[...]" or "...vmlinux"
  *     is kernel unless it says "unknown"; "/tmp/perf-PID.map" is JIT);
@@ -116,12 +118,15 @@ void stacks_frames_free(stacks_frames *fs);
 /* ---- folding --------------------------------------------------------- */
 
 /* The folding options (tr-fold's --pid --tid --kernel --jit --addrs
- * --no-inline). */
+ * --no-inline --mark-inline --srcline). */
 typedef struct stacks_fold_opts {
     int pid, tid;        /* root "comm-pid", "comm-pid/tid" */
     int kernel, jit;     /* _[k], _[j] annotations */
     int addrs;           /* [module <addr>] for unknown symbols */
     int no_inline;       /* drop inlined elements ("a->b" after the first, STACKS_INLINE) */
+    int mark_inline;     /* "_[i]" on STACKS_INLINE frames too */
+    int srcline;         /* stacks_folder_frame: ":file:line" of frames with a line (else
+                            ":module"), as stackcollapse-perf.pl --srcline on perf script -F+srcline */
 } stacks_fold_opts;
 
 /* A piece of text, not NUL-terminated. */

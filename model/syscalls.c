@@ -320,7 +320,7 @@ static const struct syscall_desc descs[] = {
     D(fallocate, TD, DEC, A(FD, HEX, LONG, LONG)),
     D(timerfd_settime, TD, DEC, A(FD, HEX, ADDR, ADDR)),
     D(timerfd_gettime, TD, DEC, A(FD, ADDR)),
-    D(accept4, TN, FD, A(FD, SOCKADDR_OUT, SOCKLEN_INOUT, SOCKET_TYPE)),
+    D(accept4, TN, FD, A(FD, SOCKADDR_OUT, SOCKLEN_INOUT, SOCKET_FLAGS)),
     D(signalfd4, TD | TS, FD, A(FD, SIGSET_IN, ULONG, SIGNALFD_FLAGS)),
     D(eventfd2, TD, FD, A(ULONG, EVENTFD_FLAGS)),
     D(epoll_create1, TD, FD, A(EPOLL_CREATE_FLAGS)),

@@ -167,6 +167,7 @@ static const struct syscall_arg_info infos[SYSCALL_ARG_COUNT] = {
     VAL(TIMERFD_FLAGS, "timerfd flags"),
     VAL(INOTIFY_FLAGS, "inotify flags"),
     VAL(FADVISE, "fadvise advice"),
+    VAL(SOCKET_FLAGS, "socket flags"),
 };
 
 const struct syscall_arg_info *syscalls_arg_info(enum syscall_arg k)

@@ -235,14 +235,19 @@ void syscalls_print_quoted(struct syscalls_buf *b, const uint8_t *s, size_t len,
             }
         }
     syscalls_buf_putc(b, '"');
+    if (usehex)
+        for (size_t i = 0; i < len; i++)
+            syscalls_buf_printf(b, "\\x%02x", s[i]);
+    else
+        syscalls_print_escaped(b, s, len, 1);
+    syscalls_buf_putc(b, '"');
+}
+
+void syscalls_print_escaped(struct syscalls_buf *b, const uint8_t *s, size_t len, int quoted)
+{
     for (size_t i = 0; i < len; i++) {
         uint8_t c = s[i];
-        if (usehex) {
-            syscalls_buf_printf(b, "\\x%02x", c);
-            continue;
-        }
         switch (c) {
-        case '"': syscalls_buf_puts(b, "\\\""); break;
         case '\\': syscalls_buf_puts(b, "\\\\"); break;
         case '\f': syscalls_buf_puts(b, "\\f"); break;
         case '\n': syscalls_buf_puts(b, "\\n"); break;
@@ -250,7 +255,9 @@ void syscalls_print_quoted(struct syscalls_buf *b, const uint8_t *s, size_t len,
         case '\t': syscalls_buf_puts(b, "\\t"); break;
         case '\v': syscalls_buf_puts(b, "\\v"); break;
         default:
-            if (c >= ' ' && c < 0x7f) {
+            if (c == '"' && quoted) {
+                syscalls_buf_puts(b, "\\\"");
+            } else if (c >= ' ' && c < 0x7f) {
                 syscalls_buf_putc(b, (char)c);
             } else if (i + 1 < len && s[i + 1] >= '0' && s[i + 1] <= '7') {
                 syscalls_buf_printf(b, "\\%03o", c);
@@ -259,7 +266,6 @@ void syscalls_print_quoted(struct syscalls_buf *b, const uint8_t *s, size_t len,
             }
         }
     }
-    syscalls_buf_putc(b, '"');
 }
 
 /* ---- signals and errors ------------------------------------------------------ */

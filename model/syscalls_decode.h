@@ -69,6 +69,10 @@ void syscalls_print_socket_type(struct syscalls_buf *b, uint64_t v);
 /* Strings.  hex: 0, 1 (-x: all in hex when one byte is not printable), 2 (-xx: always);
  * force_hex as 2 (getrandom). */
 void syscalls_print_quoted(struct syscalls_buf *b, const uint8_t *s, size_t len, int hex, int force_hex);
+/* The bytes of a string as syscall strings spell them, without the quotes
+ * ('"' escaped only when quoted): printable ASCII as it is, "\\", "\n" ...,
+ * other bytes in octal ("\33"), so that no byte reaches a terminal raw. */
+void syscalls_print_escaped(struct syscalls_buf *b, const uint8_t *s, size_t len, int quoted);
 void syscalls_print_addr(struct syscalls_buf *b, uint64_t a); /* NULL or 0x... */
 
 /* Signals: "SIGCHLD" ("SIGRT_2"), NULL when not a signal number; the

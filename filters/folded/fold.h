@@ -14,7 +14,7 @@
 struct id_set { int64_t *v; size_t n, cap; };
 
 struct fold_opts {
-    struct pscript_opts ps;  /* --pid --tid --kernel --jit --addrs --no-inline --event ... */
+    struct pscript_opts ps;  /* --pid --tid --kernel --jit --addrs --no-inline --mark-inline --event ... */
     int force_perf_script;
     int period;              /* weigh samples by period */
     int offcpu;              /* sched_switch off-CPU time */
@@ -26,6 +26,7 @@ struct fold_opts {
     int have_from, have_to;
     size_t max_line;
     int quiet;               /* no notes on stderr */
+    int verbose;             /* a warning per process (symbolize: each_process) */
     int no_symbolize;        /* fold trace frames as recorded */
     const char *cache_dir;   /* symbolization cache (NULL: the default one) */
     int no_cache;            /* no symbolization cache */

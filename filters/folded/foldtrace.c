@@ -502,8 +502,10 @@ int fold_trace(struct fold *f, struct lines *l, const char *shown)
     sym_options so;
     sym_options_init(&so);
     so.inlines = 1;
+    so.lines = f->o->ps.srcline;
     so.cache_dir = f->o->no_cache ? NULL : f->o->cache_dir ? f->o->cache_dir : sym_default_cache_dir();
     so.warn = f->o->quiet ? NULL : sym_warn;
+    so.each_process = f->o->verbose;
     if ((!t.no_symbolize && !(t.sym = sym_new(&so))) || tpformat_new(&t.tp) < 0 ||
         (t.no_symbolize && !(t.own_procs = procs_new(NULL)))) {
         if (t.sym)
@@ -599,6 +601,8 @@ int fold_trace(struct fold *f, struct lines *l, const char *shown)
                      "thread's next sample", shown);
     }
 out:
+    if (t.sym)
+        sym_finish(t.sym);
     pscript_free(t.ps);
     pscript_free(t.sys_ps);
     pscript_free(t.ev_ps);

@@ -11,7 +11,7 @@
 #include "stacks.h"
 
 struct pscript_opts {
-    stacks_fold_opts fold; /* --pid --tid --kernel --jit --addrs --no-inline */
+    stacks_fold_opts fold; /* --pid --tid --kernel --jit --addrs --no-inline --mark-inline */
     int srcline;         /* input has perf script -F+srcline lines */
     const char *event;   /* only this event; NULL: the first seen */
 };

@@ -180,6 +180,8 @@ void sym_free(sym_session *s)
     for (size_t i = 0; i < s->nwarn; i++)
         free(s->warnings[i]);
     free(s->warnings);
+    for (size_t i = 0; i < sizeof s->pidwarn / sizeof *s->pidwarn; i++)
+        free(s->pidwarn[i].first);
     free(s->lastwarn);
     free(s->syms);
     free(s->out);
@@ -192,13 +194,8 @@ void sym_free(sym_session *s)
 
 /* ---- warnings ---- */
 
-void sym_warnf(sym_session *s, const char *fmt, ...)
+static void warn_line(sym_session *s, const char *buf)
 {
-    char buf[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
     if (s->opt.warn) {
         s->opt.warn(s->opt.warn_ctx, buf);
         return;
@@ -210,6 +207,45 @@ void sym_warnf(sym_session *s, const char *fmt, ...)
     char *c = strdup(buf);
     if (c)
         s->warnings[s->nwarn++] = c;
+}
+
+void sym_warnf(sym_session *s, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    warn_line(s, buf);
+}
+
+void sym_warn_pid(sym_session *s, int cause, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    struct sym_pid_warning *w = &s->pidwarn[cause];
+    if (s->opt.each_process)
+        warn_line(s, buf);
+    else if (!w->n++)
+        w->first = strdup(buf);
+}
+
+void sym_finish(sym_session *s)
+{
+    for (size_t i = 0; i < sizeof s->pidwarn / sizeof *s->pidwarn; i++) {
+        struct sym_pid_warning *w = &s->pidwarn[i];
+        if (w->n == 1 && w->first)
+            warn_line(s, w->first);
+        else if (w->n > 1 && w->first)
+            sym_warnf(s, "%s (and %llu other processes: --verbose lists each)", w->first,
+                      (unsigned long long)(w->n - 1));
+        free(w->first);
+        w->first = NULL;
+        w->n = 0;
+    }
 }
 
 const char *sym_next_warning(sym_session *s)
@@ -921,7 +957,7 @@ static const sym_entry *resolve_user_slow(sym_session *s, sym_proc *p, uint64_t 
     procs_map *m = p ? sym_proc_find_map(p, addr) : NULL;
     if (!m && p && !p->warned_nomap && !(p->jit && sym_tab_find(p->jit, addr))) {
         p->warned_nomap = 1;
-        sym_warnf(s, "pid %d: address 0x%llx is in no recorded mapping%s", (int)p->pid,
+        sym_warn_pid(s, SYM_PW_NOMAP, "pid %d: address 0x%llx is in no recorded mapping%s", (int)p->pid,
                   (unsigned long long)addr, p->mp->nmaps ? "" : " (the trace has no mappings for it)");
     }
     if (!m || is_anon(m->path)) {

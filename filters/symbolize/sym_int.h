@@ -111,6 +111,7 @@ struct sym_session {
     uint64_t *addrs; uint8_t *adjust; size_t naddrs, addrcap, adjustcap;
     /* warnings */
     char **warnings; size_t nwarn, warncap, warnpos; char *lastwarn;
+    struct sym_pid_warning { char *first; uint64_t n; } pidwarn[2]; /* SYM_PW_*: summed up */
     /* pending SYMBOL records */
     sym_symbol_info *syms; size_t nsyms, symcap, sympos;
     /* unwinding scratch: the sample being unwound */
@@ -132,6 +133,10 @@ int sym_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, D
 void sym_need_prescan(sym_session *s);
 
 void sym_warnf(sym_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A warning about one process, of cause SYM_PW_*: as sym_warnf with
+ * each_process, else counted for sym_finish's one line per cause. */
+enum { SYM_PW_NOMAP, SYM_PW_UNWIND };
+void sym_warn_pid(sym_session *s, int cause, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* The map of p holding addr that symbolize resolves in: an executable one
  * of a process (not the kernel's), else NULL. */
 procs_map *sym_proc_find_map(sym_proc *p, uint64_t addr);

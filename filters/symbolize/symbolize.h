@@ -22,6 +22,7 @@
  *         }
  *         const char *w; while ((w = sym_next_warning(s)) != NULL) warn(w);
  *     }
+ *     sym_finish(s); ... drain the warnings again ...
  *     sym_free(s);
  *
  * Binaries are found by build-id, never by path alone (see sym_options).
@@ -37,8 +38,9 @@
  * no stack ids, no blob look-ups).
  *
  * The library never prints and never exits: warnings (one per module or
- * per cause, not per sample) go to opt->warn when set, otherwise into a
- * queue drained with sym_next_warning().  A session is used by one thread
+ * per cause, not per sample; the per-process ones summed up in one line
+ * per cause by sym_finish() unless opt->each_process) go to opt->warn when
+ * set, otherwise into a queue drained with sym_next_warning().  A session is used by one thread
  * at a time.
  */
 #ifndef TR_SYMBOLIZE_H
@@ -97,6 +99,12 @@ typedef struct sym_options {
      * queue them for sym_next_warning(). */
     void (*warn)(void *ctx, const char *msg);
     void *warn_ctx;
+    /* 1: a warning for each process whose addresses are in no recorded
+     * mapping or that cannot be unwound, as met; 0 (default): for each of
+     * these causes, one line at sym_finish() (the first process's warning
+     * and how many other processes had it: a system-wide recording can
+     * have hundreds) */
+    int each_process;
 } sym_options;
 
 /* Defaults: demangle, inlines, unwind, debuginfod, running_kernel, fast_unwind on;
@@ -195,6 +203,9 @@ int sym_resolve_frame(sym_session *s, tr_reader *r, uint32_t frame, int ret, con
 int sym_resolve_addr(sym_session *s, int32_t pid, uint64_t addr, uint32_t flags,
                      sym_frame *out, size_t max);
 
+/* At the end of the input: the per-process warnings summed up (see
+ * each_process), to opt->warn or the queue.  Call it once, before sym_free. */
+void sym_finish(sym_session *s);
 /* The next queued warning (valid until the next call), or NULL. */
 const char *sym_next_warning(sym_session *s);
 

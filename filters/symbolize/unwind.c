@@ -492,7 +492,7 @@ size_t sym_unwind(sym_session *s, sym_proc *p, const tr_record *rec)
         p->unwind_gen = p->mp->maps_gen;
         if (!p->unwind) {
             p->unwind_failed = 1;
-            sym_warnf(s, "pid %d: cannot unwind: %s", (int)p->pid,
+            sym_warn_pid(s, SYM_PW_UNWIND, "pid %d: cannot unwind: %s", (int)p->pid,
                       p->mp->nmaps ? dwfl_errmsg(-1) : "no mappings recorded");
             return 0;
         }

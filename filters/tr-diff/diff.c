@@ -24,6 +24,7 @@ void diff_free(struct diff *d)
 {
     smap_free(&d->map);
     free(d->hex);
+    free(d->root);
 }
 
 /* s/0x[0-9a-fA-F]+/0x.../g into buf */
@@ -44,8 +45,35 @@ static size_t strip_hex(const char *s, size_t n, char *buf)
     return j;
 }
 
+/* --strip-comm, --rename: s (n bytes) with its root frame dropped (a stack
+ * of that frame alone: "[no stack]") or renamed; NULL when out of memory. */
+static const char *fix_root(struct diff *d, const char *s, size_t *n)
+{
+    const char *semi = memchr(s, ';', *n);
+    size_t rl = semi ? (size_t)(semi - s) : *n;
+    if (d->o->strip_comm) {
+        *n = semi ? *n - rl - 1 : strlen("[no stack]");
+        return semi ? semi + 1 : "[no stack]";
+    }
+    for (size_t i = 0; i < d->o->nrenames; i++) {
+        const char *old = d->o->renames[i], *to = strchr(old, '=') + 1;
+        size_t ol = (size_t)(to - 1 - old), tl = strlen(to);
+        if (ol != rl || memcmp(s, old, rl))
+            continue;
+        if (array_reserve(&d->root, &d->root_cap, tl + *n - rl, 1, 4096) < 0)
+            return NULL;
+        memcpy(d->root, to, tl);
+        memcpy(d->root + tl, s + rl, *n - rl);
+        *n = tl + *n - rl;
+        return d->root;
+    }
+    return s;
+}
+
 static int add(struct diff *d, int which, const char *s, size_t n, double c)
 {
+    if ((d->o->strip_comm || d->o->nrenames) && !(s = fix_root(d, s, &n)))
+        return -1;
     if (d->o->strip_hex) {
         /* "0x1" (3 bytes) becomes "0x..." (5): n * 3 + 1 is always enough */
         if (array_reserve(&d->hex, &d->hex_cap, n * 3 + 1, 1, 4096) < 0)

@@ -10,6 +10,9 @@
 struct diff_opts {
     int normalize;     /* -n: scale BEFORE to AFTER's total */
     int strip_hex;     /* -s: 0x1234 -> 0x... */
+    int strip_comm;    /* --strip-comm: the root frame (process name) dropped */
+    const char **renames; /* --rename OLD=NEW: a root frame OLD becomes NEW */
+    size_t nrenames;
     int report;        /* --report */
     size_t top;        /* rows of the report */
     int lenient;
@@ -22,6 +25,8 @@ struct diff {
     double total[2];
     char *hex;         /* -s: the stack with its hex numbers replaced */
     size_t hex_cap;
+    char *root;        /* --rename: the stack with its root frame renamed */
+    size_t root_cap;
 };
 
 void diff_init(struct diff *d, const struct diff_opts *o);

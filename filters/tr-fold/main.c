@@ -7,7 +7,7 @@
 #include "fold.h"
 
 enum {
-    OPT_PID = 256, OPT_TID, OPT_KERNEL, OPT_JIT, OPT_ALL, OPT_ADDRS, OPT_NO_INLINE, OPT_SRCLINE,
+    OPT_PID = 256, OPT_TID, OPT_KERNEL, OPT_JIT, OPT_ALL, OPT_ADDRS, OPT_NO_INLINE, OPT_MARK_INLINE, OPT_SRCLINE,
     OPT_PERIOD, OPT_OFFCPU, OPT_FROM, OPT_TO, OPT_EVENT_FILTER, OPT_MAX_LINE, OPT_SYSCALL_TIME,
     OPT_NO_COMM, OPT_NO_SYMBOLIZE, OPT_CACHE_DIR, OPT_NO_CACHE,
 };
@@ -20,8 +20,9 @@ static const struct cli_opt opts[] = {
     {0, "jit", NULL, "mark JIT frames with _[j]", OPT_JIT, NULL},
     {0, "all", NULL, "all annotations (--kernel --jit)", OPT_ALL, NULL},
     {0, "addrs", NULL, "raw addresses for unknown symbols: [module <addr>]", OPT_ADDRS, NULL},
-    {0, "no-inline", NULL, "drop inlined frames (default: kept, marked _[i])", OPT_NO_INLINE, NULL},
-    {0, "srcline", NULL, "perf script text has -F+srcline lines: append file:line", OPT_SRCLINE, NULL},
+    {0, "no-inline", NULL, "drop inlined frames (default: kept)", OPT_NO_INLINE, NULL},
+    {0, "mark-inline", NULL, "mark inlined frames of traces with _[i]", OPT_MARK_INLINE, NULL},
+    {0, "srcline", NULL, "append file:line (perf script text: its -F+srcline lines)", OPT_SRCLINE, NULL},
     {'e', "event", "NAME", "fold only this event (default: the first one seen)", 0, NULL},
     {0, "event-filter", "NAME", "same as --event (stackcollapse-perf.pl spelling)", OPT_EVENT_FILTER, NULL},
     {0, "period", NULL, "weigh trace samples by their period instead of counting them", OPT_PERIOD, NULL},
@@ -36,6 +37,7 @@ static const struct cli_opt opts[] = {
     {0, "cache-dir", "DIR", "symbolization cache directory (default ~/.cache/tr)", OPT_CACHE_DIR, "dir"},
     {0, "no-cache", NULL, "neither read nor write the symbolization cache", OPT_NO_CACHE, NULL},
     {0, "max-line", "BYTES", "longest accepted text line (default 16 MiB)", OPT_MAX_LINE, NULL},
+    {'v', "verbose", NULL, "a warning for each process (no recorded mapping, cannot unwind) instead of a count", 0, NULL},
     {0, NULL, NULL, NULL, 0, NULL},
 };
 
@@ -63,7 +65,8 @@ int main(int argc, char **argv)
         case OPT_ALL: o.ps.fold.kernel = o.ps.fold.jit = 1; break;
         case OPT_ADDRS: o.ps.fold.addrs = 1; break;
         case OPT_NO_INLINE: o.ps.fold.no_inline = 1; break;
-        case OPT_SRCLINE: o.ps.srcline = 1; break;
+        case OPT_MARK_INLINE: o.ps.fold.mark_inline = 1; break;
+        case OPT_SRCLINE: o.ps.srcline = o.ps.fold.srcline = 1; break;
         case 'e':
         case OPT_EVENT_FILTER: o.ps.event = cli_optarg; break;
         case OPT_PERIOD: o.period = 1; break;
@@ -86,6 +89,7 @@ int main(int argc, char **argv)
         case OPT_NO_SYMBOLIZE: o.no_symbolize = 1; break;
         case OPT_CACHE_DIR: o.cache_dir = cli_optarg; o.no_cache = 0; break;
         case OPT_NO_CACHE: o.no_cache = 1; break;
+        case 'v': o.verbose = 1; break;
         case OPT_MAX_LINE: o.max_line = (size_t)cli_parse_u64(cli_optarg, 64, SIZE_MAX / 4, "--max-line"); break;
         default: cli_usage_exit();
         }

@@ -29,6 +29,7 @@ static const struct cli_opt opts[] = {
     {0, "keep-stack-copy", NULL, "keep the registers and stack copies of samples", OPT_KEEP, NULL},
     {0, "stream", NULL, "read the input as it comes (no look-ahead for late blobs)", OPT_STREAM, NULL},
     {0, "stats", NULL, "print resolution statistics on stderr", OPT_STATS, NULL},
+    {'v', "verbose", NULL, "a warning for each process (no recorded mapping, cannot unwind) instead of a count", 0, NULL},
     {0, NULL, NULL, NULL, 0, NULL},
 };
 
@@ -36,7 +37,7 @@ static const struct cli_tool tool = {
     .name = "tr-symbolize",
     .synopsis = {"[-l] [-o FILE] [--symfs DIR] [--debug-dir DIR]... [--no-demangle] [--no-inline] "
                  "[--no-unwind] [--no-debuginfod] [--no-running-kernel] [--cache-dir DIR] [--no-cache] "
-                 "[--symbols] [--keep-stack-copy] [--stream] [--stats] [FILE]"},
+                 "[--symbols] [--keep-stack-copy] [--stream] [--stats] [-v] [FILE]"},
     .summary = "resolve a trace's addresses into functions, inline frames and lines",
     .opts = opts,
     .operands = "file",
@@ -73,6 +74,7 @@ int main(int argc, char **argv)
         case OPT_KEEP: o.keep_stack_copy = 1; break;
         case OPT_STREAM: o.stream = 1; break;
         case OPT_STATS: o.stats = 1; break;
+        case 'v': o.sym.each_process = 1; break;
         default: cli_usage_exit();
         }
     }

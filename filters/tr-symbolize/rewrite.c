@@ -641,6 +641,7 @@ int rewrite_trace(const struct rewrite_options *o, int in_fd, int out_fd)
         else
             free(buf);
     }
+    sym_finish(c.sym);
     sym_free(c.sym);
     free(c.fids);
     hashmap_free(&c.strids);

@@ -174,6 +174,15 @@ static pid_t read_tgid(pid_t tid)
 
 /* ---- syscall stops -------------------------------------------------------- */
 
+/* 1 when fd of tr is a descriptor of a -P path. */
+static int fd_matches(const struct filter *f, struct tracee *tr, int64_t fd)
+{
+    char path[PATH_MAX];
+    long n;
+    return (int32_t)fd >= 0 && (n = fd_path(tr->tid, (int32_t)fd, path, sizeof path)) >= 0 &&
+           filter_path_matches(f, path, (size_t)n);
+}
+
 static int path_filter_matches(struct tracer *T, struct tracee *tr, const struct syscall_desc *d)
 {
     const struct filter *f = T->o->filter;
@@ -187,16 +196,20 @@ static int path_filter_matches(struct tracer *T, struct tracee *tr, const struct
             filter_path_matches(f, (const char *)tr->buf + c->off, c->len))
             return 1;
     }
-    if (syscalls_by_args(d) && !T->o->cap.decode_fds) {
-        for (unsigned i = 0; i < d->nargs; i++) {
-            char path[PATH_MAX];
-            long n;
-            if (syscalls_arg_info((enum syscall_arg)d->args[i])->fd && (int32_t)tr->args[i] >= 0 &&
-                (n = fd_path(tr->tid, (int32_t)tr->args[i], path, sizeof path)) >= 0 &&
-                filter_path_matches(f, path, (size_t)n))
+    if (T->o->cap.decode_fds)
+        return 0; /* the fds' paths were captured */
+    if (syscalls_by_args(d)) {
+        for (unsigned i = 0; i < d->nargs; i++)
+            if (syscalls_arg_info((enum syscall_arg)d->args[i])->fd && fd_matches(f, tr, (int64_t)tr->args[i]))
                 return 1;
-        }
+        return 0;
     }
+    /* a call its family decodes (ioctl, fcntl): the fds its family would capture for -y */
+    struct syscall_family_capture fc[SYSCALLS_FAMILY_CAPTURES_MAX];
+    int n = syscalls_family_captures(d, tr->args, tr->sp, 0, 0, NULL, 0, fc);
+    for (int i = 0; i < n; i++)
+        if (fc[i].c.what == SYSCALL_CAPTURE_FD_PATH && fd_matches(f, tr, (int64_t)fc[i].value))
+            return 1;
     return 0;
 }
 

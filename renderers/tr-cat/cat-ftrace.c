@@ -63,7 +63,7 @@ static const tpformat_event *event_for(struct cat_ctx *c, const tr_record *rec)
 
 static const char *comm_of(struct cat_ctx *c, int32_t tid)
 {
-    const char *s = cat_comm(c, tid);
+    const char *s = cat_comm_raw(c, tid);
     if (strcmp(s, "-"))
         return s;
     if (tid == 0)
@@ -78,9 +78,10 @@ static int print_text(struct cat_ctx *c, const tr_record *rec, const tpformat_ev
     const char *info = tpformat_print(c->ftrace->tp, ev, rec->time, rec->cpu, rec->u.trace_event.data,
                                       rec->u.trace_event.len);
     FILE *f = c->out;
-    fprintf(f, "%16s-%-7d [%03d] ", comm_of(c, rec->tid), rec->tid, rec->cpu);
+    fprintf(f, "%16s-%-7d [%03d] ", cat_text(c, comm_of(c, rec->tid)), rec->tid, rec->cpu);
     cat_time(f, rec->time);
-    fprintf(f, ": %s: %s\n", tpformat_event_name(ev), info ? info : "");
+    fprintf(f, ": %s: ", tpformat_event_name(ev));
+    fprintf(f, "%s\n", info ? cat_text(c, info) : "");
     return ferror(f) ? -1 : 1;
 }
 
@@ -326,7 +327,7 @@ int cat_ftrace_summary(struct cat_ctx *c)
         fprintf(f, "%12" PRIu64 "  lost (ring buffer overruns)\n", st->lost);
     fprintf(f, "\n%12s  %s\n", "events", "task");
     for (size_t i = 0; i < st->ntasks; i++)
-        fprintf(f, "%12" PRIu64 "  %s-%d\n", st->tasks[i].n, st->tasks[i].comm, st->tasks[i].tid);
+        fprintf(f, "%12" PRIu64 "  %s-%d\n", st->tasks[i].n, cat_text(c, st->tasks[i].comm), st->tasks[i].tid);
     return ferror(f) ? -1 : 0;
 }
 

@@ -19,10 +19,30 @@ void cat_track(struct cat_ctx *c, const tr_record *rec)
     procs_feed(c->procs, rec);
 }
 
-const char *cat_comm(struct cat_ctx *c, int32_t tid)
+const char *cat_comm_raw(struct cat_ctx *c, int32_t tid)
 {
     const procs_thread *t = c->procs ? procs_thread_get(c->procs, tid) : NULL;
     return t && t->comm_recorded ? t->comm_recorded : "-";
+}
+
+const char *cat_comm(struct cat_ctx *c, int32_t tid)
+{
+    return cat_text(c, cat_comm_raw(c, tid));
+}
+
+const char *cat_text(struct cat_ctx *c, const char *s)
+{
+    const char *p = s;
+    while (*p >= ' ' && *p < 0x7f && *p != '\\')
+        p++;
+    return *p ? cat_textn(c, s, strlen(s)) : s;
+}
+
+const char *cat_textn(struct cat_ctx *c, const char *s, size_t len)
+{
+    syscalls_buf_reset(&c->text);
+    syscalls_print_escaped(&c->text, (const uint8_t *)s, len, 0);
+    return c->text.p ? c->text.p : ""; /* out of memory: nothing raw */
 }
 
 const char *cat_module_of(struct cat_ctx *c, int32_t pid, uint64_t addr, uint64_t *file_off)
@@ -37,6 +57,7 @@ void cat_free(struct cat_ctx *c)
 {
     procs_free(c->procs);
     c->procs = NULL;
+    syscalls_buf_free(&c->text);
 }
 
 /* ---- small printers ---- */
@@ -108,6 +129,8 @@ void cat_frame(struct cat_ctx *c, uint32_t frame_id, char *out, size_t len)
                          fr->offset, mod ? mod : "[unknown]");
         if (file && n > 0 && (size_t)n < len) n += snprintf(out + n, len - (size_t)n, " %s:%u", file, fr->line);
         if ((fr->flags & TR_FRAME_INLINE) && n > 0 && (size_t)n < len) snprintf(out + n, len - (size_t)n, " [inline]");
+        const char *t = cat_text(c, out); /* the program's names (paths, symbols) never raw */
+        if (t != out) snprintf(out, len, "%s", t);
     } else {
         snprintf(out, len, "%" PRIx64 " [unknown] (%s)", fr->addr, fr->flags & TR_FRAME_KERNEL ? "[kernel.kallsyms]" : "[unknown]");
     }
@@ -180,7 +203,7 @@ int cat_generic_text(struct cat_ctx *c, const tr_record *rec)
         fprintf(f, " name=%.*s bytes=%zu", (int)u->blob.name_len, u->blob.name, u->blob.len);
         break;
     case TR_REC_COMM:
-        fprintf(f, " %s%.*s", u->comm.exec ? "exec " : "", (int)u->comm.len, u->comm.comm);
+        fprintf(f, " %s%s", u->comm.exec ? "exec " : "", cat_textn(c, u->comm.comm, u->comm.len));
         break;
     case TR_REC_FORK:
         fprintf(f, " parent %d/%d", u->fork.ppid, u->fork.ptid);
@@ -233,7 +256,7 @@ int cat_generic_text(struct cat_ctx *c, const tr_record *rec)
         fprintf(f, " signo=%u code=%d", u->signal.signo, u->signal.code);
         break;
     case TR_REC_LIBCALL:
-        fprintf(f, " %s(", str_or(c, u->libcall.func, "?"));
+        fprintf(f, " %s(", cat_text(c, str_or(c, u->libcall.func, "?")));
         for (uint32_t i = 0; i < u->libcall.nargs; i++) fprintf(f, "%s0x%" PRIx64, i ? ", " : "", u->libcall.args[i]);
         fprintf(f, ") = %" PRId64, u->libcall.ret);
         break;
@@ -251,12 +274,13 @@ int cat_generic_text(struct cat_ctx *c, const tr_record *rec)
         if (u->lost.event) fprintf(f, " of %s", event_name(c, u->lost.event));
         break;
     case TR_REC_SYMBOL:
-        fprintf(f, " %016" PRIx64 " %" PRIu64 " %s (%s)", u->symbol.start, u->symbol.size, str_or(c, u->symbol.name, "?"),
-                str_or(c, u->symbol.module, "?"));
+        fprintf(f, " %016" PRIx64 " %" PRIu64 " %s", u->symbol.start, u->symbol.size,
+                cat_text(c, str_or(c, u->symbol.name, "?")));
+        fprintf(f, " (%s)", cat_text(c, str_or(c, u->symbol.module, "?")));
         break;
     case TR_REC_MODULE_STATUS:
-        fprintf(f, " %s status=%u %s", str_or(c, u->module_status.module, "?"), u->module_status.status,
-                str_or(c, u->module_status.detail, ""));
+        fprintf(f, " %s status=%u", cat_text(c, str_or(c, u->module_status.module, "?")), u->module_status.status);
+        fprintf(f, " %s", cat_text(c, str_or(c, u->module_status.detail, "")));
         break;
     }
     fputc('\n', f);
@@ -538,7 +562,10 @@ int cat_info(struct cat_ctx *c)
         if (rec.type == TR_REC_STREAM_END) {
             fprintf(f, "metadata:\n");
             const char *k, *v;
-            for (size_t i = 0; tr_reader_meta_at(c->r, i, &k, &v); i++) fprintf(f, "  %-16s %s\n", k, v);
+            for (size_t i = 0; tr_reader_meta_at(c->r, i, &k, &v); i++) {
+                fprintf(f, "  %-16s ", cat_text(c, k));
+                fprintf(f, "%s\n", cat_text(c, v));
+            }
             fprintf(f, "events:\n");
             for (uint32_t id = 1; id < 4096; id++) {
                 const tr_event_def *d = tr_reader_event(c->r, id);

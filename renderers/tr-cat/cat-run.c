@@ -80,7 +80,7 @@ static int selected(struct cat_ctx *c, const struct cat_filter *f, const tr_reco
     if (f->any_type && (rec->type > 255 || !f->types[rec->type])) return 0;
     if (f->npids && !has_id(f->pids, f->npids, rec->pid)) return 0;
     if (f->ntids && !has_id(f->tids, f->ntids, rec->tid)) return 0;
-    if (f->comm && strcmp(cat_comm(c, rec->tid), f->comm)) return 0;
+    if (f->comm && strcmp(cat_comm_raw(c, rec->tid), f->comm)) return 0;
     if (rec->time && (f->has_since || f->has_until)) {
         uint64_t rel = rec->time - c->first_time;
         if (f->has_since && rel < f->since) return 0;

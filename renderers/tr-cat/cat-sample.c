@@ -79,6 +79,11 @@ static size_t format_symbolized(struct cat_ctx *c, const tr_frame *fr, char *buf
         n += snprintf(buf + n, size - (size_t)n, " %s:%u", file, fr->line);
     if (n >= 0 && (size_t)n < size && (fr->flags & TR_FRAME_INLINE))
         n += snprintf(buf + n, size - (size_t)n, " [inline]");
+    if (n > 1 && (size_t)n < size) { /* the program's names (paths, symbols) never raw */
+        const char *t = cat_text(c, buf + 1);
+        if (t != buf + 1)
+            n = snprintf(buf, size, "\t%s", t);
+    }
     if (n >= 0 && (size_t)n < size)
         n += snprintf(buf + n, size - (size_t)n, "\n");
     return n < 0 ? size : (size_t)n;
@@ -224,7 +229,7 @@ static int put_frame(struct cat_ctx *c, const tr_record *rec, uint32_t id, int a
         return out_put(s, line + alone, len - 2 * (size_t)alone);
     }
     /* "\t%16" PRIx64 " [unknown] (%s)\n" by hand: every frame of a raw trace */
-    const char *mod = fr->flags & TR_FRAME_KERNEL ? "[kernel.kallsyms]" : module_of(c, rec->pid, fr->addr);
+    const char *mod = fr->flags & TR_FRAME_KERNEL ? "[kernel.kallsyms]" : cat_text(c, module_of(c, rec->pid, fr->addr));
     size_t ml = strlen(mod);
     char *p = out_room(s, ml + 48), *start = p;
     if (!p)
@@ -262,7 +267,7 @@ static void print_tracepoint_fields(struct cat_ctx *c, FILE *f, const tr_record 
         return;
     const char *s = tpformat_print(tp, ev, rec->time, rec->cpu, rec->u.sample.raw, rec->u.sample.raw_len);
     if (s && s[0])
-        fprintf(f, " %s", s);
+        fprintf(f, " %s", cat_text(c, s));
 }
 
 /* "comm pid/tid [cpu] sec.usec: period event:" as perf script prints it (the

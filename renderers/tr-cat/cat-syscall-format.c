@@ -266,6 +266,7 @@ static void fmt_arg(struct fmt *F, unsigned i, enum syscall_arg t)
     case SYSCALL_ARG_WAIT_OPTIONS: syscalls_print_flags(b, syscalls_xlat_wait_opts, v, "0"); break;
     case SYSCALL_ARG_SOCKET_FAMILY: syscalls_print_value(b, syscalls_xlat_af, v, "%llu"); break;
     case SYSCALL_ARG_SOCKET_TYPE: syscalls_print_socket_type(b, v); break;
+    case SYSCALL_ARG_SOCKET_FLAGS: syscalls_print_flags(b, syscalls_xlat_sock_flags, v, "0"); break;
     case SYSCALL_ARG_GETRANDOM_FLAGS: syscalls_print_flags(b, syscalls_xlat_grnd, v, "0"); break;
     case SYSCALL_ARG_CLOCK_ID: syscalls_print_value(b, syscalls_xlat_clocks, v, "%llu"); break;
     case SYSCALL_ARG_TIMER_FLAGS: syscalls_print_flags(b, syscalls_xlat_timer_flags, v, "0"); break;

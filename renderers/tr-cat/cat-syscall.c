@@ -434,9 +434,9 @@ static char *stack_lines(struct cat_ctx *c, const tr_record *rec)
             if (fn && !strcmp(fn, "[unknown]"))
                 fn = NULL; /* no symbol there: "module()", as strace prints it */
         }
-        syscalls_buf_printf(&b, " > %s(", mod ? mod : "[unknown]");
+        syscalls_buf_printf(&b, " > %s(", cat_text(c, mod ? mod : "[unknown]"));
         if (fn)
-            syscalls_buf_printf(&b, "%s+0x%" PRIx64, fn, f->offset);
+            syscalls_buf_printf(&b, "%s+0x%" PRIx64, cat_text(c, fn), f->offset);
         syscalls_buf_printf(&b, ") [0x%" PRIx64 "]%s\n", off, f->flags & TR_FRAME_INLINE ? " (inlined)" : "");
     }
     return b.p;
@@ -767,6 +767,8 @@ int cat_syscall_summary(struct cat_ctx *c)
         return ferror(f) ? -1 : 0;
     }
     const char *dash = "------ ----------- ----------- --------- --------- ----------------\n";
+    if (!c->o->wall_clock) /* strace -c shows system time, which traces do not hold */
+        fprintf(f, "wall-clock time in syscalls, as strace -c -w (the trace holds no system time)\n");
     fprintf(f, "%% time     seconds  usecs/call     calls    errors syscall\n%s", dash);
     for (size_t i = 0; i < S->nrows; i++) {
         const struct stat_row *r = &S->rows[i];

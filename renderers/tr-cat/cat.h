@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "syscalls_decode.h"
 #include "tr.h"
 
 struct cat_opts {
@@ -32,6 +33,7 @@ struct cat_opts {
     int hex;           /* -x: 1 non-ASCII as hex, 2 (-xx) all as hex */
     uint32_t strsize;  /* -s: max string length shown (default 32) */
     const char *sort_by; /* -S: summary sort key (strace: time calls errors name nothing) */
+    int wall_clock;    /* -w: the syscall summary without its note on wall-clock time */
 };
 
 struct cat_ctx {
@@ -49,6 +51,7 @@ struct cat_ctx {
     struct cat_sample_state *sample;   /* cat-sample.c */
     struct cat_syscall_state *syscall; /* cat-syscall.c */
     struct cat_ftrace_state *ftrace;   /* cat-ftrace.c */
+    struct syscalls_buf text;          /* cat_text's result */
 };
 
 /* The views of a stream: how its records are shown.  A record of a view's
@@ -108,8 +111,15 @@ int cat_info(struct cat_ctx *c);
 /* Generic helpers (cat-generic.c) */
 int cat_generic_text(struct cat_ctx *c, const tr_record *rec);
 int cat_generic_json(struct cat_ctx *c, const tr_record *rec);
-/* Print the comm of a tid known from COMM records, or "-" */
+/* The comm of a tid known from COMM records, or "-", as text (cat_text:
+ * valid until the next call); cat_comm_raw: as recorded (filters, JSON). */
 const char *cat_comm(struct cat_ctx *c, int32_t tid);
+const char *cat_comm_raw(struct cat_ctx *c, int32_t tid);
+/* s safe on a terminal: s itself when it is printable ASCII, else its bytes
+ * escaped as syscall strings are ("\33"), in c until the next call.  Every
+ * name a traced program chose (its comm, paths) goes through it in text. */
+const char *cat_text(struct cat_ctx *c, const char *s);
+const char *cat_textn(struct cat_ctx *c, const char *s, size_t len); /* always escaped */
 /* Every record, selected or not, before it is printed: the process model
  * (c->procs, created on first use), whose comms and maps the families show. */
 void cat_track(struct cat_ctx *c, const tr_record *rec);

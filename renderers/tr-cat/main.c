@@ -16,6 +16,7 @@ static const struct cli_opt opts[] = {
     {'i', "info", NULL, "print the header, metadata, counts, time span and sizes", 0, NULL},
     {'c', "summary", NULL, "print summary tables (strace -c, perf stat, event counts)", 0, NULL},
     {'S', "sort", "KEY", "summary sort key: time calls errors name nothing", 0, "time calls errors name nothing"},
+    {'w', "summary-wall-clock", NULL, "syscall summary of wall-clock time as strace -c -w, without its note", 0, NULL},
     {0, "pid", "PID,...", "only records of these processes", OPT_PID, "pid"},
     {0, "tid", "TID,...", "only records of these threads", OPT_TID, NULL},
     {0, "comm", "NAME", "only records of threads with this command name", OPT_COMM, NULL},
@@ -36,7 +37,7 @@ static const struct cli_opt opts[] = {
 
 static const struct cli_tool tool = {
     .name = "tr-cat",
-    .synopsis = {"[-jicfrTy] [-t[t[t]]] [-x[x]] [-s SIZE] [-S KEY] [--pid PID,...] [--tid TID,...] "
+    .synopsis = {"[-jicfrTwy] [-t[t[t]]] [-x[x]] [-s SIZE] [-S KEY] [--pid PID,...] [--tid TID,...] "
                  "[--comm NAME] [--type TYPE,...] [--since S] [--until S] [FILE...]"},
     .summary = "print trace records as text or JSON",
     .opts = opts,
@@ -105,6 +106,7 @@ int main(int argc, char **argv)
         case 'i': c.info = 1; break;
         case 'c': o.summary = 1; break;
         case 'S': o.sort_by = cli_optarg; break;
+        case 'w': o.wall_clock = 1; break;
         case OPT_PID: f.pids = parse_ids(cli_optarg, &f.npids, "pid"); break;
         case OPT_TID: f.tids = parse_ids(cli_optarg, &f.ntids, "tid"); break;
         case OPT_COMM: f.comm = cli_optarg; break;

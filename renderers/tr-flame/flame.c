@@ -61,6 +61,7 @@ void flame_free(struct flame *f)
     free(f->pspan);
     free(f->ppath);
     free(f->span);
+    free(f->start);
 }
 
 static int grow_children(struct flame *f)
@@ -103,13 +104,16 @@ static void append_child(struct flame *f, uint32_t parent, uint32_t c)
 /* The child of parent named name (created when missing). */
 static uint32_t child(struct flame *f, uint32_t parent, uint32_t name)
 {
-    if (f->o->flamechart) { /* merge only with the previous stack */
-        uint32_t l = f->n[parent].last;
-        if (l && f->n[l].name == name)
-            return l;
+    if (f->o->flamechart) { /* a new frame: what it shares with the previous stack was reused */
         uint32_t c = new_node(f, name);
-        if (c)
-            append_child(f, parent, c);
+        if (!c)
+            return 0;
+        if (array_reserve(&f->start, &f->start_cap, f->nn, sizeof *f->start, 4096) < 0) {
+            f->oom = 1;
+            return 0;
+        }
+        append_child(f, parent, c);
+        f->start[c] = f->time;
         return c;
     }
     if ((f->nn + 1) * 2 > f->nslot && grow_children(f) < 0) {
@@ -160,15 +164,15 @@ static void add_stack(struct flame *f, const char *s, size_t len, double c1, dou
         }
     }
     double w = f->ncounts == 2 ? c2 : c1;
+    f->time = f->n[0].w;
     f->n[0].w += w;
     f->n[0].w1 += c1;
-    /* frames shared with the previous stack keep their nodes */
+    /* frames shared with the previous stack keep their nodes (in a flame
+     * chart, the others are new: a frame spans one run of stacks in time) */
     size_t same = 0;
-    if (!f->o->flamechart) {
-        while (same < nf && same < f->pn && f->span[2 * same + 1] == f->pspan[2 * same + 1] &&
-               !memcmp(s + f->span[2 * same], f->prev + f->pspan[2 * same], f->span[2 * same + 1]))
-            same++;
-    }
+    while (same < nf && same < f->pn && f->span[2 * same + 1] == f->pspan[2 * same + 1] &&
+           !memcmp(s + f->span[2 * same], f->prev + f->pspan[2 * same], f->span[2 * same + 1]))
+        same++;
     if ((nf + 1 > f->ppcap && array_reserve(&f->ppath, &f->ppcap, nf + 1, sizeof *f->ppath, 64) < 0) ||
         (2 * nf + 2 > f->pcap && array_reserve(&f->pspan, &f->pcap, 2 * nf + 2, sizeof *f->pspan, 64) < 0)) {
         f->oom = 1;

@@ -61,6 +61,9 @@ struct flame {
     size_t pn, pcap, ppcap;
     size_t *span;           /* current frames */
     size_t scap;
+    double *start;          /* --flamechart: each node's start time */
+    size_t start_cap;
+    double time;            /* --flamechart: the current stack's start time */
     int oom;
 };
 

@@ -525,7 +525,7 @@ static int put_frames(struct layout *L, FILE *out)
             continue;
         }
         t->next = f->n[c].sib;
-        double cs = t->cx;
+        double cs = L->o->flamechart ? f->start[c] : t->cx; /* a flame chart has gaps: self time */
         t->cx += f->n[c].w;
         if (!drawn(L, c))
             continue;

@@ -300,7 +300,12 @@ static void test_annotations(void **state)
     fold_init(&x, (stacks_fold_opts){0});
     assert_string_equal(elem(&x, fr("schedule", "[kernel.kallsyms]", STACKS_KERNEL, 1)), "schedule");
     assert_string_equal(elem(&x, fr("jitted", "/tmp/perf-1.map", STACKS_JIT, 1)), "jitted");
+    /* inline frames unmarked, as stackcollapse-perf.pl --inline leaves them */
+    assert_string_equal(elem(&x, fr("inl", "/bin/p", STACKS_INLINE, 1)), "inl");
+    fold_free(&x);
+    fold_init(&x, (stacks_fold_opts){.mark_inline = 1});
     assert_string_equal(elem(&x, fr("inl", "/bin/p", STACKS_INLINE, 1)), "inl_[i]");
+    assert_string_equal(elem(&x, fr("inl_[i]", "/bin/p", STACKS_INLINE, 1)), "inl_[i]"); /* not twice */
     fold_free(&x);
     fold_init(&x, (stacks_fold_opts){.kernel = 1, .jit = 1});
     assert_string_equal(elem(&x, fr("schedule", "[kernel.kallsyms]", STACKS_KERNEL, 1)), "schedule_[k]");
@@ -463,7 +468,7 @@ static void test_fold_trace(void **state)
     tr_reader *r;
     assert_int_equal(tr_reader_open_mem(&r, t.p, t.len, NULL), 0);
     struct fold x;
-    fold_init(&x, (stacks_fold_opts){.kernel = 1, .jit = 1, .addrs = 1});
+    fold_init(&x, (stacks_fold_opts){.kernel = 1, .jit = 1, .addrs = 1, .mark_inline = 1});
     stacks_frames fs = {0};
     tr_record rec;
     while (next_of(r, &rec) > 0) {

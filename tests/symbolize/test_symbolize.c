@@ -127,6 +127,7 @@ static sym_session *resolve_all(const void *buf, size_t len, sym_options *o, int
         memcpy(fr->f, f, fr->n * sizeof *f);
     }
     tr_reader_free(r);
+    sym_finish(s);
     while (res->nmods < 16 && sym_modules_take_new(s, &res->mods[res->nmods]))
         res->nmods++;
     return s;
@@ -637,6 +638,61 @@ static void test_build_id_mismatch(void **state)
         }
     }
     assert_int_equal(seen, 3);
+    sym_free(s);
+    result_free(&r);
+    free(buf);
+}
+
+/* ---- per-process warnings: one line with a count, each with each_process ---- */
+
+static int build_unmapped_pids(tr_writer *w, void *arg)
+{
+    (void)arg;
+    char *argv[] = { (char *)"t", NULL };
+    if (tr_writer_meta_defaults(w, "test_symbolize", 1, argv) < 0)
+        return -1;
+    tr_event_def d = { 0, TR_EV_SOFTWARE, 1, 250000, TR_EVF_CALLCHAIN, "task-clock", 10 };
+    uint32_t ev;
+    if (tr_writer_event(w, &d, &ev) < 0)
+        return -1;
+    for (int i = 0; i < 5; i++) { /* 5 processes, no mappings: two samples each */
+        tr_record r;
+        memset(&r, 0, sizeof r);
+        r.type = TR_REC_SAMPLE;
+        r.pid = r.tid = 100 + i;
+        r.time = 1;
+        r.u.sample.event = ev;
+        r.u.sample.period = 1;
+        uint64_t a = 0x900000 + (uint64_t)i * 0x10;
+        uint32_t fl = 0;
+        if (tr_writer_stack_addrs(w, &a, &fl, 1, &r.u.sample.stack) < 0 || tr_writer_add(w, &r) < 0 ||
+            tr_writer_add(w, &r) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static void test_per_process_warnings(void **state)
+{
+    (void)state;
+    size_t len;
+    void *buf = self_trace(build_unmapped_pids, NULL, &len);
+    assert_non_null(buf);
+    sym_options o;
+    sym_options_init(&o);
+    o.debuginfod = 0;
+    struct result r;
+    sym_session *s = resolve_all(buf, len, &o, 0, &r);
+    assert_int_equal(r.nwarn, 1);
+    assert_string_equal(r.warnings[0], "pid 100: address 0x900000 is in no recorded mapping (the trace has no "
+                                       "mappings for it) (and 4 other processes: --verbose lists each)");
+    sym_free(s);
+    result_free(&r);
+    o.each_process = 1;
+    s = resolve_all(buf, len, &o, 0, &r);
+    assert_int_equal(r.nwarn, 5);
+    assert_string_equal(r.warnings[4], "pid 104: address 0x900040 is in no recorded mapping (the trace has no "
+                                       "mappings for it)");
     sym_free(s);
     result_free(&r);
     free(buf);
@@ -1282,6 +1338,7 @@ int main(void)
         cmocka_unit_test(test_corrupt_samples),
         cmocka_unit_test(test_kernel_and_jit),
         cmocka_unit_test(test_build_id_mismatch),
+        cmocka_unit_test(test_per_process_warnings),
         cmocka_unit_test(test_symbolized_pass_through),
         cmocka_unit_test(test_fork_exec),
         cmocka_unit_test(test_demangle),

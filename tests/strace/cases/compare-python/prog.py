@@ -24,3 +24,10 @@ try:
     u.connect("/nonexistent/socket")
 except OSError:
     pass
+# accept4 with its flags (SOCK_CLOEXEC), on an abstract AF_UNIX listener
+l = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+l.bind("\0tr-compare-python-%d" % os.getpid())
+l.listen(1)
+c = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+c.connect(l.getsockname())
+l.accept()
