@@ -71,7 +71,7 @@ _tr_rec_strace() {
         -e|--expr) COMPREPLY=($(compgen -W "trace= status= trace=%file trace=%desc trace=%network trace=%process trace=%memory trace=%signal trace=%ipc trace=%creds trace=%clock trace=%stat trace=%lstat trace=%fstat trace=%statfs trace=%pure status=failed status=successful" -- "$cur")); return ;;
         -P|--trace-path) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     esac
-    if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "-o --output -f --follow-forks -p --attach -e --expr -P --trace-path -s --string-limit -y --decode-fds -k --stack-trace -z --successful-only -Z --failed-only --no-seccomp --seccomp-bpf -h --help -V --version " -- "$cur")); return; fi
+    if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "-o --output -f --follow-forks -p --attach -e --expr -c --summary -t --absolute-timestamps -T --syscall-times -P --trace-path -s --string-limit -y --decode-fds -k --stack-trace -z --successful-only -Z --failed-only --no-seccomp --seccomp-bpf -h --help -V --version " -- "$cur")); return; fi
     COMPREPLY=($(compgen -c -- "$cur"))
 }
 complete -F _tr_rec_strace tr-rec-strace
