@@ -59,7 +59,7 @@ _tr_rec_perf() {
         -p|--pid) COMPREPLY=($(compgen -W "$(ls /proc | grep -E ^[0-9]+$)" -- "$cur")); return ;;
         -t|--tid) COMPREPLY=($(compgen -W "$(ls /proc | grep -E ^[0-9]+$)" -- "$cur")); return ;;
     esac
-    if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "-e --event -F --freq -c --count -g --call-graph -o --output -p --pid -t --tid -a --all-cpus -m --mmap-pages -i --no-inherit -q --quiet --stat -r --repeat -I --interval-print -h --help -V --version " -- "$cur")); return; fi
+    if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "-e --event -F --freq -c --count -g --call-graph -o --output -p --pid -t --tid -a --all-cpus --duration -d --detailed -m --mmap-pages -i --no-inherit -q --quiet -l --list --stat -r --repeat -I --interval-print -h --help -V --version " -- "$cur")); return; fi
     COMPREPLY=($(compgen -c -- "$cur"))
 }
 complete -F _tr_rec_perf tr-rec-perf
