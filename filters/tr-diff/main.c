@@ -12,7 +12,7 @@ static const struct cli_opt opts[] = {
     {'s', "strip-hex", NULL, "replace hex numbers (addresses) by 0x...", 0, NULL},
     {0, "report", NULL, "print the functions whose share changed most instead", OPT_REPORT, NULL},
     {0, "top", "N", "rows of the report (default 30)", OPT_TOP, NULL},
-    {'e', "event", "NAME", "event to fold in trace or perf script inputs", 0, NULL},
+    {'e', "event", "NAME", "event to fold in trace or perf script inputs", 0, "@event"},
     {0, "period", NULL, "weigh trace samples by period", OPT_PERIOD, NULL},
     {0, "lenient", NULL, "skip malformed folded lines with a warning", OPT_LENIENT, NULL},
     {0, NULL, NULL, NULL, 0, NULL},

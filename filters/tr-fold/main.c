@@ -22,7 +22,7 @@ static const struct cli_opt opts[] = {
     {0, "addrs", NULL, "raw addresses for unknown symbols: [module <addr>]", OPT_ADDRS, NULL},
     {0, "no-inline", NULL, "drop inlined frames (default: kept, marked _[i])", OPT_NO_INLINE, NULL},
     {0, "srcline", NULL, "perf script text has -F+srcline lines: append file:line", OPT_SRCLINE, NULL},
-    {'e', "event", "NAME", "fold only this event (default: the first one seen)", 0, NULL},
+    {'e', "event", "NAME", "fold only this event (default: the first one seen)", 0, "@event"},
     {0, "event-filter", "NAME", "same as --event (stackcollapse-perf.pl spelling)", OPT_EVENT_FILTER, NULL},
     {0, "period", NULL, "weigh trace samples by their period instead of counting them", OPT_PERIOD, NULL},
     {0, "offcpu", NULL, "off-CPU time (us) from sched:sched_switch samples", OPT_OFFCPU, NULL},

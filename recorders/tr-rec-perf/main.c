@@ -11,8 +11,7 @@ enum { OPT_CALL_GRAPH = 256, OPT_STAT, OPT_DURATION, OPT_DETAILED };
 
 static const struct cli_opt opts[] = {
     {'e', "event", "EVENT", "event to sample or count (repeatable, comma lists); default cycles, "
-                            "else cpu-clock", 0, "cpu-clock task-clock page-faults context-switches "
-                            "cpu-migrations cycles instructions sched:sched_switch"},
+                            "else cpu-clock", 0, "@event"},
     {'F', "freq", "HZ", "sample at HZ per second (default 999)", 0, NULL},
     {'c', "count", "PERIOD", "sample every PERIOD events", 0, NULL},
     {'g', NULL, NULL, "record call graphs (frame pointers, user and kernel)", 0, NULL},
@@ -29,7 +28,7 @@ static const struct cli_opt opts[] = {
                                  "with dwarf)", 0, NULL},
     {'i', "no-inherit", NULL, "do not follow children and threads", 0, NULL},
     {'q', "quiet", NULL, "no notes and no end line on stderr", 0, NULL},
-    {'l', "list", NULL, "list the events (perf list); an operand is a glob filter", 0, NULL},
+    {'l', "list", NULL, "list the events (perf list); an operand is a glob filter", 0, "@event"},
     {0, "stat", NULL, "count events instead of sampling (perf stat)", OPT_STAT, NULL},
     {'r', "repeat", "N", "with --stat: run the command N times, show mean and stddev", 0, NULL},
     {'I', "interval-print", "MS", "with --stat: print and record counts every MS milliseconds", 0,
@@ -130,8 +129,11 @@ int main(int argc, char **argv)
         default: cli_usage_exit();
         }
     }
-    if (list)
-        cli_exit(cli_finish_stdout(perf_list(cli_optind < argc ? argv[cli_optind] : NULL)));
+    if (list) {
+        int status = perf_list(cli_optind < argc ? argv[cli_optind] : NULL);
+        perf_tracefs_release();
+        cli_exit(cli_finish_stdout(status));
+    }
     o.cmd = argv + cli_optind;
     o.cmd_argc = argc - cli_optind;
     int targets = (o.npids > 0) + (o.ntids > 0);

@@ -20,7 +20,7 @@ static const struct cli_opt opts[] = {
     {'f', "follow-forks", NULL, "follow forks, vforks, clones and threads", 0, NULL},
     {'p', "attach", "PID[,PID...]", "attach to running processes; Ctrl-C detaches", 0, "pid"},
     {'e', "expr", "EXPR", "trace=SET (names, %class, /regex, !negation) or status=LIST", 0,
-     "trace= status= trace=%file trace=%desc trace=%network trace=%process trace=%memory "
+     "trace=@syscall trace= status= trace=%file trace=%desc trace=%network trace=%process trace=%memory "
      "trace=%signal trace=%ipc trace=%creds trace=%clock trace=%stat trace=%lstat trace=%fstat "
      "trace=%statfs trace=%pure status=failed status=successful"},
     {'c', "summary", NULL, "print strace -c's table on stderr at the end (and record the trace)", 0, NULL},
