@@ -432,46 +432,32 @@ int perf_ev_parse_list(const char *list, struct perf_ev *evs, size_t max, char *
             snprintf(why, why_len, "empty or too long event name in '%s'", list);
             return -1;
         }
-        if (n == max) {
-            snprintf(why, why_len, "more than %zu events", max);
-            return -1;
-        }
         memcpy(one, p, len);
         one[len] = 0;
-        char sub[160];
-        if (strchr(one, ':') && strpbrk(one, "*?[")) { /* a tracepoint glob: every match */
-            size_t m;
-            char **tp = tracepoints(one, &m);
-            if (!m) {
-                snprintf(why, why_len, "'%s': no tracepoint matches", one);
-                free_names(tp, m);
-                return -1;
-            }
-            int rc = 0;
-            for (size_t i = 0; i < m && !rc; i++) {
-                if (n == max) {
-                    snprintf(why, why_len, "'%s': more than %zu events", one, max);
-                    rc = -1;
-                } else if (perf_ev_parse(tp[i], &evs[n], sub, sizeof sub)) {
-                    snprintf(why, why_len, "'%s': %s", tp[i], sub);
-                    rc = -1;
-                } else {
-                    n++;
-                }
-            }
-            free_names(tp, m);
-            if (rc)
-                return -1;
-            p += len;
-            if (*p == ',')
-                p++;
-            continue;
-        }
-        if (perf_ev_parse(one, &evs[n], sub, sizeof sub)) {
-            snprintf(why, why_len, "'%s': %s", one, sub);
+        char **tp = NULL; /* a tracepoint glob: every match, in name order */
+        size_t m = 1;
+        if (strchr(one, ':') && strpbrk(one, "*?[") && !(tp = tracepoints(one, &m), m)) {
+            snprintf(why, why_len, "'%s': no tracepoint matches", one);
+            free(tp);
             return -1;
         }
-        n++;
+        int rc = 0;
+        for (size_t i = 0; i < m && !rc; i++) {
+            const char *name = tp ? tp[i] : one;
+            char sub[160];
+            if (n == max) {
+                snprintf(why, why_len, "more than %zu events", max);
+                rc = -1;
+            } else if (perf_ev_parse(name, &evs[n], sub, sizeof sub)) {
+                snprintf(why, why_len, "'%s': %s", name, sub);
+                rc = -1;
+            } else {
+                n++;
+            }
+        }
+        free_names(tp, tp ? m : 0);
+        if (rc)
+            return -1;
         p += len;
         if (*p == ',')
             p++;
