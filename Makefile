@@ -18,7 +18,7 @@ V ?= 0
 
 # The build: the compiler and make (a minimal Debian root has neither), pkg-config, the libraries.
 DEB_PACKAGES := gcc libc6-dev make pkg-config \
-	libdw-dev libelf-dev zlib1g-dev libzstd-dev libtracefs-dev libtraceevent-dev libcmocka-dev
+	libdw-dev libelf-dev zlib1g-dev libzstd-dev libtracefs-dev libtraceevent-dev libcmocka-dev libpfm4-dev
 PKGS := libzstd libdw libelf zlib libtracefs libtraceevent cmocka
 # What the tests run besides the build, the one list (`make test-deps`, .ci/run): g++ and rustc
 # build the demangling cases' programs (rustc: unless rustup's is in ~/.cargo/bin), binutils'
@@ -27,9 +27,10 @@ PKGS := libzstd libdw libelf zlib libtracefs libtraceevent cmocka
 # taskset; the anchors compared with: strace, linux-perf (perf), trace-cmd, zstd (zstdcat); jq
 # reads tr-cat --json, valgrind checks the reader, libdebuginfod1 is what tr-symbolize loads for
 # debuginfod, chromium driven by nodejs runs the flame graph's browser test; clang builds the
-# fuzz targets (make fuzz, fuzz-cat, fuzz-folded, fuzz-symbolize), bc does the benchmarks' sums.
+# fuzz targets (make fuzz, fuzz-cat, fuzz-folded, fuzz-symbolize), bc does the benchmarks' sums,
+# zsh runs the zsh completion's case.
 TEST_DEB_PACKAGES := g++ rustc binutils python3 perl procps util-linux mount bsdutils \
-	strace linux-perf trace-cmd zstd jq valgrind libdebuginfod1 chromium nodejs clang bc
+	strace linux-perf trace-cmd zstd jq valgrind libdebuginfod1 chromium nodejs clang bc zsh
 
 ifeq ($(SAN),1)
 B := build/san
@@ -214,7 +215,7 @@ install: tools libs
 	install -m 644 $(wildcard man/*.1) $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 644 $(wildcard man/*.5) $(DESTDIR)$(PREFIX)/share/man/man5/
 	for t in $(TOOLS); do install -m 644 completions/tr.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/$$t; done
-	install -m 644 completions/_tr $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_tr
+	install -m 644 completions/_tr-tools $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_tr-tools
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(LIB_VERSION)|' \
 	  format/tr.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/tr.pc
 

@@ -35,7 +35,11 @@ struct cli_opt {
     const char *help;      /* one line */
     int id;                /* returned for long-only options (>= 256) */
     const char *complete;  /* completion hint: "file", "dir", "pid", "cmd", or a
-                              space-separated word list; NULL none */
+                              space-separated word list, where PREFIX@tracepoint,
+                              PREFIX@event and PREFIX@syscall stand for the running
+                              system's names after PREFIX; NULL none.  On an option
+                              without argument: what the operands complete to
+                              when it is given (tr-rec-ftrace -l GLOB...) */
 };
 
 struct cli_tool {

@@ -38,6 +38,8 @@
 #define META_STAT_LABEL "stat.label"             /* what a counting run measured (perf stat's header) */
 #define META_STAT_START "stat.start"             /* record-clock ns at which a counting run began */
 #define META_STRACE_FOLLOW "strace.follow"       /* "1": children were followed (-f) */
+#define META_STRACE_TIMESTAMPS "strace.timestamps" /* -t given at record time: "1" -t, "2" -tt, "3" -ttt */
+#define META_STRACE_SYSCALL_TIMES "strace.syscall_times" /* "1": -T given at record time */
 #define META_STRACE_STRSIZE "strace.strsize"     /* bytes of strings captured (-s) */
 #define META_FTRACE_CLOCK "ftrace.clock"         /* the tracing instance's trace_clock */
 #define META_FTRACE_LONG_SIZE "ftrace.long_size" /* the kernel's long, 4 or 8 */

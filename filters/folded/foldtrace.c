@@ -277,6 +277,14 @@ static void note_wakeup(struct tstate *t, const char *name, size_t nl, const uin
         p->woken = time;
 }
 
+/* Whether a switch-out of task prev, in state (prev_state, -1 unknown),
+ * starts a wait: the idle task (pid 0) waits for nothing, and a dying task
+ * (X, Z: its last switch, in do_task_dead) runs no more. */
+static int switch_waits(int32_t prev, int64_t state)
+{
+    return prev > 0 && !(state > 0 && (state & 0x30));
+}
+
 /* A switch: the task switching out (the sample's thread, with its stack)
  * waits from now until it runs again: until a recorded switch-in (next_pid,
  * exact; every switch is recorded system-wide), else until its next sample
@@ -285,14 +293,19 @@ static int offcpu_sample(struct tstate *t, const tr_record *rec)
 {
     if (!t->sw_known)
         load_switch_format(t, rec->u.sample.raw_flags);
+    int64_t state = -1;
     if (t->sw_known) {
-        int32_t next = (int32_t)payload_int(&t->sw_next, rec->u.sample.raw_flags, rec->u.sample.raw,
-                                            rec->u.sample.raw_len);
+        uint32_t fl = rec->u.sample.raw_flags;
+        const uint8_t *d = rec->u.sample.raw;
+        size_t n = rec->u.sample.raw_len;
+        int32_t next = (int32_t)payload_int(&t->sw_next, fl, d, n);
         if (next > 0)
             close_pending(t, next, rec->time);
+        if (t->sw_has_state)
+            state = payload_int(&t->sw_state, fl, d, n);
     }
     close_pending_running(t, rec->tid, rec->time);
-    if (!wanted(t, rec))
+    if (!switch_waits(rec->tid, state) || !wanted(t, rec))
         return 0;
     pscript_begin(t->ps, comm_of(t, rec->tid), rec->pid, rec->tid, 0);
     if (add_frames(t, t->ps, rec) < 0 || pscript_end(t->ps) < 0)
@@ -432,8 +445,7 @@ static int on_trace_event(struct tstate *t, const tr_record *rec)
         if (next > 0)
             close_pending(t, next, rec->time);
         int64_t state = t->sw_has_state ? payload_int(&t->sw_state, fl, d, n) : -1;
-        /* the idle task waits for nothing; a dying task (X, Z) runs no more */
-        if (prev <= 0 || (state > 0 && (state & 0x30)) || !wanted(t, rec))
+        if (!switch_waits(prev, state) || !wanted(t, rec))
             return 0;
         t->events++;
         pscript_begin(t->ps, comm_of(t, prev), rec->pid, prev, 0);

@@ -14,7 +14,7 @@ static const struct cli_opt opts[] = {
     {0, "rename", "OLD=NEW", "a root frame OLD becomes NEW in both profiles (repeatable)", OPT_RENAME, NULL},
     {0, "report", NULL, "print the functions whose share changed most instead", OPT_REPORT, NULL},
     {0, "top", "N", "rows of the report (default 30)", OPT_TOP, NULL},
-    {'e', "event", "NAME", "event to fold in trace or perf script inputs", 0, NULL},
+    {'e', "event", "NAME", "event to fold in trace or perf script inputs", 0, "@event"},
     {0, "period", NULL, "weigh trace samples by period", OPT_PERIOD, NULL},
     {0, "lenient", NULL, "skip malformed folded lines with a warning", OPT_LENIENT, NULL},
     {'v', "verbose", NULL, "a warning for each process (no recorded mapping, cannot unwind) instead of a count", 0, NULL},

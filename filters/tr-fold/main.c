@@ -23,7 +23,7 @@ static const struct cli_opt opts[] = {
     {0, "no-inline", NULL, "drop inlined frames (default: kept)", OPT_NO_INLINE, NULL},
     {0, "mark-inline", NULL, "mark inlined frames of traces with _[i]", OPT_MARK_INLINE, NULL},
     {0, "srcline", NULL, "append file:line (perf script text: its -F+srcline lines)", OPT_SRCLINE, NULL},
-    {'e', "event", "NAME", "fold only this event (default: the first one seen)", 0, NULL},
+    {'e', "event", "NAME", "fold only this event (default: the first one seen)", 0, "@event"},
     {0, "event-filter", "NAME", "same as --event (stackcollapse-perf.pl spelling)", OPT_EVENT_FILTER, NULL},
     {0, "period", NULL, "weigh trace samples by their period instead of counting them", OPT_PERIOD, NULL},
     {0, "offcpu", NULL, "off-CPU time (us) from sched:sched_switch samples", OPT_OFFCPU, NULL},

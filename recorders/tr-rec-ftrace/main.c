@@ -10,11 +10,11 @@
 enum { OPT_FILTER = 256, OPT_FORMAT, OPT_FUNCTION, OPT_FUNCTION_GRAPH };
 
 static const struct cli_opt opts[] = {
-    {'e', "event", "SYSTEM:EVENT", "record this tracepoint (globs: 'sched:*'); repeatable", 0, NULL},
+    {'e', "event", "SYSTEM:EVENT", "record this tracepoint (globs: 'sched:*'); repeatable", 0, "@tracepoint"},
     {0, "filter", "EXPR", "kernel filter for the events of the preceding -e", OPT_FILTER, NULL},
     {'l', "list", NULL, "list available events matching the GLOB operands; after --function: "
-                        "-l FUNC_GLOB limits the function tracer", 0, NULL},
-    {0, "format", "SYSTEM:EVENT", "print the format (fields) of the events", OPT_FORMAT, NULL},
+                        "-l FUNC_GLOB limits the function tracer", 0, "@tracepoint"},
+    {0, "format", "SYSTEM:EVENT", "print the format (fields) of the events", OPT_FORMAT, "@tracepoint"},
     {'p', "pid", "PID", "trace this process and its descendants", 0, "pid"},
     {'d', "duration", "SECONDS", "stop after SECONDS (system-wide without a command or -p)", 0, NULL},
     {'b', "buffer-size", "KB", "ring buffer size per CPU in KiB", 0, NULL},

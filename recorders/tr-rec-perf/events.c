@@ -1,8 +1,10 @@
 /* events.c - perf event names to perf_event_attr. */
 #include "events.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +13,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "pfm.h"
 #include "tr.h"
 #include "cli.h"
 
@@ -224,6 +227,108 @@ static int tracepoint_id(const char *sys, size_t sys_len, const char *name, uint
     return 0;
 }
 
+/* A PMU event by libpfm4's name: a raw event */
+static int parse_pfm(const char *spec, struct perf_ev *ev, char *why, size_t why_len)
+{
+    if (perf_pfm_encode(spec, &ev->type, &ev->config, why, why_len))
+        return -1;
+    ev->tr_kind = TR_EV_RAW;
+    return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The tracepoints "sys:name" of tracefs that match glob (NULL: all), sorted,
+ * malloc'd (free each and the array); *n their count.  NULL when tracefs is
+ * not there (or out of memory). */
+static char **tracepoints(const char *glob, size_t *n)
+{
+    const char *fs = perf_tracefs();
+    char path[512];
+    *n = 0;
+    if (!fs)
+        return NULL;
+    snprintf(path, sizeof path, "%s/events", fs);
+    DIR *d = opendir(path);
+    if (!d)
+        return NULL;
+    char **v = NULL;
+    size_t cap = 0;
+    struct dirent *sys;
+    while ((sys = readdir(d))) {
+        if (sys->d_name[0] == '.' || sys->d_type != DT_DIR)
+            continue;
+        snprintf(path, sizeof path, "%s/events/%s", fs, sys->d_name);
+        DIR *e = opendir(path);
+        struct dirent *ev;
+        while (e && (ev = readdir(e))) {
+            if (ev->d_name[0] == '.' || ev->d_type != DT_DIR)
+                continue;
+            char name[2 * 256 + 2];
+            snprintf(name, sizeof name, "%s:%s", sys->d_name, ev->d_name);
+            if (glob && fnmatch(glob, name, 0))
+                continue;
+            if (*n == cap) {
+                cap = cap ? 2 * cap : 256;
+                char **nv = realloc(v, cap * sizeof *v);
+                if (!nv)
+                    break;
+                v = nv;
+            }
+            if ((v[*n] = strdup(name)))
+                (*n)++;
+        }
+        if (e)
+            closedir(e);
+    }
+    closedir(d);
+    if (v)
+        qsort(v, *n, sizeof *v, cmp_str);
+    return v;
+}
+
+static void free_names(char **v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
+static void list_line(const char *glob, const char *name, const char *kind)
+{
+    if (!glob || !fnmatch(glob, name, 0))
+        printf("  %-50s [%s]\n", name, kind);
+}
+
+int perf_list(const char *glob)
+{
+    printf("\nList of pre-defined events (to be used in -e):\n\n");
+    for (const struct named *n = hw_events; n->name; n++)
+        list_line(glob, n->name, "Hardware event");
+    for (const struct named *n = sw_events; n->name; n++)
+        list_line(glob, n->name, "Software event");
+    for (const struct named *c = cache_ids; c->name; c++)
+        for (const struct named *op = cache_ops; op->name; op++) {
+            if (op->name[strlen(op->name) - 1] != 's') /* "loads", not "load" */
+                continue;
+            char name[64];
+            snprintf(name, sizeof name, "%s-%s", c->name, op->name);
+            list_line(glob, name, "Hardware cache event");
+            snprintf(name, sizeof name, "%s-%.*s-misses", c->name, (int)strlen(op->name) - 1, op->name);
+            list_line(glob, name, "Hardware cache event");
+        }
+    size_t n;
+    char **tp = tracepoints(glob, &n);
+    for (size_t i = 0; i < n; i++)
+        printf("  %-50s [Tracepoint event]\n", tp[i]);
+    free_names(tp, n);
+    perf_pfm_list(glob, list_line);
+    return ferror(stdout) ? 1 : 0;
+}
+
 static int parse_cache(const char *s, size_t len, uint64_t *config)
 {
     /* CACHE-OP[-RESULT]: L1-dcache-load-misses, LLC-loads, branch-load-misses */
@@ -305,14 +410,14 @@ int perf_ev_parse(const char *spec, struct perf_ev *ev, char *why, size_t why_le
     if (colon && colon != spec && colon[1] && !strchr(colon + 1, '/') &&
         memchr(spec, '/', (size_t)(colon - spec)) == NULL) {
         if (tracepoint_id(spec, (size_t)(colon - spec), colon + 1, &ev->tp_id, why, why_len))
-            return -1;
+            return strstr(spec, "::") || strpbrk(spec, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") /* a PMU's name */
+                       ? parse_pfm(spec, ev, why, why_len) : -1;
         ev->type = PERF_TYPE_TRACEPOINT;
         ev->config = ev->tp_id;
         ev->tr_kind = TR_EV_TRACEPOINT;
         return 0;
     }
-    snprintf(why, why_len, "unknown event");
-    return -1;
+    return parse_pfm(spec, ev, why, why_len);
 }
 
 int perf_ev_parse_list(const char *list, struct perf_ev *evs, size_t max, char *why, size_t why_len)
@@ -327,18 +432,32 @@ int perf_ev_parse_list(const char *list, struct perf_ev *evs, size_t max, char *
             snprintf(why, why_len, "empty or too long event name in '%s'", list);
             return -1;
         }
-        if (n == max) {
-            snprintf(why, why_len, "more than %zu events", max);
-            return -1;
-        }
         memcpy(one, p, len);
         one[len] = 0;
-        char sub[160];
-        if (perf_ev_parse(one, &evs[n], sub, sizeof sub)) {
-            snprintf(why, why_len, "'%s': %s", one, sub);
+        char **tp = NULL; /* a tracepoint glob: every match, in name order */
+        size_t m = 1;
+        if (strchr(one, ':') && strpbrk(one, "*?[") && !(tp = tracepoints(one, &m), m)) {
+            snprintf(why, why_len, "'%s': no tracepoint matches", one);
+            free(tp);
             return -1;
         }
-        n++;
+        int rc = 0;
+        for (size_t i = 0; i < m && !rc; i++) {
+            const char *name = tp ? tp[i] : one;
+            char sub[160];
+            if (n == max) {
+                snprintf(why, why_len, "more than %zu events", max);
+                rc = -1;
+            } else if (perf_ev_parse(name, &evs[n], sub, sizeof sub)) {
+                snprintf(why, why_len, "'%s': %s", name, sub);
+                rc = -1;
+            } else {
+                n++;
+            }
+        }
+        free_names(tp, tp ? m : 0);
+        if (rc)
+            return -1;
         p += len;
         if (*p == ',')
             p++;

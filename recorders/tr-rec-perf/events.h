@@ -36,6 +36,10 @@ int perf_ev_parse(const char *spec, struct perf_ev *ev, char *why, size_t why_le
  * Commas inside tracepoint filters are not supported. */
 int perf_ev_parse_list(const char *list, struct perf_ev *evs, size_t max, char *why, size_t why_len);
 
+/* perf list: hardware, software, cache, tracepoint and PMU events whose
+ * names match glob (NULL: all) on stdout; 0, or 1 on a write error. */
+int perf_list(const char *glob);
+
 /* /proc/sys/kernel/perf_event_paranoid (0 when unreadable). */
 int perf_paranoid(void);
 /* As perf record and perf stat fall back where perf_event_paranoid lets this user count only

@@ -7,12 +7,11 @@
 #include "cli.h"
 #include "perf.h"
 
-enum { OPT_CALL_GRAPH = 256, OPT_STAT };
+enum { OPT_CALL_GRAPH = 256, OPT_STAT, OPT_DURATION, OPT_DETAILED };
 
 static const struct cli_opt opts[] = {
     {'e', "event", "EVENT", "event to sample or count (repeatable, comma lists); default cycles, "
-                            "else cpu-clock", 0, "cpu-clock task-clock page-faults context-switches "
-                            "cpu-migrations cycles instructions sched:sched_switch"},
+                            "else cpu-clock", 0, "@event"},
     {'F', "freq", "HZ", "sample at HZ per second (default 999)", 0, NULL},
     {'c', "count", "PERIOD", "sample every PERIOD events", 0, NULL},
     {'g', NULL, NULL, "record call graphs (frame pointers, user and kernel)", 0, NULL},
@@ -23,10 +22,13 @@ static const struct cli_opt opts[] = {
     {'p', "pid", "PID[,PID]", "attach to these processes (all their threads)", 0, "pid"},
     {'t', "tid", "TID[,TID]", "attach to these threads only", 0, "pid"},
     {'a', "all-cpus", NULL, "system-wide: every process on every CPU", 0, NULL},
+    {0, "duration", "SECONDS", "with -p, -t or -a: record for SECONDS (also -d SECONDS)", OPT_DURATION, NULL},
+    {'d', "detailed", NULL, "with --stat: perf stat -d's cache events too; -d SECONDS: --duration", 0, NULL},
     {'m', "mmap-pages", "PAGES", "ring buffer pages per CPU, a power of two (default 128, 512 "
                                  "with dwarf)", 0, NULL},
     {'i', "no-inherit", NULL, "do not follow children and threads", 0, NULL},
     {'q', "quiet", NULL, "no notes and no end line on stderr", 0, NULL},
+    {'l', "list", NULL, "list the events (perf list); an operand is a glob filter", 0, "@event"},
     {0, "stat", NULL, "count events instead of sampling (perf stat)", OPT_STAT, NULL},
     {'r', "repeat", "N", "with --stat: run the command N times, show mean and stddev", 0, NULL},
     {'I', "interval-print", "MS", "with --stat: print and record counts every MS milliseconds", 0,
@@ -37,9 +39,9 @@ static const struct cli_opt opts[] = {
 static const struct cli_tool tool = {
     .name = "tr-rec-perf",
     .synopsis = {"[-g] [-e EVENT] [-F HZ | -c PERIOD] [-o FILE] [--] COMMAND [ARG...]",
-                 "[-g] [-e EVENT] [-F HZ | -c PERIOD] [-o FILE] -p PID[,PID] | -t TID | -a",
-                 "--stat [-e EVENT] [-r N] [-I MS] [-o FILE] [-a | -p PID | [--] COMMAND [ARG...]]",
-                 NULL},
+                 "[-g] [-e EVENT] [-F HZ | -c PERIOD] [-o FILE] [-d SECONDS] -p PID[,PID] | -t TID | -a [-- COMMAND...]",
+                 "--stat [-d] [-e EVENT] [-r N] [-I MS] [-o FILE] [-a | -p PID | [--] COMMAND [ARG...]]",
+                 "-l [GLOB]"},
     .summary = "sample or count with perf events and write a tr trace",
     .opts = opts,
     .stop_at_nonopt = 1,
@@ -70,10 +72,17 @@ static void add_events(struct perf_opts *o, const char *list)
     o->nevs += n;
 }
 
+/* "5", "0.5": a duration after -d */
+static int is_seconds(const char *s)
+{
+    size_t n = strspn(s, "0123456789.");
+    return n > 0 && !s[n] && strchr("0123456789", s[0]);
+}
+
 int main(int argc, char **argv)
 {
     struct perf_opts o = {.freq = 999, .dwarf_size = 8192, .repeat = 1, .argc = argc, .argv = argv};
-    int c, have_freq = 0;
+    int c, have_freq = 0, list = 0, detailed = 0;
     cli_init(&tool, argc, argv);
     while ((c = cli_getopt(argc, argv)) != -1) {
         switch (c) {
@@ -95,6 +104,15 @@ int main(int argc, char **argv)
                 cli_die(CLI_EXIT_USAGE, "invalid tid list '%s'", cli_optarg);
             break;
         case 'a': o.system_wide = 1; break;
+        case OPT_DURATION: o.duration_ns = cli_parse_seconds(cli_optarg, UINT64_MAX / 2, "duration"); break;
+        case 'd':
+            /* perf stat's -d has no argument, a duration has one: a number after a lone -d is a duration */
+            if (!strcmp(argv[cli_optind - 1], "-d") && cli_optind < argc && is_seconds(argv[cli_optind]))
+                o.duration_ns = cli_parse_seconds(argv[cli_optind++], UINT64_MAX / 2, "duration");
+            else
+                detailed++;
+            break;
+        case 'l': list = 1; break;
         case 'm': {
             uint64_t m = cli_parse_u64(cli_optarg, 1, 1u << 20, "ring buffer pages");
             if (m & (m - 1))
@@ -111,15 +129,26 @@ int main(int argc, char **argv)
         default: cli_usage_exit();
         }
     }
+    if (list) {
+        int status = perf_list(cli_optind < argc ? argv[cli_optind] : NULL);
+        perf_tracefs_release();
+        cli_exit(cli_finish_stdout(status));
+    }
     o.cmd = argv + cli_optind;
     o.cmd_argc = argc - cli_optind;
-    int targets = (o.cmd_argc > 0) + (o.npids > 0) + (o.ntids > 0);
-    if (!targets && !o.system_wide) {
+    int targets = (o.npids > 0) + (o.ntids > 0);
+    if (!o.cmd_argc && !targets && !o.system_wide) {
         cli_warn("nothing to record: give a command, -p, -t or -a");
         cli_usage_exit();
     }
-    if (targets > 1 || (o.system_wide && (o.npids || o.ntids)))
-        cli_die(CLI_EXIT_USAGE, "give only one of a command, -p, -t and -a (a command may go with -a)");
+    if (targets > 1 || (o.system_wide && targets))
+        cli_die(CLI_EXIT_USAGE, "give only one of -p, -t and -a (a command may go with each: it times the recording)");
+    if (o.duration_ns && !targets && !o.system_wide)
+        cli_die(CLI_EXIT_USAGE, "-d SECONDS goes with -p, -t or -a (a command's recording ends with the command)");
+    if (detailed && !o.stat)
+        cli_die(CLI_EXIT_USAGE, "-d without SECONDS is perf stat's --detailed: it goes with --stat");
+    if (detailed && !o.nevs)
+        o.detailed = detailed;
     if (o.period && have_freq)
         cli_die(CLI_EXIT_USAGE, "-F and -c exclude each other");
     if (!o.stat && (o.repeat != 1 || o.interval_ms))

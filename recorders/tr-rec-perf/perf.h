@@ -12,7 +12,7 @@
 
 #include "events.h"
 
-#define PERF_MAX_EVENTS 32
+#define PERF_MAX_EVENTS 1024 /* syscalls:sys_enter_* is some 350 */
 #define PERF_MAX_PIDS 64
 
 enum { CG_NONE = 0, CG_FP = 1, CG_DWARF = 2 };
@@ -30,6 +30,7 @@ struct perf_opts {
     pid_t tids[PERF_MAX_PIDS]; /* -t (threads only) */
     int ntids;
     int system_wide;        /* -a */
+    uint64_t duration_ns;   /* -d: record for this long (with -p, -t or -a) */
     size_t mmap_pages;      /* -m: data pages per ring (power of two) */
     int no_inherit;         /* -i */
     int quiet;              /* -q: no end line, no notes */
@@ -37,12 +38,20 @@ struct perf_opts {
     int stat;               /* --stat */
     unsigned repeat;        /* -r */
     uint64_t interval_ms;   /* -I */
+    int detailed;           /* --stat -d: perf stat -d's events besides the default ones */
     /* the command and the recorder's own command line */
     char **cmd;
     int cmd_argc;
     int argc;
     char **argv;
 };
+
+/* A command given with -p, -t or -a only times the recording (perf's
+ * "-p PID -- sleep 5"): it is not itself recorded. */
+static inline int perf_cmd_is_timer(const struct perf_opts *o)
+{
+    return o->cmd_argc > 0 && (o->system_wide || o->npids || o->ntids);
+}
 
 /* Sampling and counting; both return the exit status. */
 int perf_record(struct perf_opts *o);

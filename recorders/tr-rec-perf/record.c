@@ -60,7 +60,7 @@ static void build_attr(struct session *s, int i, int sideband, struct perf_event
     a->exclude_kernel = (unsigned)ev->exclude_kernel;
     a->precise_ip = (unsigned)ev->precise;
     a->disabled = 1;
-    a->enable_on_exec = s->have_child && !o->system_wide;
+    a->enable_on_exec = s->have_child && !perf_cmd_is_timer(o);
     a->inherit = !o->system_wide && !o->no_inherit;
     a->sample_id_all = 1;
     a->use_clockid = 1;
@@ -187,7 +187,7 @@ static int open_targets(struct session *s)
     const struct perf_opts *o = s->o;
     if (o->system_wide)
         return open_task(s, -1, 1);
-    if (s->have_child)
+    if (s->have_child && !perf_cmd_is_timer(o))
         return open_task(s, s->child.pid, 1);
     for (int i = 0; i < o->ntids; i++)
         if (open_task(s, o->tids[i], 1))
@@ -433,7 +433,7 @@ static int start_targets(struct session *s)
         werr(s, sb_synthesize_process(s->sb, s->w, target_tgid(o->tids[i]), t0));
     if (o->system_wide)
         synthesize_all(s, t0);
-    if (!s->have_child || o->system_wide)
+    if (!s->have_child || perf_cmd_is_timer(o))
         enable_all(s, 1);
     if (s->have_child) {
         int e = target_go(&s->child);
@@ -460,6 +460,7 @@ static int record_loop(struct session *s, int sfd)
         if (s->ring_fd[c] >= 0)
             pfd[npfd++] = (struct pollfd){.fd = s->ring_fd[c], .events = POLLIN};
     int stop_signal = 0;
+    uint64_t deadline = o->duration_ns ? sb_now_ns() + o->duration_ns : 0;
     for (;;) {
         int n = poll(pfd, (nfds_t)npfd, 100);
         if (n < 0 && errno != EINTR)
@@ -470,6 +471,8 @@ static int record_loop(struct session *s, int sfd)
         if (s->werr || stop)
             break;
         if (!s->have_child && (o->npids || o->ntids) && !targets_alive(s))
+            break;
+        if (deadline && sb_now_ns() >= deadline)
             break;
         if (!s->have_child && !o->system_wide && !o->npids && !o->ntids)
             break;

@@ -28,6 +28,12 @@
 static const char *const default_events[] = {
     "task-clock", "context-switches", "cpu-migrations", "page-faults",
     "cycles", "instructions", "branches", "branch-misses", NULL};
+/* perf stat -d, -d -d, -d -d -d: each level adds its events to the ones before */
+static const char *const detailed_events[3][7] = {
+    {"L1-dcache-loads", "L1-dcache-load-misses", "LLC-loads", "LLC-load-misses", NULL},
+    {"L1-icache-loads", "L1-icache-load-misses", "dTLB-loads", "dTLB-load-misses", "iTLB-loads",
+     "iTLB-load-misses", NULL},
+    {"L1-dcache-prefetches", "L1-dcache-prefetch-misses", NULL}};
 
 struct counter {
     int *fds;
@@ -225,7 +231,7 @@ static void set_target(struct stat_run *s)
 {
     struct perf_opts *o = s->o;
     char cmd[480];
-    if (o->cmd_argc) {
+    if (o->cmd_argc && !(o->npids || o->ntids)) {
         target_join(cmd, sizeof cmd, o->cmd, o->cmd_argc);
         snprintf(s->table.target, sizeof s->table.target, "'%s'", cmd);
     } else if (o->system_wide) {
@@ -249,7 +255,7 @@ static int run_once(struct stat_run *s, uint32_t run, int sfd, const sigset_t *m
     struct perf_child child = {.pid = -1, .go_fd = -1, .err_fd = -1};
     if (o->cmd_argc && target_fork(&child, o->cmd, trace_on_stdout, mask))
         cli_die(CLI_EXIT_FAIL, "fork: %s", strerror(errno));
-    if (open_counters(s, child.pid)) {
+    if (open_counters(s, perf_cmd_is_timer(o) ? -1 : child.pid)) {
         if (child.pid > 0) {
             close(child.go_fd);
             waitpid(child.pid, NULL, 0);
@@ -258,7 +264,7 @@ static int run_once(struct stat_run *s, uint32_t run, int sfd, const sigset_t *m
     }
     uint64_t t0 = sb_now_ns();
     if (child.pid > 0) {
-        if (o->system_wide)
+        if (perf_cmd_is_timer(o))
             enable(s, 1);
         t0 = sb_now_ns();
         int e = target_go(&child);
@@ -277,11 +283,20 @@ static int run_once(struct stat_run *s, uint32_t run, int sfd, const sigset_t *m
     uint64_t last = t0;
     int status = 0, done = 0, first = 1;
     struct rusage ru = {0};
+    uint64_t deadline = o->duration_ns ? t0 + o->duration_ns : 0;
     while (!done) {
         int timeout = o->interval_ms ? (int)((last + o->interval_ms * 1000000ull - sb_now_ns()) / 1000000)
                                      : -1;
         if (o->interval_ms && timeout < 0)
             timeout = 0;
+        if (deadline) {
+            uint64_t now = sb_now_ns();
+            int left = now >= deadline ? 0 : (int)((deadline - now + 999999) / 1000000);
+            if (left == 0)
+                break;
+            if (timeout < 0 || left < timeout)
+                timeout = left;
+        }
         struct pollfd p = {.fd = sfd, .events = POLLIN};
         int n = poll(&p, 1, timeout);
         if (n < 0 && errno != EINTR)
@@ -347,9 +362,13 @@ int perf_stat(struct perf_opts *o)
     memset(s, 0, sizeof *s);
     s->o = o;
     char why[256];
-    if (o->nevs == 0)
+    if (o->nevs == 0) {
         for (int i = 0; default_events[i]; i++)
             perf_ev_parse(default_events[i], &o->evs[o->nevs++], why, sizeof why);
+        for (int d = 0; d < o->detailed && d < 3; d++)
+            for (int i = 0; detailed_events[d][i]; i++)
+                perf_ev_parse(detailed_events[d][i], &o->evs[o->nevs++], why, sizeof why);
+    }
     perf_evs_user_only(o->evs, o->nevs, o->quiet);
     s->ncpus = target_cpus(s->cpus, MAX_CPUS);
     set_target(s);

@@ -144,7 +144,7 @@ const char *perf_target_kind(const struct perf_opts *o)
 {
     if (o->system_wide)
         return "system";
-    if (o->cmd_argc)
+    if (o->cmd_argc && !perf_cmd_is_timer(o))
         return "command";
     return o->npids ? "pid" : "tid";
 }

@@ -10,8 +10,8 @@
 #include "cli.h"
 #include "keys.h"
 #include "tr.h"
+#include "syscount.h"
 #include "tracer.h"
-#include "keys.h"
 
 enum { OPT_NO_SECCOMP = 256, OPT_SECCOMP };
 
@@ -20,9 +20,12 @@ static const struct cli_opt opts[] = {
     {'f', "follow-forks", NULL, "follow forks, vforks, clones and threads", 0, NULL},
     {'p', "attach", "PID[,PID...]", "attach to running processes; Ctrl-C detaches", 0, "pid"},
     {'e', "expr", "EXPR", "trace=SET (names, %class, /regex, !negation) or status=LIST", 0,
-     "trace= status= trace=%file trace=%desc trace=%network trace=%process trace=%memory "
+     "trace=@syscall trace= status= trace=%file trace=%desc trace=%network trace=%process trace=%memory "
      "trace=%signal trace=%ipc trace=%creds trace=%clock trace=%stat trace=%lstat trace=%fstat "
      "trace=%statfs trace=%pure status=failed status=successful"},
+    {'c', "summary", NULL, "print strace -c's table on stderr at the end (and record the trace)", 0, NULL},
+    {'t', "absolute-timestamps", NULL, "time of day on each line: tr-cat shows it (-tt with us, -ttt epoch)", 0, NULL},
+    {'T', "syscall-times", NULL, "time spent in each syscall: tr-cat shows it", 0, NULL},
     {'P', "trace-path", "PATH", "record only syscalls that access PATH (repeatable)", 0, "file"},
     {'s', "string-limit", "SIZE", "bytes of strings and buffers to record (default 32)", 0, NULL},
     {'y', "decode-fds", NULL, "record the path behind every fd argument", 0, NULL},
@@ -37,8 +40,8 @@ static const struct cli_opt opts[] = {
 static const struct cli_tool tool = {
     .name = "tr-rec-strace",
     .synopsis = {
-        "[-fkyzZ] [-o FILE] [-s SIZE] [-e EXPR]... [-P PATH]... [--no-seccomp] [--] COMMAND [ARG...]",
-        "[-fkyzZ] [-o FILE] [-s SIZE] [-e EXPR]... [-P PATH]... -p PID[,PID...]",
+        "[-cfkTtyzZ] [-o FILE] [-s SIZE] [-e EXPR]... [-P PATH]... [--no-seccomp] [--] COMMAND [ARG...]",
+        "[-cfkTtyzZ] [-o FILE] [-s SIZE] [-e EXPR]... [-P PATH]... -p PID[,PID...]",
     },
     .summary = "record the syscalls of a command or of running processes (strace)",
     .opts = opts,
@@ -68,7 +71,8 @@ int main(int argc, char **argv)
     struct filter filter;
     struct tracer_opts o = { .seccomp = 1, .cap = { .strsize = 32 }, .filter = &filter };
     char err[160];
-    int c;
+    int c, timestamps = 0, syscall_times = 0;
+    struct syscount count;
 
     filter_init(&filter);
     cli_init(&tool, argc, argv);
@@ -81,6 +85,9 @@ int main(int argc, char **argv)
             if (filter_parse_e(&filter, cli_optarg, err, sizeof err) < 0)
                 cli_die(CLI_EXIT_USAGE, "-e %s: %s", cli_optarg, err);
             break;
+        case 'c': o.count = &count; break;
+        case 't': timestamps += timestamps < 3; break;
+        case 'T': syscall_times = 1; break;
         case 'P': filter_add_path(&filter, cli_optarg); break;
         case 's': o.cap.strsize = (uint32_t)cli_parse_u64(cli_optarg, 0, 1u << 20, "string size"); break;
         case 'y': o.cap.decode_fds = 1; break;
@@ -103,7 +110,16 @@ int main(int argc, char **argv)
 
     const char *shown;
     cli_ignore_sigpipe(); /* a closed pipe is a write error (the command gets SIGPIPE back) */
-    int fd = cli_open_trace_output(out, NULL, &shown);
+    int fd;
+    if (o.count && !out && isatty(STDOUT_FILENO)) {
+        /* strace -c on a terminal: the table is what the user wants, not a trace */
+        fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+        shown = "/dev/null";
+        if (fd < 0)
+            cli_die(CLI_EXIT_FAIL, "/dev/null: %s", strerror(errno));
+    } else {
+        fd = cli_open_trace_output(out, NULL, &shown);
+    }
     if (fd == STDOUT_FILENO) {
         /* the trace keeps stdout; the command's own output goes to stderr */
         fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
@@ -120,6 +136,13 @@ int main(int argc, char **argv)
     snprintf(err, sizeof err, "%u", o.cap.strsize);
     tr_writer_meta(w, META_STRACE_STRSIZE, err);
     tr_writer_meta(w, META_STRACE_FOLLOW, o.follow ? "1" : "0");
+    if (timestamps) {
+        snprintf(err, sizeof err, "%d", timestamps);
+        tr_writer_meta(w, META_STRACE_TIMESTAMPS, err);
+    }
+    if (syscall_times)
+        tr_writer_meta(w, META_STRACE_SYSCALL_TIMES, "1");
+    syscount_init(&count);
 
     struct tracer_result res;
     int trc = npids ? tracer_attach(w, &o, pids, npids, &res)
@@ -131,6 +154,15 @@ int main(int argc, char **argv)
     if (fd != STDOUT_FILENO)
         close(fd);
     filter_free(&filter);
+    if (o.count) {
+        struct syscalls_buf b = {0};
+        syscount_sort(&count, NULL);
+        syscount_format(&count, &b);
+        if (b.p)
+            fputs(b.p, stderr);
+        syscalls_buf_free(&b);
+        syscount_free(&count);
+    }
     if (frc < 0)
         cli_warn("%s: %s", shown, tr_strerror(frc));
     if (trc == 0 || res.syscalls)

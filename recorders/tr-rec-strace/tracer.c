@@ -115,6 +115,16 @@ static void write_syscall(struct tracer *T, struct tracee *tr, int64_t ret, uint
     rec.u.syscall.ncaptures = tr->ncaps;
     check_write(T, tr_writer_add(T->w, &rec));
     T->res->syscalls++;
+    if (T->o->count && (flags & TR_SYSF_HAS_RET)) {
+        const char *name = syscalls_host_name(tr->nr);
+        char unknown[32];
+        if (!name) {
+            snprintf(unknown, sizeof unknown, "syscall_%#x", tr->nr);
+            name = unknown;
+        }
+        if (syscount_add(T->o->count, tr->nr, name, is_error_ret(ret), rec.u.syscall.duration) < 0)
+            check_write(T, TR_E_NOMEM);
+    }
 }
 
 static int status_selected(struct tracer *T, int64_t ret, int finished)

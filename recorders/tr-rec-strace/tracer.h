@@ -9,6 +9,7 @@
 
 #include "capture.h"
 #include "filter.h"
+#include "syscount.h"
 #include "tr.h"
 
 struct tracer_opts {
@@ -17,6 +18,7 @@ struct tracer_opts {
     int stacks;           /* -k */
     struct capture_opts cap;
     struct filter *filter;
+    struct syscount *count; /* -c: the calls that returned are counted here */
 };
 
 struct tracer_result {

@@ -898,6 +898,6 @@ void sc_format_exit(struct cat_ctx *c, const struct sc_item *it, struct syscalls
     }
     syscalls_buf_puts(b, "= ");
     format_ret(c, it, b);
-    if (c->o->show_time && (it->flags & TR_SYSF_HAS_RET))
+    if (sc_show_time(c) && (it->flags & TR_SYSF_HAS_RET))
         syscalls_buf_printf(b, " <%" PRIu64 ".%06" PRIu64 ">", it->dur / 1000000000u, it->dur % 1000000000u / 1000u);
 }

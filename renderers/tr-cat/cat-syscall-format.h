@@ -44,6 +44,8 @@ const struct syscalls_entry *sc_entry(struct cat_ctx *c, uint32_t nr);
 /* The syscall's name ("syscall_0x1c3" when the table lacks it: valid until the next call). */
 const char *sc_sys_name(struct cat_ctx *c, uint32_t nr);
 int sc_is_err(int64_t ret);
+/* -T: given to tr-cat, or recorded by tr-rec-strace -T */
+int sc_show_time(const struct cat_ctx *c);
 const struct sc_cap *sc_find_cap(const struct sc_item *it, uint32_t arg, uint32_t kind);
 const uint8_t *sc_cap_data(const struct sc_item *it, const struct sc_cap *cp);
 /* "name(" and the arguments known at entry, with ", " when more follow at exit */

@@ -21,6 +21,7 @@
 #include "cat-syscall-format.h"
 #include "cat.h"
 #include "keys.h"
+#include "syscount.h"
 
 #define WINDOW_MAX 50000 /* buffered records before a partial flush */
 #define LIVE_LAG_NS 2000000000ull /* events this much older than the newest record are printed */
@@ -32,11 +33,6 @@ struct event {
     int exit;             /* 0: entry (or a one-line event), 1: syscall exit */
 };
 
-struct stat_row {
-    char *name;
-    uint64_t calls, errors, ns;
-};
-
 /* The view's state for the current stream (c->syscall), allocated by the
  * first hook that needs it and freed by cat_syscall_reset. */
 struct cat_syscall_state {
@@ -45,6 +41,8 @@ struct cat_syscall_state {
     int live;             /* 1 reading a pipe, 0 not, -1 not known yet */
     int follow_read;      /* follow_meta was read from the stream's metadata */
     int follow_meta;
+    int timestamps;       /* -t as given, or as recorded (tr-rec-strace -tt) when more */
+    int show_time;        /* -T given or recorded */
     int64_t real_minus_mono;
     int have_real;
     struct sc_item *items;
@@ -62,11 +60,7 @@ struct cat_syscall_state {
     unsigned rs_next;
     int have_last_line;
     struct syscalls_buf line;
-    /* summary */
-    struct stat_row *rows;
-    size_t nrows;
-    size_t rows_cap;
-    struct stat_row *by_nr[SYSCALLS_NR_MAX];
+    struct syscount count; /* -c */
 };
 
 /* ---- the stream's syscall table ------------------------------------------------- */
@@ -97,12 +91,20 @@ static int family_of(struct cat_ctx *c, uint32_t nr)
 /* The view's state, allocated at the first record of a stream; NULL when out of memory. */
 static struct cat_syscall_state *state_of(struct cat_ctx *c)
 {
-    if (!c->syscall && (c->syscall = calloc(1, sizeof *c->syscall)))
+    if (!c->syscall && (c->syscall = calloc(1, sizeof *c->syscall))) {
         c->syscall->live = -1;
+        c->syscall->timestamps = c->o->timestamps;
+        c->syscall->show_time = c->o->show_time;
+    }
     return c->syscall;
 }
 
 /* ---- output lines -------------------------------------------------------------- */
+
+int sc_show_time(const struct cat_ctx *c)
+{
+    return c->syscall ? c->syscall->show_time : c->o->show_time;
+}
 
 static void line_prefix(struct cat_ctx *c, int32_t tid, uint64_t t, struct syscalls_buf *b)
 {
@@ -110,18 +112,18 @@ static void line_prefix(struct cat_ctx *c, int32_t tid, uint64_t t, struct sysca
     if (S->prefix)
         syscalls_buf_printf(b, "%-5d ", tid);
     const struct cat_opts *o = c->o;
-    if (o->timestamps) {
+    if (S->timestamps) {
         uint64_t real = S->have_real ? (uint64_t)((int64_t)t + S->real_minus_mono) : t;
         time_t sec = (time_t)(real / 1000000000u);
         unsigned us = (unsigned)(real % 1000000000u / 1000u);
-        if (o->timestamps >= 3) {
+        if (S->timestamps >= 3) {
             syscalls_buf_printf(b, "%lld.%06u ", (long long)sec, us);
         } else {
             struct tm tm;
             char hms[16];
             localtime_r(&sec, &tm);
             strftime(hms, sizeof hms, "%H:%M:%S", &tm);
-            if (o->timestamps == 2)
+            if (S->timestamps == 2)
                 syscalls_buf_printf(b, "%s.%06u ", hms, us);
             else
                 syscalls_buf_printf(b, "%s ", hms);
@@ -611,6 +613,12 @@ static int strace_stream(struct cat_ctx *c)
     if (!S->follow_read) {
         const char *f = tr_reader_meta(c->r, META_STRACE_FOLLOW);
         S->follow_meta = f && f[0] == '1';
+        /* what tr-rec-strace -t/-T recorded, as if given to tr-cat */
+        const char *t = tr_reader_meta(c->r, META_STRACE_TIMESTAMPS);
+        if (t && t[0] >= '1' && t[0] <= '3' && t[0] - '0' > S->timestamps)
+            S->timestamps = t[0] - '0';
+        t = tr_reader_meta(c->r, META_STRACE_SYSCALL_TIMES);
+        S->show_time = c->o->show_time || (t && t[0] == '1');
         S->follow_read = 1;
     }
     return 1;
@@ -697,98 +705,28 @@ int cat_syscall_account(struct cat_ctx *c, const tr_record *rec)
     if (!S)
         return -1;
     uint32_t nr = rec->u.syscall.nr;
-    struct stat_row *row = nr < SYSCALLS_NR_MAX ? S->by_nr[nr] : NULL;
-    if (!row) {
-        const char *name = sc_sys_name(c, nr);
-        for (size_t i = 0; i < S->nrows; i++)
-            if (!strcmp(S->rows[i].name, name))
-                row = &S->rows[i];
-        if (!row) {
-            if (array_reserve(&S->rows, &S->rows_cap, S->nrows + 1, sizeof *S->rows, 64) < 0)
-                return -1;
-            /* pointers in by_nr may have moved: rebuild them below */
-            memset(S->by_nr, 0, sizeof S->by_nr);
-            row = &S->rows[S->nrows++];
-            memset(row, 0, sizeof *row);
-            row->name = strdup(name);
-            if (!row->name)
-                return -1;
-        }
-        if (nr < SYSCALLS_NR_MAX)
-            S->by_nr[nr] = row;
-    }
-    row->calls++;
-    if ((rec->u.syscall.flags & TR_SYSF_HAS_RET) && sc_is_err(rec->u.syscall.ret))
-        row->errors++;
-    if (rec->u.syscall.flags & TR_SYSF_HAS_RET)
-        row->ns += rec->u.syscall.duration;
+    if (syscount_add(&S->count, nr, sc_sys_name(c, nr), sc_is_err(rec->u.syscall.ret),
+                     rec->u.syscall.duration) < 0)
+        return -1;
     return 1;
-}
-
-static int cmp_row(const void *a, const void *b, void *key)
-{
-    const struct stat_row *x = a, *y = b;
-    const char *sort_key = key;
-    if (!strcmp(sort_key, "calls") && x->calls != y->calls)
-        return x->calls > y->calls ? -1 : 1;
-    if (!strcmp(sort_key, "errors") && x->errors != y->errors)
-        return x->errors > y->errors ? -1 : 1;
-    if (!strcmp(sort_key, "name"))
-        return strcmp(x->name, y->name);
-    if (!strcmp(sort_key, "time") && x->ns != y->ns)
-        return x->ns > y->ns ? -1 : 1;
-    return strcmp(x->name, y->name);
 }
 
 int cat_syscall_summary(struct cat_ctx *c)
 {
     struct cat_syscall_state *S = c->syscall;
-    if (!S || !S->nrows)
+    if (!S || !S->count.nrows)
         return 0;
-    FILE *f = c->out;
-    const char *sort_key = c->o->sort_by ? c->o->sort_by : "time";
-    if (strcmp(sort_key, "nothing"))
-        qsort_r(S->rows, S->nrows, sizeof *S->rows, cmp_row, (void *)sort_key);
-    memset(S->by_nr, 0, sizeof S->by_nr);
-    uint64_t tns = 0, tcalls = 0, terr = 0;
-    for (size_t i = 0; i < S->nrows; i++) {
-        tns += S->rows[i].ns;
-        tcalls += S->rows[i].calls;
-        terr += S->rows[i].errors;
-    }
-    if (c->o->json) {
-        for (size_t i = 0; i < S->nrows; i++) {
-            const struct stat_row *r = &S->rows[i];
-            fprintf(f, "{\"type\":\"syscall_summary\",\"name\":\"%s\",\"calls\":%" PRIu64 ",\"errors\":%" PRIu64
-                       ",\"ns\":%" PRIu64 "}\n", r->name, r->calls, r->errors, r->ns);
-        }
-        fprintf(f, "{\"type\":\"syscall_summary_total\",\"calls\":%" PRIu64 ",\"errors\":%" PRIu64 ",\"ns\":%" PRIu64 "}\n",
-                tcalls, terr, tns);
-        return ferror(f) ? -1 : 0;
-    }
-    const char *dash = "------ ----------- ----------- --------- --------- ----------------\n";
-    if (!c->o->wall_clock) /* strace -c shows system time, which traces do not hold */
-        fprintf(f, "wall-clock time in syscalls, as strace -c -w (the trace holds no system time)\n");
-    fprintf(f, "%% time     seconds  usecs/call     calls    errors syscall\n%s", dash);
-    for (size_t i = 0; i < S->nrows; i++) {
-        const struct stat_row *r = &S->rows[i];
-        double pct = tns ? 100.0 * (double)r->ns / (double)tns : 0.0;
-        fprintf(f, "%6.2f %11.6f %11" PRIu64 " %9" PRIu64 " ", pct, (double)r->ns / 1e9,
-                r->calls ? r->ns / 1000 / r->calls : 0, r->calls);
-        if (r->errors)
-            fprintf(f, "%9" PRIu64, r->errors);
-        else
-            fprintf(f, "%9s", "");
-        fprintf(f, " %s\n", r->name);
-    }
-    fprintf(f, "%s%6.2f %11.6f %11" PRIu64 " %9" PRIu64 " ", dash, 100.0, (double)tns / 1e9,
-            tcalls ? tns / 1000 / tcalls : 0, tcalls);
-    if (terr)
-        fprintf(f, "%9" PRIu64, terr);
-    else
-        fprintf(f, "%9s", "");
-    fprintf(f, " total\n");
-    return ferror(f) ? -1 : 0;
+    syscount_sort(&S->count, c->o->sort_by);
+    syscalls_buf_reset(&S->line);
+    if (c->o->json)
+        syscount_format_json(&S->count, &S->line);
+    else if (!c->o->wall_clock) /* strace -c shows system time, which traces do not hold */
+        fputs("wall-clock time in syscalls, as strace -c -w (the trace holds no system time)\n", c->out);
+    if (!c->o->json)
+        syscount_format(&S->count, &S->line);
+    fputs(S->line.p, c->out);
+    syscalls_buf_reset(&S->line);
+    return ferror(c->out) ? -1 : 0;
 }
 
 void cat_syscall_reset(struct cat_ctx *c)
@@ -801,9 +739,7 @@ void cat_syscall_reset(struct cat_ctx *c)
     for (size_t i = 0; i < S->n; i++)
         free_item(&S->items[i]);
     free(S->items);
-    for (size_t i = 0; i < S->nrows; i++)
-        free(S->rows[i].name);
-    free(S->rows);
+    syscount_free(&S->count);
     syscalls_buf_free(&S->line);
     syscalls_table_free(&S->table);
     free(S);

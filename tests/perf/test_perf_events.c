@@ -1,4 +1,5 @@
 /* test_perf_events - event names, build-ids and the ring buffer, on the real kernel. */
+#include <dirent.h>
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -103,6 +104,57 @@ static void test_tracepoint(void **state)
     free(fmt);
 }
 
+/* -e 'syscalls:sys_enter_*': every tracepoint of tracefs the glob matches, in name order */
+static void test_tracepoint_glob(void **state)
+{
+    (void)state;
+    static struct perf_ev evs[1024];
+    char why[256];
+    const char *dir = "/sys/kernel/tracing/events/syscalls";
+    DIR *d = opendir(dir);
+    if (!d) {
+        print_message("SKIP: the kernel has no syscalls tracepoints in tracefs\n");
+        skip();
+    }
+    int want = 0;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        want += !strncmp(e->d_name, "sys_enter_", 10);
+    closedir(d);
+    int n = perf_ev_parse_list("syscalls:sys_enter_*,cpu-clock", evs, 1024, why, sizeof why);
+    assert_int_equal(n, want + 1);
+    for (int i = 0; i < want; i++) {
+        assert_int_equal(evs[i].type, PERF_TYPE_TRACEPOINT);
+        assert_int_equal(strncmp(evs[i].name, "syscalls:sys_enter_", 19), 0);
+        assert_true(i == 0 || strcmp(evs[i - 1].name, evs[i].name) < 0);
+    }
+    assert_string_equal(evs[want].name, "cpu-clock");
+    assert_int_equal(perf_ev_parse_list("syscalls:no_such_*", evs, 1024, why, sizeof why), -1);
+    assert_non_null(strstr(why, "no tracepoint matches"));
+}
+
+/* PMU events by libpfm4's name, on Skylake's tables (LIBPFM_FORCE_PMU: this VM has no PMU):
+ * INST_RETIRED.ANY_P is event 0xc0, umask 0 (Intel SDM vol. 3B, 19.2) */
+static void test_pfm_names(void **state)
+{
+    (void)state;
+    struct perf_ev ev;
+    char why[256];
+    assert_int_equal(perf_ev_parse("skl::INST_RETIRED:ANY_P", &ev, why, sizeof why), 0);
+    assert_int_equal(ev.type, PERF_TYPE_RAW);
+    assert_int_equal(ev.config & 0xffff, 0x00c0);
+    assert_int_equal(ev.tr_kind, TR_EV_RAW);
+    assert_int_equal(perf_ev_parse("INST_RETIRED:ANY_P", &ev, why, sizeof why), 0);
+    assert_int_equal(ev.config & 0xffff, 0x00c0);
+    /* BR_MISP_RETIRED.ALL_BRANCHES: event 0xc5, umask 0 */
+    assert_int_equal(perf_ev_parse("skl::BR_MISP_RETIRED:ALL_BRANCHES", &ev, why, sizeof why), 0);
+    assert_int_equal(ev.config & 0xffff, 0x00c5);
+    assert_int_equal(perf_ev_parse("skl::NO_SUCH_EVENT", &ev, why, sizeof why), -1);
+    assert_string_equal(why, "unknown event");
+    assert_int_equal(perf_ev_parse("skl::INST_RETIRED:NO_SUCH_UMASK", &ev, why, sizeof why), -1);
+    assert_non_null(strstr(why, "libpfm4: "));
+}
+
 static void test_build_id_of_self(void **state)
 {
     (void)state;
@@ -197,9 +249,11 @@ static void test_ring_live(void **state)
 
 int main(void)
 {
+    setenv("LIBPFM_FORCE_PMU", "skl", 1); /* before libpfm4's first use (test_pfm_names) */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_software_names),    cmocka_unit_test(test_hardware_cache_raw),
         cmocka_unit_test(test_unknown_and_lists), cmocka_unit_test(test_tracepoint),
+        cmocka_unit_test(test_tracepoint_glob),   cmocka_unit_test(test_pfm_names),
         cmocka_unit_test(test_build_id_of_self),  cmocka_unit_test(test_target_helpers),
         cmocka_unit_test(test_ring_live),
     };
