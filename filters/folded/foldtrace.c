@@ -9,6 +9,8 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../symbolize/symbolize.h"
@@ -498,6 +500,8 @@ int fold_trace(struct fold *f, struct lines *l, const char *shown)
     smap_init(&t.evmap);
     smap_init(&t.off);
     int status = CLI_EXIT_OK;
+    void *map = NULL; /* the input file, for the symbolizer's prescan */
+    size_t maplen = 0;
     if (f->o->offcpu && !f->o->ps.event)
         snprintf(t.event, sizeof t.event, "sched:sched_switch"), t.event_chosen = 1;
     else if (f->o->ps.event)
@@ -528,6 +532,20 @@ int fold_trace(struct fold *f, struct lines *l, const char *shown)
         return CLI_EXIT_FAIL;
     }
     t.procs = t.sym ? sym_procs(t.sym) : t.own_procs;
+    /* a file: the blobs recorders write at the end of a stream (kallsyms) are
+     * found first, as tr-symbolize finds them, instead of this machine's
+     * /proc/kallsyms being read for the first kernel frame */
+    struct stat sb;
+    if (t.sym && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0) {
+        map = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (map == MAP_FAILED) {
+            map = NULL;
+        } else if (sym_prescan_lazy(t.sym, map, maplen = (size_t)sb.st_size) < 0) {
+            cli_warn("out of memory");
+            status = CLI_EXIT_FAIL;
+            goto out;
+        }
+    }
     t.ps = pscript_new(&f->o->ps, &f->map);
     t.sys_ps = pscript_new(&f->o->ps, &t.sysmap);
     t.ev_ps = pscript_new(&f->o->ps, &t.evmap);
@@ -620,6 +638,8 @@ out:
     pscript_free(t.ev_ps);
     if (t.sym)
         sym_free(t.sym);
+    if (map)
+        munmap(map, maplen);
     tpformat_free(t.tp);
     tr_reader_free(t.r);
     smap_free(&t.sysmap);
