@@ -75,6 +75,76 @@ static char *dupz(const uint8_t *p, size_t n)
     return s;
 }
 
+static int hex_digits(const char *p, size_t n)
+{
+    size_t i = 0;
+    while (i < n && ((p[i] >= '0' && p[i] <= '9') || ((p[i] | 0x20) >= 'a' && (p[i] | 0x20) <= 'f')))
+        i++;
+    return (int)i;
+}
+
+/* A printk_formats line: ADDR : "TEXT" (libtraceevent takes what follows
+ * " : " without looking: a line without it makes it read past the buffer,
+ * and it strips the quotes and a final "\n" from TEXT by stepping back from
+ * its end, so TEXT has at least two characters). */
+static int printk_line(const char *p, size_t n)
+{
+    size_t i = n > 2 && p[0] == '0' && p[1] == 'x' ? 2 : 0, h = (size_t)hex_digits(p + i, n - i);
+    return h && i + h + 3 < n && !memcmp(p + i + h, " : \"", 4) && n - (i + h + 4) >= 3;
+}
+
+/* A kallsyms line: ADDR TYPE NAME, then "\t[MODULE]" for a module's (its
+ * parser takes the offsets of what it scanned, set only when all are there). */
+static int kallsyms_line(const char *p, size_t n)
+{
+    size_t h = (size_t)hex_digits(p, n);
+    if (!h || n < h + 4 || p[h] != ' ' || p[h + 1] == ' ' || p[h + 2] != ' ')
+        return 0;
+    const char *name = p + h + 3, *end = p + n, *ws = name;
+    while (ws < end && *ws != ' ' && *ws != '\t')
+        ws++;
+    if (ws == name)
+        return 0;
+    if (ws == end)
+        return 1;
+    while (ws < end && (*ws == ' ' || *ws == '\t'))
+        ws++;
+    return end - ws >= 3 && *ws == '[' && end[-1] == ']' && !memchr(ws, ' ', (size_t)(end - ws)) &&
+           !memchr(ws, '\t', (size_t)(end - ws));
+}
+
+/* A saved_cmdlines line: PID COMM. */
+static int cmdline_line(const char *p, size_t n)
+{
+    size_t i = n && p[0] == '-' ? 1 : 0, d = i;
+    while (d < n && p[d] >= '0' && p[d] <= '9')
+        d++;
+    return d > i && d - i <= 10 && d + 1 < n && p[d] == ' ' && p[d + 1] != ' ';
+}
+
+/* The lines of a blob that have the shape of its kernel file (valid), each
+ * ending in "\n", NUL-terminated: what libtraceevent's text parsers are
+ * given, for they trust their input.  The others (and any holding a NUL or
+ * a "\r") are dropped: they are no part of what the kernel writes. */
+static char *valid_lines(const uint8_t *b, size_t n, int (*valid)(const char *, size_t))
+{
+    char *s = malloc(n + 2), *o = s;
+    if (!s)
+        return NULL;
+    for (size_t i = 0; i < n;) {
+        const uint8_t *nl = memchr(b + i, '\n', n - i);
+        size_t l = (nl ? (size_t)(nl - b) : n) - i;
+        if (!memchr(b + i, 0, l) && !memchr(b + i, '\r', l) && valid((const char *)b + i, l)) {
+            memcpy(o, b + i, l);
+            o += l;
+            *o++ = '\n';
+        }
+        i += l + 1;
+    }
+    *o = 0;
+    return s;
+}
+
 /* The stream's text blobs that have arrived and were not read yet. */
 static void load_text_blobs(tpformat *t)
 {
@@ -82,14 +152,15 @@ static void load_text_blobs(tpformat *t)
         return;
     static const char *const names[3] = {BLOB_FTRACE_PRINTK_FORMATS, BLOB_FTRACE_SAVED_CMDLINES,
                                          BLOB_FTRACE_KALLSYMS};
+    static int (*const valid[3])(const char *, size_t) = {printk_line, cmdline_line, kallsyms_line};
     int *done[3] = {&t->printk_done, &t->cmdlines_done, &t->kallsyms_done};
     for (int i = 0; i < 3; i++) {
         size_t len;
         const uint8_t *b;
         if (*done[i] || !(b = tr_reader_blob(t->r, names[i], &len)))
             continue;
-        char *s = dupz(b, len);
-        if (s) {
+        char *s = valid_lines(b, len, valid[i]);
+        if (s && *s) {
             if (i == 0)
                 tep_parse_printk_formats(t->tep, s);
             else if (i == 1)
