@@ -271,6 +271,83 @@ static long line_at(const char *p, size_t n, size_t from, const char *line)
     return -1;
 }
 
+static int word_char(char c)
+{
+    return c == '_' || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') || (c >= '0' && c <= '9');
+}
+
+enum { PT_START, PT_OPERAND, PT_OPEN, PT_CLOSE, PT_COMMA, PT_UNARY, PT_EITHER, PT_BINARY };
+
+/* The next token of a print fmt at *p (before end): its PT_ class, or -1
+ * for what is no C; *p moves past it. */
+static int pf_token(const char **p, const char *end)
+{
+    const char *q = *p;
+    char c = *q++;
+    int cls;
+    if (c == '"' || c == '\'') {
+        while (q < end && *q != c)
+            q += *q == '\\' && q + 1 < end ? 2 : 1;
+        if (q >= end)
+            return -1;
+        q++;
+        cls = PT_OPERAND;
+    } else if (word_char(c)) {
+        while (q < end && (word_char(*q) || *q == '.'))
+            q++;
+        cls = PT_OPERAND;
+    } else if (strchr("([{", c)) {
+        cls = PT_OPEN;
+    } else if (strchr(")]}", c)) {
+        cls = PT_CLOSE;
+    } else if (c == ',') {
+        cls = PT_COMMA;
+    } else if (c == '~' || (c == '!' && (q == end || *q != '='))) {
+        cls = PT_UNARY;
+    } else if (c == '-' && q < end && *q == '>') {
+        q++;
+        cls = PT_BINARY;
+    } else if (strchr("-+*&", c)) {
+        cls = PT_EITHER;
+    } else if (c > ' ' && c < 0x7f) { /* an operator of two characters is two: no matter here */
+        cls = PT_BINARY;
+    } else {
+        return -1;
+    }
+    *p = q;
+    return cls;
+}
+
+/* Whether a print fmt ("\"...\", ARG, ...") is what libtraceevent's parser
+ * survives: it dereferences NULL on a unary-only operator (~ !) after an
+ * operand or before no operand ("x ~ y", "f(~, y)"), and leaks there.  So
+ * those are refused, with brackets that do not nest and bytes that are no
+ * C; the rest is left to libtraceevent, which flags what it cannot parse. */
+static int print_fmt_ok(const char *p, const char *end)
+{
+    char stack[64];
+    int depth = 0, prev = PT_START;
+    for (;;) {
+        while (p < end && (*p == ' ' || *p == '\t' || *p == '\n'))
+            p++;
+        if (p == end)
+            return depth == 0 && prev != PT_UNARY;
+        char c = *p;
+        int cur = pf_token(&p, end);
+        if (cur < 0 || (cur == PT_UNARY && prev == PT_OPERAND) ||
+            (prev == PT_UNARY && cur != PT_OPERAND && cur != PT_OPEN && cur != PT_UNARY && cur != PT_EITHER))
+            return 0;
+        if (cur == PT_OPEN) {
+            if (depth == (int)sizeof stack)
+                return 0;
+            stack[depth++] = c == '(' ? ')' : c == '[' ? ']' : '}';
+        } else if (cur == PT_CLOSE && (!depth || stack[--depth] != c)) {
+            return 0;
+        }
+        prev = cur;
+    }
+}
+
 /* A format file has its name, ID, format and print fmt lines in that order,
  * and each line between the last two is empty or "field:...;" with its
  * offset and size.  (libtraceevent is not asked to parse what is surely no
@@ -294,7 +371,7 @@ static int looks_like_format(const char *p, size_t n)
             return 0;
         q = nl;
     }
-    return 1;
+    return print_fmt_ok(p + d + 10, p + n); /* the rest: its strings may hold newlines */
 }
 
 /* libtraceevent adds an event whose text has a name and an id even when

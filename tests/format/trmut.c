@@ -161,7 +161,7 @@ int trmut_splice(struct trmut_piece *c, size_t from, size_t to, const uint8_t *d
         c->cap = n;
     }
     memmove(c->bytes + from + len, c->bytes + to, c->len - to);
-    memcpy(c->bytes + from, data, len);
+    if (len) memcpy(c->bytes + from, data, len);
     c->len = n;
     return 0;
 }
