@@ -124,3 +124,7 @@ def kept_too_long(raw):
     v, j = varint(raw, i)
     raw[i:j] = bytes([0xff] * (j - i - 1) + [0x7f])  # the largest value of the same length
 put('spec/vectors/fail', 'stack-delta-kept-too-long.tr', rewrite_first_chunk(bytearray(stacks), kept_too_long))
+# issue 13, 11: diagnostics that name what is there
+d = bytearray(samples); c = frames(d, b'TRCH')[1]; struct.pack_into('<I', d, c + 8 + 16, 0xffffffff); recrc(d, c)
+put('spec/vectors/fail', 'oversized-zstd-frame.tr', bytes(d))
+put('spec/vectors/fail', 'cut-in-end-frame.tr', samples[:-20])
