@@ -128,3 +128,5 @@ put('spec/vectors/fail', 'stack-delta-kept-too-long.tr', rewrite_first_chunk(byt
 d = bytearray(samples); c = frames(d, b'TRCH')[1]; struct.pack_into('<I', d, c + 8 + 16, 0xffffffff); recrc(d, c)
 put('spec/vectors/fail', 'oversized-zstd-frame.tr', bytes(d))
 put('spec/vectors/fail', 'cut-in-end-frame.tr', samples[:-20])
+d = bytearray(allt); struct.pack_into('<H', d, 12, 2); recrc(d, 0)
+put('spec/vectors/fail', 'newer-major-after-good.tr', allt + bytes(d))

@@ -3,12 +3,14 @@
  * and fuzz seeds:
  *   tr-mut blob NAME FILE < in.tr > out.tr   every blob NAME gets FILE's bytes
  *                                            (added at the start of the first chunk when there is none)
- *   tr-mut shrink BYTES < in.tr > out.tr     text blobs cut to BYTES at a line end (seeds) */
+ *   tr-mut shrink BYTES < in.tr > out.tr     text blobs cut to BYTES at a line end (seeds)
+ *   tr-mut end-records N < in.tr > out.tr    end frames claim N records */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "tr.h"
 #include "trmut.h"
 
 static uint8_t *slurp(FILE *f, size_t *n)
@@ -64,11 +66,26 @@ static int set_blob(struct trmut *t, const char *name, const uint8_t *data, size
     return found;
 }
 
+/* Every end frame's record count set to records, its checksum redone. */
+static void end_records(uint8_t *p, size_t n, uint64_t records)
+{
+    tr_stream_frame f;
+    for (size_t i = 0; i < n; i++) {
+        if (tr_stream_frame_parse(p + i, n - i, &f) != 1 || f.kind != TR_SFRAME_END) continue;
+        uint8_t *c = p + i + 8;
+        size_t size = f.size - 8;
+        for (int k = 0; k < 8; k++) c[12 + k] = (uint8_t)(records >> (8 * k));
+        uint32_t crc = tr_crc32c(0, c, size - 4);
+        for (int k = 0; k < 4; k++) c[size - 4 + k] = (uint8_t)(crc >> (8 * k));
+    }
+}
+
 int main(int argc, char **argv)
 {
     int blob = argc == 4 && !strcmp(argv[1], "blob"), shrink = argc == 3 && !strcmp(argv[1], "shrink");
-    if ((!blob && !shrink) || isatty(1)) {
-        fprintf(stderr, "usage: tr-mut blob NAME FILE | shrink BYTES  < in.tr > out.tr\n");
+    int end = argc == 3 && !strcmp(argv[1], "end-records");
+    if ((!blob && !shrink && !end) || isatty(1)) {
+        fprintf(stderr, "usage: tr-mut blob NAME FILE | shrink BYTES | end-records N  < in.tr > out.tr\n");
         return 2;
     }
     size_t n, dn = 0;
@@ -81,7 +98,7 @@ int main(int argc, char **argv)
     if (f) fclose(f);
     struct trmut t;
     if (!in || trmut_split(&t, in, n)) return 1;
-    int rc = set_blob(&t, blob ? argv[2] : NULL, data, dn, shrink ? strtoull(argv[2], NULL, 0) : 0);
+    int rc = end ? 1 : set_blob(&t, blob ? argv[2] : NULL, data, dn, shrink ? strtoull(argv[2], NULL, 0) : 0);
     if (rc == 0 && blob) { /* a new blob record first in the first chunk */
         size_t nl = strlen(argv[2]), i = 0;
         uint8_t *body = malloc(10 + nl + dn), *rec = malloc(30 + nl + dn);
@@ -97,6 +114,7 @@ int main(int argc, char **argv)
         free(rec);
     }
     size_t on = rc < 0 ? 0 : trmut_join(&t, &out);
+    if (end && on) end_records(out, on, strtoull(argv[2], NULL, 0));
     int ok = on && fwrite(out, 1, on, stdout) == on;
     trmut_free(&t);
     free(in);
