@@ -320,20 +320,36 @@ static int pf_token(const char **p, const char *end)
 
 /* Whether a print fmt ("\"...\", ARG, ...") is what libtraceevent's parser
  * survives: it dereferences NULL on a unary-only operator (~ !) after an
- * operand or before no operand ("x ~ y", "f(~, y)"), and leaks there.  So
- * those are refused, with brackets that do not nest and bytes that are no
- * C; the rest is left to libtraceevent, which flags what it cannot parse. */
-static int print_fmt_ok(const char *p, const char *end)
+ * operand or before no operand ("x ~ y", "f(~, y)"), and leaks there, and
+ * on some REC->NAME of a field the format does not declare.  So those are
+ * refused, with brackets that do not nest and bytes that are no C; the
+ * rest is left to libtraceevent, which flags what it cannot parse. */
+/* Whether the fields text declares a field called name[0..n): " NAME;",
+ * " NAME[" or "*NAME;" in it. */
+static int declares(const char *fields, size_t len, const char *name, size_t n)
+{
+    for (const char *q = fields, *end = fields + len; (q = memmem(q, (size_t)(end - q), name, n)); q++)
+        if (q > fields && (q[-1] == ' ' || q[-1] == '*') && q + n < end && (q[n] == ';' || q[n] == '['))
+            return 1;
+    return 0;
+}
+
+static int print_fmt_ok(const char *p, const char *end, const char *fields, size_t fields_len)
 {
     char stack[64];
-    int depth = 0, prev = PT_START;
+    int depth = 0, prev = PT_START, rec = 0; /* rec: 1 after "REC", 2 after "REC->" */
     for (;;) {
         while (p < end && (*p == ' ' || *p == '\t' || *p == '\n'))
             p++;
         if (p == end)
             return depth == 0 && prev != PT_UNARY;
         char c = *p;
+        const char *tok = p;
         int cur = pf_token(&p, end);
+        if (rec == 2 && cur == PT_OPERAND && !declares(fields, fields_len, tok, (size_t)(p - tok)))
+            return 0; /* REC->NAME of no field: libtraceevent's parser dereferences NULL on some */
+        rec = cur == PT_OPERAND && p - tok == 3 && !memcmp(tok, "REC", 3) ? 1
+              : rec == 1 && p - tok == 2 && !memcmp(tok, "->", 2) ? 2 : 0;
         if (cur < 0 || (cur == PT_UNARY && prev == PT_OPERAND) ||
             (prev == PT_UNARY && cur != PT_OPERAND && cur != PT_OPEN && cur != PT_UNARY && cur != PT_EITHER))
             return 0;
@@ -371,7 +387,7 @@ static int looks_like_format(const char *p, size_t n)
             return 0;
         q = nl;
     }
-    return print_fmt_ok(p + d + 10, p + n); /* the rest: its strings may hold newlines */
+    return print_fmt_ok(p + d + 10, p + n, p + c, (size_t)(d - c)); /* the rest: its strings may hold newlines */
 }
 
 /* libtraceevent adds an event whose text has a name and an id even when

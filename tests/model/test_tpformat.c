@@ -426,6 +426,9 @@ static void test_hostile_formats(void **state)
         "__print_flags(REC->a~ & 3, \"|\", { 1, \"S\" })\n",
         "name: q\nID: 22\nformat:\n\tfield:int a;\toffset:8;\tsize:4;\tsigned:1;\n\nprint fmt: \"%s\", "
         "__print_flags(~, \"|\", { 1, \"S\" })\n",
+        /* a field the format does not declare, where the parser dereferences NULL */
+        "name: p\nID: 23\nformat:\n\tfield:int a;\toffset:8;\tsize:4;\tsigned:1;\n\nprint fmt: \"%s\", "
+        "__print_symbolic(REC->mode, { 0, \"A\" })\n",
     };
     tpformat *t;
     assert_int_equal(tpformat_new(&t), 0);
@@ -438,7 +441,7 @@ static void test_hostile_formats(void **state)
     assert_int_equal(tpformat_add_format(t, "evil", "", 0), TR_E_CORRUPT_RECORD);
     /* what did parse reads only inside a payload */
     uint8_t pl[8] = {0};
-    for (int id = 12; id <= 22; id++) {
+    for (int id = 12; id <= 23; id++) {
         const tpformat_event *ev = tpformat_event_by_id(t, id);
         if (!ev)
             continue;
