@@ -23,7 +23,8 @@ test_fuzz_replay_SRCS := tests/format/fuzz_replay.c tests/format/fuzz_reader.c
 # edited inside the chunks, which are compressed and checksummed again, so
 # mutations reach the record decoders and the blob parsers (one in eight
 # stays a raw byte mutation, for the frame layer).  Seeds with every blob
-# kind and the findings are in tests/format/fuzz-blobs (replayed too).
+# kind, the findings (crash-*) and the small inputs that grew fuzz_cat's
+# coverage (libFuzzer -merge=1) are in tests/format/fuzz-blobs, replayed too.
 FUZZ_SECONDS ?= 60
 FUZZ_CC = clang -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined -Iformat -Imodel -Icli $(CFLAGS_model)
 FUZZ_MUTATOR := tests/format/fuzz_mutator.c tests/format/trmut.c
