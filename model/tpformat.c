@@ -364,10 +364,26 @@ static int print_fmt_ok(const char *p, const char *end, const char *fields, size
     }
 }
 
+/* The brackets of a field line's declaration (up to its first ';') hold
+ * digits or nothing, as in every kernel format ("char comm[16]", "char[]"):
+ * libtraceevent's field parser dereferenced NULL on "comm[   16]". */
+static int array_sizes_ok(const char *q, size_t l)
+{
+    const char *semi = memchr(q, ';', l);
+    for (const char *b = q; (b = memchr(b, '[', (size_t)(semi - b))); b++) {
+        const char *e = b + 1;
+        while (e < semi && *e >= '0' && *e <= '9')
+            e++;
+        if (e == semi || *e != ']')
+            return 0;
+    }
+    return 1;
+}
+
 /* A format file has its name, ID, format and print fmt lines in that order,
  * and each line between the last two is empty or "field:...;" with its
- * offset and size.  (libtraceevent is not asked to parse what is surely no
- * format: it leaks on some of that.) */
+ * offset and size (and array sizes of digits).  (libtraceevent is not asked
+ * to parse what is surely no format: it leaks on some of that.) */
 static int looks_like_format(const char *p, size_t n)
 {
     long a = line_at(p, n, 0, "name:");
@@ -383,7 +399,7 @@ static int looks_like_format(const char *p, size_t n)
         while (l && (q[l - 1] == ' ' || q[l - 1] == '\t'))
             l--;
         if (l && (q[l - 1] != ';' || !memmem(q, l, "field:", 6) || !memmem(q, l, "offset:", 7) ||
-                  !memmem(q, l, "size:", 5)))
+                  !memmem(q, l, "size:", 5) || !array_sizes_ok(q, l)))
             return 0;
         q = nl;
     }

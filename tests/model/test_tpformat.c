@@ -429,6 +429,9 @@ static void test_hostile_formats(void **state)
         /* a field the format does not declare, where the parser dereferences NULL */
         "name: p\nID: 23\nformat:\n\tfield:int a;\toffset:8;\tsize:4;\tsigned:1;\n\nprint fmt: \"%s\", "
         "__print_symbolic(REC->mode, { 0, \"A\" })\n",
+        /* spaces in an array size, where the field parser dereferences NULL (fuzz_fold_trace) */
+        "name: o\nID: 24\nformat:\n\tfield:char c[                                        16];\toffset:8;\tsize:16;"
+        "\tsigned:0;\n\nprint fmt: \"%s\", REC->c\n",
     };
     tpformat *t;
     assert_int_equal(tpformat_new(&t), 0);
@@ -441,7 +444,7 @@ static void test_hostile_formats(void **state)
     assert_int_equal(tpformat_add_format(t, "evil", "", 0), TR_E_CORRUPT_RECORD);
     /* what did parse reads only inside a payload */
     uint8_t pl[8] = {0};
-    for (int id = 12; id <= 23; id++) {
+    for (int id = 12; id <= 24; id++) {
         const tpformat_event *ev = tpformat_event_by_id(t, id);
         if (!ev)
             continue;
