@@ -654,7 +654,17 @@ static int next_frame(tr_reader *r, tr_record *rec)
             return NF_RECORD;
         }
         size_t max = r->opt.max_chunk ? r->opt.max_chunk : TR_RAW_MAX;
-        if (rsize > max || csize > ZSTD_compressBound(max)) {
+        if (csize > ZSTD_compressBound(max)) {
+            /* no chunk of the limit compresses to that: the header is corrupt */
+            uint64_t n = resync(r, 1);
+            r->st.skipped_bytes += n;
+            int e = set_diag(r, TR_E_CORRUPT_FRAME, off,
+                             "chunk %llu claims a %u-byte zstd frame (at most %zu for %zu raw bytes); skipped %llu bytes",
+                             (unsigned long long)seq, csize, ZSTD_compressBound(max), max, (unsigned long long)n);
+            r->diag.lost_bytes = n;
+            return e;
+        }
+        if (rsize > max) {
             consume(r, 8 + size);
             uint64_t skipped = skip_bytes(r, csize);
             r->st.bad_chunks++;
@@ -731,6 +741,10 @@ bad_frame:
     consume(r, 8 + size);
     return set_diag(r, TR_E_CORRUPT_FRAME, off, "frame too short for its kind");
 truncated: {
+        /* the kind of the frame cut short, when its header got that far */
+        size_t hl = r->in_len - r->in_pos;
+        const uint8_t *h = r->in + r->in_pos;
+        uint32_t kind = hl >= 12 && get_le32(h) == TR_SKIP_MAGIC ? get_le32(h + 8) : 0;
         size_t left = skip_bytes(r, UINT64_MAX);
         r->diag.lost_bytes = left;
         if (r->eof < 0) { /* not the end of the input: a read failed */
@@ -747,11 +761,19 @@ truncated: {
         }
         if (r->state == S_IN_STREAM) {
             end_record(r, rec, 0);
-            r->pending = set_diag(r, TR_E_TRUNCATED, off,
-                                  "input ends inside chunk %llu: its %zu bytes are lost",
-                                  (unsigned long long)r->expect_seq, left);
+            if (kind == TR_KIND_END) { /* every chunk was read: only the stream's totals are lost */
+                r->pending = set_diag(r, TR_E_TRUNCATED, off,
+                                      "input ends inside the end frame, after %llu complete chunks",
+                                      (unsigned long long)r->expect_seq);
+            } else if (kind == TR_KIND_CHUNK) {
+                r->pending = set_diag(r, TR_E_TRUNCATED, off, "input ends inside chunk %llu: its %zu bytes are lost",
+                                      (unsigned long long)r->expect_seq, left);
+                r->diag.lost_chunks = 1;
+            } else {
+                r->pending = set_diag(r, TR_E_TRUNCATED, off, "input ends inside a frame, after %llu complete chunks",
+                                      (unsigned long long)r->expect_seq);
+            }
             r->diag.lost_bytes = left;
-            r->diag.lost_chunks = 1;
             r->state = S_DONE;
             return NF_RECORD;
         }

@@ -75,6 +75,76 @@ static char *dupz(const uint8_t *p, size_t n)
     return s;
 }
 
+static int hex_digits(const char *p, size_t n)
+{
+    size_t i = 0;
+    while (i < n && ((p[i] >= '0' && p[i] <= '9') || ((p[i] | 0x20) >= 'a' && (p[i] | 0x20) <= 'f')))
+        i++;
+    return (int)i;
+}
+
+/* A printk_formats line: ADDR : "TEXT" (libtraceevent takes what follows
+ * " : " without looking: a line without it makes it read past the buffer,
+ * and it strips the quotes and a final "\n" from TEXT by stepping back from
+ * its end, so TEXT has at least two characters). */
+static int printk_line(const char *p, size_t n)
+{
+    size_t i = n > 2 && p[0] == '0' && p[1] == 'x' ? 2 : 0, h = (size_t)hex_digits(p + i, n - i);
+    return h && i + h + 3 < n && !memcmp(p + i + h, " : \"", 4) && n - (i + h + 4) >= 3;
+}
+
+/* A kallsyms line: ADDR TYPE NAME, then "\t[MODULE]" for a module's (its
+ * parser takes the offsets of what it scanned, set only when all are there). */
+static int kallsyms_line(const char *p, size_t n)
+{
+    size_t h = (size_t)hex_digits(p, n);
+    if (!h || n < h + 4 || p[h] != ' ' || p[h + 1] == ' ' || p[h + 2] != ' ')
+        return 0;
+    const char *name = p + h + 3, *end = p + n, *ws = name;
+    while (ws < end && *ws != ' ' && *ws != '\t')
+        ws++;
+    if (ws == name)
+        return 0;
+    if (ws == end)
+        return 1;
+    while (ws < end && (*ws == ' ' || *ws == '\t'))
+        ws++;
+    return end - ws >= 3 && *ws == '[' && end[-1] == ']' && !memchr(ws, ' ', (size_t)(end - ws)) &&
+           !memchr(ws, '\t', (size_t)(end - ws));
+}
+
+/* A saved_cmdlines line: PID COMM. */
+static int cmdline_line(const char *p, size_t n)
+{
+    size_t i = n && p[0] == '-' ? 1 : 0, d = i;
+    while (d < n && p[d] >= '0' && p[d] <= '9')
+        d++;
+    return d > i && d - i <= 10 && d + 1 < n && p[d] == ' ' && p[d + 1] != ' ';
+}
+
+/* The lines of a blob that have the shape of its kernel file (valid), each
+ * ending in "\n", NUL-terminated: what libtraceevent's text parsers are
+ * given, for they trust their input.  The others (and any holding a NUL or
+ * a "\r") are dropped: they are no part of what the kernel writes. */
+static char *valid_lines(const uint8_t *b, size_t n, int (*valid)(const char *, size_t))
+{
+    char *s = malloc(n + 2), *o = s;
+    if (!s)
+        return NULL;
+    for (size_t i = 0; i < n;) {
+        const uint8_t *nl = memchr(b + i, '\n', n - i);
+        size_t l = (nl ? (size_t)(nl - b) : n) - i;
+        if (!memchr(b + i, 0, l) && !memchr(b + i, '\r', l) && valid((const char *)b + i, l)) {
+            memcpy(o, b + i, l);
+            o += l;
+            *o++ = '\n';
+        }
+        i += l + 1;
+    }
+    *o = 0;
+    return s;
+}
+
 /* The stream's text blobs that have arrived and were not read yet. */
 static void load_text_blobs(tpformat *t)
 {
@@ -82,14 +152,15 @@ static void load_text_blobs(tpformat *t)
         return;
     static const char *const names[3] = {BLOB_FTRACE_PRINTK_FORMATS, BLOB_FTRACE_SAVED_CMDLINES,
                                          BLOB_FTRACE_KALLSYMS};
+    static int (*const valid[3])(const char *, size_t) = {printk_line, cmdline_line, kallsyms_line};
     int *done[3] = {&t->printk_done, &t->cmdlines_done, &t->kallsyms_done};
     for (int i = 0; i < 3; i++) {
         size_t len;
         const uint8_t *b;
         if (*done[i] || !(b = tr_reader_blob(t->r, names[i], &len)))
             continue;
-        char *s = dupz(b, len);
-        if (s) {
+        char *s = valid_lines(b, len, valid[i]);
+        if (s && *s) {
             if (i == 0)
                 tep_parse_printk_formats(t->tep, s);
             else if (i == 1)
@@ -200,10 +271,119 @@ static long line_at(const char *p, size_t n, size_t from, const char *line)
     return -1;
 }
 
+static int word_char(char c)
+{
+    return c == '_' || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') || (c >= '0' && c <= '9');
+}
+
+enum { PT_START, PT_OPERAND, PT_OPEN, PT_CLOSE, PT_COMMA, PT_UNARY, PT_EITHER, PT_BINARY };
+
+/* The next token of a print fmt at *p (before end): its PT_ class, or -1
+ * for what is no C; *p moves past it. */
+static int pf_token(const char **p, const char *end)
+{
+    const char *q = *p;
+    char c = *q++;
+    int cls;
+    if (c == '"' || c == '\'') {
+        while (q < end && *q != c)
+            q += *q == '\\' && q + 1 < end ? 2 : 1;
+        if (q >= end)
+            return -1;
+        q++;
+        cls = PT_OPERAND;
+    } else if (word_char(c)) {
+        while (q < end && (word_char(*q) || *q == '.'))
+            q++;
+        cls = PT_OPERAND;
+    } else if (strchr("([{", c)) {
+        cls = PT_OPEN;
+    } else if (strchr(")]}", c)) {
+        cls = PT_CLOSE;
+    } else if (c == ',') {
+        cls = PT_COMMA;
+    } else if (c == '~' || (c == '!' && (q == end || *q != '='))) {
+        cls = PT_UNARY;
+    } else if (c == '-' && q < end && *q == '>') {
+        q++;
+        cls = PT_BINARY;
+    } else if (strchr("-+*&", c)) {
+        cls = PT_EITHER;
+    } else if (c > ' ' && c < 0x7f) { /* an operator of two characters is two: no matter here */
+        cls = PT_BINARY;
+    } else {
+        return -1;
+    }
+    *p = q;
+    return cls;
+}
+
+/* Whether a print fmt ("\"...\", ARG, ...") is what libtraceevent's parser
+ * survives: it dereferences NULL on a unary-only operator (~ !) after an
+ * operand or before no operand ("x ~ y", "f(~, y)"), and leaks there, and
+ * on some REC->NAME of a field the format does not declare.  So those are
+ * refused, with brackets that do not nest and bytes that are no C; the
+ * rest is left to libtraceevent, which flags what it cannot parse. */
+/* Whether the fields text declares a field called name[0..n): " NAME;",
+ * " NAME[" or "*NAME;" in it. */
+static int declares(const char *fields, size_t len, const char *name, size_t n)
+{
+    for (const char *q = fields, *end = fields + len; (q = memmem(q, (size_t)(end - q), name, n)); q++)
+        if (q > fields && (q[-1] == ' ' || q[-1] == '*') && q + n < end && (q[n] == ';' || q[n] == '['))
+            return 1;
+    return 0;
+}
+
+static int print_fmt_ok(const char *p, const char *end, const char *fields, size_t fields_len)
+{
+    char stack[64];
+    int depth = 0, prev = PT_START, rec = 0; /* rec: 1 after "REC", 2 after "REC->" */
+    for (;;) {
+        while (p < end && (*p == ' ' || *p == '\t' || *p == '\n'))
+            p++;
+        if (p == end)
+            return depth == 0 && prev != PT_UNARY;
+        char c = *p;
+        const char *tok = p;
+        int cur = pf_token(&p, end);
+        if (rec == 2 && cur == PT_OPERAND && !declares(fields, fields_len, tok, (size_t)(p - tok)))
+            return 0; /* REC->NAME of no field: libtraceevent's parser dereferences NULL on some */
+        rec = cur == PT_OPERAND && p - tok == 3 && !memcmp(tok, "REC", 3) ? 1
+              : rec == 1 && p - tok == 2 && !memcmp(tok, "->", 2) ? 2 : 0;
+        if (cur < 0 || (cur == PT_UNARY && prev == PT_OPERAND) ||
+            (prev == PT_UNARY && cur != PT_OPERAND && cur != PT_OPEN && cur != PT_UNARY && cur != PT_EITHER))
+            return 0;
+        if (cur == PT_OPEN) {
+            if (depth == (int)sizeof stack)
+                return 0;
+            stack[depth++] = c == '(' ? ')' : c == '[' ? ']' : '}';
+        } else if (cur == PT_CLOSE && (!depth || stack[--depth] != c)) {
+            return 0;
+        }
+        prev = cur;
+    }
+}
+
+/* The brackets of a field line's declaration (up to its first ';') hold
+ * digits or nothing, as in every kernel format ("char comm[16]", "char[]"):
+ * libtraceevent's field parser dereferenced NULL on "comm[   16]". */
+static int array_sizes_ok(const char *q, size_t l)
+{
+    const char *semi = memchr(q, ';', l);
+    for (const char *b = q; (b = memchr(b, '[', (size_t)(semi - b))); b++) {
+        const char *e = b + 1;
+        while (e < semi && *e >= '0' && *e <= '9')
+            e++;
+        if (e == semi || *e != ']')
+            return 0;
+    }
+    return 1;
+}
+
 /* A format file has its name, ID, format and print fmt lines in that order,
  * and each line between the last two is empty or "field:...;" with its
- * offset and size.  (libtraceevent is not asked to parse what is surely no
- * format: it leaks on some of that.) */
+ * offset and size (and array sizes of digits).  (libtraceevent is not asked
+ * to parse what is surely no format: it leaks on some of that.) */
 static int looks_like_format(const char *p, size_t n)
 {
     long a = line_at(p, n, 0, "name:");
@@ -219,11 +399,11 @@ static int looks_like_format(const char *p, size_t n)
         while (l && (q[l - 1] == ' ' || q[l - 1] == '\t'))
             l--;
         if (l && (q[l - 1] != ';' || !memmem(q, l, "field:", 6) || !memmem(q, l, "offset:", 7) ||
-                  !memmem(q, l, "size:", 5)))
+                  !memmem(q, l, "size:", 5) || !array_sizes_ok(q, l)))
             return 0;
         q = nl;
     }
-    return 1;
+    return print_fmt_ok(p + d + 10, p + n, p + c, (size_t)(d - c)); /* the rest: its strings may hold newlines */
 }
 
 /* libtraceevent adds an event whose text has a name and an id even when

@@ -568,8 +568,10 @@ int fold_trace(struct fold *f, struct lines *l, const char *shown)
                 continue;
             }
             cli_warn("%s: %s%s%s", shown, tr_strerror(rc), d->detail[0] ? ": " : "", d->detail);
-            status = rc == TR_E_TRUNCATED ? CLI_EXIT_TRUNCATED
-                     : t.samples + t.syscalls > 0 ? CLI_EXIT_TRUNCATED : CLI_EXIT_FAIL;
+            /* a stream was read before (a later one refused, a read error midway): damaged, not unreadable */
+            tr_reader_stats st;
+            tr_reader_get_stats(t.r, &st);
+            status = rc != TR_E_NOMEM && (rc == TR_E_TRUNCATED || st.streams > 0) ? CLI_EXIT_TRUNCATED : CLI_EXIT_FAIL;
             break;
         }
         if (t.sym ? sym_observe(t.sym, t.r, &rec) < 0 : procs_feed(t.own_procs, &rec) < 0) {

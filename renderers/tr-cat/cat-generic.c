@@ -496,13 +496,15 @@ static void wall_time(FILE *f, struct cat_ctx *c, uint64_t mono)
     fprintf(f, "%s.%06luZ", b, (unsigned long)((uint64_t)(wall - (long double)sec * 1e9L) / 1000u));
 }
 
-static void info_stream_end(struct cat_ctx *c, const tr_record *end, uint64_t first, uint64_t last,
-                            const tr_reader_stats *before, int printed_header)
+/* The end of a stream's --info; 1 when its end frame's counts are not what
+ * was read (said on stderr too unless the stream's damage was reported). */
+static int info_stream_end(struct cat_ctx *c, const tr_record *end, uint64_t first, uint64_t last,
+                           const tr_reader_stats *before, int printed_header, int reported)
 {
     FILE *f = c->out;
     tr_reader_stats st;
     tr_reader_get_stats(c->r, &st);
-    if (!printed_header) return;
+    if (!printed_header) return 0;
     fprintf(f, "records:\n");
     for (uint32_t t = 0; t < 128; t++) {
         uint64_t n = st.per_type[t] - before->per_type[t];
@@ -521,11 +523,23 @@ static void info_stream_end(struct cat_ctx *c, const tr_record *end, uint64_t fi
     fprintf(f, "size:           %" PRIu64 " bytes compressed, %" PRIu64 " raw (%.2fx)\n", comp, raw,
             comp ? (double)raw / (double)comp : 0.0);
     fprintf(f, "chunks:         %" PRIu64 "\n", st.chunks - before->chunks);
-    if (end && end->u.stream_end.complete)
-        fprintf(f, "complete:       yes (%" PRIu64 " records, %" PRIu64 " lost events)\n", end->u.stream_end.records,
-                end->u.stream_end.lost);
-    else
+    uint64_t records = st.records - before->records, chunks = st.chunks - before->chunks;
+    if (!end || !end->u.stream_end.complete) {
         fprintf(f, "complete:       no (no end frame)\n");
+        return 0;
+    }
+    const __typeof__(end->u.stream_end) *e = &end->u.stream_end;
+    if (e->records == records && e->chunks == chunks) {
+        fprintf(f, "complete:       yes (%" PRIu64 " records, %" PRIu64 " lost events)\n", records, e->lost);
+        return 0;
+    }
+    /* the end frame is not to be trusted over what was read */
+    fprintf(f, "complete:       no (the end frame counts %" PRIu64 " records in %" PRIu64 " chunks, %" PRIu64
+               " were read in %" PRIu64 ")\n", e->records, e->chunks, records, chunks);
+    if (!reported)
+        cli_warn("%s: stream %u: its end frame counts %" PRIu64 " records in %" PRIu64 " chunks; %" PRIu64
+                 " were read in %" PRIu64, c->file, end->stream, e->records, e->chunks, records, chunks);
+    return 1;
 }
 
 int cat_info(struct cat_ctx *c)
@@ -534,19 +548,21 @@ int cat_info(struct cat_ctx *c)
     tr_record rec;
     tr_reader_stats before = {0};
     uint64_t first = 0, last = 0;
-    int rc, status = 0, open = 0;
+    int rc, status = 0, open = 0, any = 0, reported = 0;
     fprintf(f, "file:           %s\n", c->file);
     while ((rc = tr_reader_next(c->r, &rec)) != 0) {
         if (rc < 0) {
             const tr_reader_diag *d = tr_reader_last_diag(c->r);
             cli_warn("%s: byte %llu: %s: %s", c->file, (unsigned long long)d->offset, tr_strerror(rc), d->detail);
-            if (rc == TR_E_NOT_TRACE || rc == TR_E_EMPTY || rc == TR_E_VERSION || rc == TR_E_INCOMPAT || rc == TR_E_IO)
-                return CLI_EXIT_FAIL;
-            status = CLI_EXIT_TRUNCATED;
+            status = cat_error_status(rc, any);
+            if (status == CLI_EXIT_FAIL) return status;
+            reported = 1;
             if (!tr_error_recoverable(rc)) break;
             continue;
         }
+        any = 1;
         if (rec.type == TR_REC_STREAM_START) {
+            reported = 0;
             tr_reader_get_stats(c->r, &before);
             first = last = 0;
             open = 1;
@@ -578,7 +594,7 @@ int cat_info(struct cat_ctx *c)
             size_t bl;
             for (size_t i = 0; tr_reader_blob_at(c->r, "", i, &bn, &bd, &bl); i++)
                 fprintf(f, "  blob %s (%zu bytes)\n", bn, bl);
-            info_stream_end(c, &rec, first, last, &before, open);
+            if (info_stream_end(c, &rec, first, last, &before, open, reported)) status = CLI_EXIT_TRUNCATED;
             open = 0;
             continue;
         }

@@ -136,6 +136,11 @@ static int input_unreadable(int rc)
            rc == TR_E_IO || rc == TR_E_NOMEM;
 }
 
+int cat_error_status(int rc, int any_read)
+{
+    return rc == TR_E_NOMEM || (input_unreadable(rc) && !any_read) ? CLI_EXIT_FAIL : CLI_EXIT_TRUNCATED;
+}
+
 int cat_read(struct cat_ctx *c, tr_reader *r, const char *name, const struct cat_filter *f)
 {
     c->r = r;
@@ -145,7 +150,7 @@ int cat_read(struct cat_ctx *c, tr_reader *r, const char *name, const struct cat
         c->r = NULL;
         return st;
     }
-    int status = 0, rc;
+    int status = 0, rc, any = 0;
     tr_record rec;
     c->first_time = 0; /* --since and --until count from each input's start */
     c->view = NULL;
@@ -154,16 +159,15 @@ int cat_read(struct cat_ctx *c, tr_reader *r, const char *name, const struct cat
         if (rc < 0) {
             const tr_reader_diag *d = tr_reader_last_diag(r);
             fflush(c->out); /* the warning after what was printed before it */
-            if (input_unreadable(rc)) {
+            if ((status = cat_error_status(rc, any)) == CLI_EXIT_FAIL) {
                 cli_warn("%s: %s (%s)", name, tr_strerror(rc), d->detail);
-                status = CLI_EXIT_FAIL;
                 break;
             }
             cli_warn("%s: byte %llu: %s: %s", name, (unsigned long long)d->offset, tr_strerror(rc), d->detail);
-            status = CLI_EXIT_TRUNCATED;
             if (!tr_error_recoverable(rc)) break;
             continue;
         }
+        any = 1;
         if (rec.type == TR_REC_STREAM_START) {
             c->stream = rec.stream;
             c->view = NULL;

@@ -107,6 +107,10 @@ struct cat_filter {
 int cat_read(struct cat_ctx *c, tr_reader *r, const char *name, const struct cat_filter *f);
 /* --info for the reader in c (cat-generic.c); same return values. */
 int cat_info(struct cat_ctx *c);
+/* The exit status of reader error rc: CLI_EXIT_FAIL when the input could not
+ * be read at all (nothing read before: any_read 0) or memory ran out, else
+ * CLI_EXIT_TRUNCATED (a later stream refused, damage, a read error midway). */
+int cat_error_status(int rc, int any_read);
 
 /* Generic helpers (cat-generic.c) */
 int cat_generic_text(struct cat_ctx *c, const tr_record *rec);

@@ -41,8 +41,9 @@ static void test_fuzz_corpus_and_vectors_replay_cleanly(void **state)
     const char *root = getenv("TR_ROOT") ? getenv("TR_ROOT") : ".";
     char p[4096];
     int n = 0;
-    const char *dirs[] = {"tests/format/fuzz-corpus", "spec/vectors/pass", "spec/vectors/fail", "tests/golden"};
-    for (size_t i = 0; i < 4; i++) {
+    const char *dirs[] = {"tests/format/fuzz-corpus", "tests/format/fuzz-blobs", "spec/vectors/pass", "spec/vectors/fail",
+                          "tests/golden"};
+    for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
         snprintf(p, sizeof p, "%s/%s", root, dirs[i]);
         n += replay_dir(p);
     }

@@ -143,3 +143,9 @@ def run_parent_not_before(raw):
     assert j - i == k - j  # parent := first, in the same number of bytes
     raw[j:k] = raw[i:j]
 put('spec/vectors/fail', 'stack-run-parent-not-before.tr', rewrite_first_chunk(bytearray(runs), run_parent_not_before))
+# issue 13, 11: diagnostics that name what is there
+d = bytearray(samples); c = frames(d, b'TRCH')[1]; struct.pack_into('<I', d, c + 8 + 16, 0xffffffff); recrc(d, c)
+put('spec/vectors/fail', 'oversized-zstd-frame.tr', bytes(d))
+put('spec/vectors/fail', 'cut-in-end-frame.tr', samples[:-20])
+d = bytearray(allt); struct.pack_into('<H', d, 12, 2); recrc(d, 0)
+put('spec/vectors/fail', 'newer-major-after-good.tr', allt + bytes(d))

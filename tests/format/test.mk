@@ -2,6 +2,9 @@ UNIT_TESTS += test_format
 test_format_SRCS := tests/format/test_format.c tests/format/synth.c
 TEST_PROGS += tr-synth
 tr-synth_SRCS := tests/format/tr-synth.c tests/format/synth.c tests/format/dump.c
+# edits a trace's records and writes it valid again: hostile traces for tests and fuzz seeds
+TEST_PROGS += tr-mut
+tr-mut_SRCS := tests/format/tr-mut.c tests/format/trmut.c
 CLI_TEST_DIRS += tests/format/cases
 # sniffing, frames, and readers on bytes already read plus an fd or a callback
 UNIT_TESTS += test_input
@@ -16,26 +19,36 @@ test_fuzz_replay_SRCS := tests/format/fuzz_replay.c tests/format/fuzz_reader.c
 # make fuzz [FUZZ_SECONDS=60]: libFuzzer with ASan+UBSan on the reader; new
 # inputs that grow coverage are kept in tests/format/fuzz-corpus (commit the
 # crashes there, renamed crash-*, once fixed: test_fuzz_replay runs them).
+# Every trace fuzz target mutates with fuzz_mutator.c: records and blobs are
+# edited inside the chunks, which are compressed and checksummed again, so
+# mutations reach the record decoders and the blob parsers (one in eight
+# stays a raw byte mutation, for the frame layer).  Seeds with every blob
+# kind, the findings (crash-*) and the small inputs that grew fuzz_cat's
+# coverage (libFuzzer -merge=1) are in tests/format/fuzz-blobs, replayed too.
 FUZZ_SECONDS ?= 60
+FUZZ_CC = clang -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined -Iformat -Imodel -Icli $(CFLAGS_model)
+FUZZ_MUTATOR := tests/format/fuzz_mutator.c tests/format/trmut.c
+# fuzz_run NAME,CORPUS-DIRS: run build/fuzz/NAME over a scratch copy of the corpus
+define fuzz_run
+	@mkdir -p /tmp/tr-$(1)-corpus
+	cp -n $(2) /tmp/tr-$(1)-corpus/ 2>/dev/null || true
+	build/fuzz/$(1) -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -close_fd_mask=3 -timeout=20 \
+	  -artifact_prefix=build/fuzz/$(1)- /tmp/tr-$(1)-corpus
+endef
+FUZZ_SEEDS := spec/vectors/pass/*.tr tests/format/fuzz-blobs/* tests/format/fuzz-corpus/*
 fuzz:
-	@mkdir -p build/fuzz /tmp/tr-fuzz-corpus
-	clang -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined -Iformat \
-	  tests/format/fuzz_reader.c format/*.c -o build/fuzz/fuzz_reader $(ZSTD_LIBS)
-	cp -n spec/vectors/pass/*.tr spec/vectors/fail/*.tr tests/format/fuzz-corpus/* /tmp/tr-fuzz-corpus/ 2>/dev/null || true
-	build/fuzz/fuzz_reader -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -artifact_prefix=build/fuzz/ \
-	  /tmp/tr-fuzz-corpus
+	@mkdir -p build/fuzz
+	$(FUZZ_CC) tests/format/fuzz_reader.c $(FUZZ_MUTATOR) format/*.c -o build/fuzz/fuzz_reader $(ZSTD_LIBS)
+	$(call fuzz_run,fuzz_reader,$(FUZZ_SEEDS) spec/vectors/fail/*.tr)
 
 # tr-cat's renderers on hostile traces: the same corpus, replayed by make test
 UNIT_TESTS += test_fuzz_cat_replay
 test_fuzz_cat_replay_SRCS := tests/format/fuzz_replay.c tests/format/fuzz_cat.c \
 	$(filter-out renderers/tr-cat/main.c,$(wildcard renderers/tr-cat/*.c))
 
-fuzz-cat: $(B)/libcli.a
-	@mkdir -p build/fuzz /tmp/tr-fuzz-cat-corpus
-	clang -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined -Iformat -Imodel -Icli \
-	  $(call pc,--cflags,libtraceevent) tests/format/fuzz_cat.c format/*.c model/*.c cli/*.c \
-	  $(filter-out renderers/tr-cat/main.c,$(wildcard renderers/tr-cat/*.c)) \
+fuzz-cat: $(B)/gen/model/syscalls_x86_64.h
+	@mkdir -p build/fuzz
+	$(FUZZ_CC) tests/format/fuzz_cat.c $(FUZZ_MUTATOR) format/*.c model/*.c \
+	  cli/*.c $(filter-out renderers/tr-cat/main.c,$(wildcard renderers/tr-cat/*.c)) \
 	  -o build/fuzz/fuzz_cat $(ZSTD_LIBS) $(call pc,--libs,libtraceevent)
-	cp -n spec/vectors/pass/*.tr tests/format/fuzz-corpus/* /tmp/tr-fuzz-cat-corpus/ 2>/dev/null || true
-	build/fuzz/fuzz_cat -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -close_fd_mask=3 \
-	  -artifact_prefix=build/fuzz/cat- /tmp/tr-fuzz-cat-corpus
+	$(call fuzz_run,fuzz_cat,$(FUZZ_SEEDS))

@@ -15,17 +15,15 @@ test_sym_fuzz_replay_LIBS := $(SYM_LIBS)
 # inputs that grow coverage go to /tmp/tr-sym-fuzz-corpus; keep crashes in
 # tests/symbolize/fuzz-corpus (renamed crash-*) once fixed.
 .PHONY: fuzz-symbolize
-fuzz-symbolize:
+fuzz-symbolize: $(B)/gen/model/syscalls_x86_64.h
 	@mkdir -p build/fuzz /tmp/tr-sym-fuzz-corpus
-	clang -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined -Iformat -Imodel -Icli \
-	  tests/symbolize/fuzz_unwind.c tests/symbolize/selfsample.c $(SYM_SRCS) format/*.c model/*.c \
-	  -o build/fuzz/fuzz_unwind $(SYM_LIBS) $(ZSTD_LIBS)
+	$(FUZZ_CC) tests/symbolize/fuzz_unwind.c tests/symbolize/selfsample.c $(SYM_SRCS) format/*.c model/*.c \
+	  -o build/fuzz/fuzz_unwind $(SYM_LIBS) $(ZSTD_LIBS) $(MODEL_LIBS)
 	cp -n tests/symbolize/fuzz-corpus/* /tmp/tr-sym-fuzz-corpus/ 2>/dev/null || true
 	build/fuzz/fuzz_unwind -max_total_time=$(FUZZ_SECONDS) -max_len=16384 -timeout=10 \
 	  -artifact_prefix=build/fuzz/sym- /tmp/tr-sym-fuzz-corpus
-	clang -std=c11 -D_GNU_SOURCE -DFUZZ_SESSION_MAIN -g -O1 -fsanitize=fuzzer,address,undefined -Iformat -Imodel -Icli \
-	  tests/symbolize/fuzz_session.c $(SYM_SRCS) format/*.c model/*.c \
-	  -o build/fuzz/fuzz_session $(SYM_LIBS) $(ZSTD_LIBS)
+	$(FUZZ_CC) -DFUZZ_SESSION_MAIN tests/symbolize/fuzz_session.c $(SYM_SRCS) format/*.c model/*.c \
+	  -o build/fuzz/fuzz_session $(SYM_LIBS) $(ZSTD_LIBS) $(MODEL_LIBS)
 	@mkdir -p /tmp/tr-sym-session-corpus
 	cp -n tests/symbolize/fuzz-session-corpus/* /tmp/tr-sym-session-corpus/ 2>/dev/null || true
 	build/fuzz/fuzz_session -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 \
