@@ -562,7 +562,8 @@ int stacks_folder_trace_frame(stacks_folder *f, tr_reader *r, uint32_t id, const
     if (f->ncached > old)
         memset(f->cached + old, 0, (f->ncached - old) * sizeof *f->cached);
     f->cached[k] = (struct stacks_cached_frame){(uint32_t)f->cached_ids.n, (uint32_t)n, 1, f->ngroups > g0};
-    memcpy(f->cached_ids.v + f->cached_ids.n, f->elems.v + e0, n * sizeof *f->elems.v);
+    if (n) /* (a frame folded to nothing has no elements: v may still be NULL) */
+        memcpy(f->cached_ids.v + f->cached_ids.n, f->elems.v + e0, n * sizeof *f->elems.v);
     f->cached_ids.n += n;
     return 0;
 }
