@@ -221,9 +221,14 @@ def section_recorder(a, tmp, keep):
                     for tool in ("tr", "perf"):  # A B A B
                         out = os.path.join(tmp, "%s.%s.%s.%d.%s" % (name, mode, rate, i,
                                                                      "tr" if tool == "tr" else "data"))
-                        res[tool].append(attach(tool, mode, rate, name, a, out, tmp))
-                        if i == a.repeats - 1 and rate == a.rates[-1]:
-                            keep[(name, mode, tool)] = out  # the symbolize section's input
+                        r = attach(tool, mode, rate, name, a, out, tmp)
+                        res[tool].append(r)
+                        # the symbolize section's input: the last good recording at the last rate
+                        old = keep.get((name, mode, tool))
+                        if rate == a.rates[-1] and r.samples and r.status in (0, 130, -2):
+                            keep[(name, mode, tool)] = out
+                            if old:
+                                os.unlink(old)
                         else:
                             os.unlink(out)
                 m = {}
@@ -266,12 +271,18 @@ class Timing:
         self.rss = max(r.rss for r in rs) / 1024
 
     def s(self, nd=3):
-        return (">%d" % self.wall) if self.over else "%.*f" % (nd, self.wall)
+        return (">%.0f" % self.wall) if self.over else "%.*f" % (nd, self.wall)
+
+    def per(self, n):
+        """microseconds per sample of N"""
+        return "-" if not n else (">" if self.over else "") + fmt(self.wall / n * 1e6)
 
 
-def timed(cmd, a, reps=None, env=None, prep=None, out=None):
-    """REPS runs of CMD (PREP() before each), each killed past a.timeout; stops at the first
-    killed or failed one, and once the runs took a.budget seconds together (slow cells run once)."""
+def timed(cmd, a, reps=None, env=None, prep=None, out=None, timeout=None):
+    """REPS runs of CMD (PREP() before each), each killed past TIMEOUT (a.timeout); stops at the
+    first killed or failed one, and once the runs took a.budget seconds together (slow cells run
+    once)."""
+    timeout = timeout or a.timeout
     rs = []
     for _ in range(reps or a.repeats):
         if sum(r.wall for r in rs) >= a.budget:
@@ -280,15 +291,15 @@ def timed(cmd, a, reps=None, env=None, prep=None, out=None):
             prep()
         if out:
             with open(out, "wb") as f:
-                r = run(cmd, out=f, env=env, timeout=a.timeout)
+                r = run(cmd, out=f, env=env, timeout=timeout)
         else:
-            r = run(cmd, env=env, timeout=a.timeout)
+            r = run(cmd, env=env, timeout=timeout)
         rs.append(r)
         if r.timedout or r.status != 0:
             if not r.timedout:
                 print("  warning: exit %d: %s" % (r.status, " ".join(cmd)), file=sys.stderr)
             break
-    return Timing(rs, a.timeout)
+    return Timing(rs, timeout)
 
 
 def xfaster(p, t):
@@ -327,20 +338,27 @@ def section_symbolize(a, tmp, keep):
             if not perf_to_tr(data, conv):
                 continue
             n = tr_info(conv)[0]
+            if not n:
+                print("  warning: %s has no samples" % conv, file=sys.stderr)
+                continue
             p = timed(["perf", "script", "-i", data], a)
-            cold = timed([TRSYM, conv], a, env=env, prep=lambda: shutil.rmtree(cache, ignore_errors=True))
-            warm = timed([TRSYM, conv], a, env=env)  # the cache as the cold runs left it
-            fold = timed([TRFOLD, conv], a, env=env)
+            # tr is killed once it took twice perf's time (at least 5 s): its ratio is then "<0.5"
+            trt = a.timeout if p.over else min(a.timeout, max(5, 2 * p.wall))
+            cold = timed([TRSYM, conv], a, env=env, prep=lambda: shutil.rmtree(cache, ignore_errors=True),
+                         timeout=trt)
+            warm = timed([TRSYM, conv], a, env=env, timeout=trt)  # the cache as the cold runs left it
+            fold = timed([TRFOLD, conv], a, env=env, timeout=trt)
             row = [name, mode, fmt(n), p.s(), fmt(p.rss)]
             for t in (cold, warm, fold):
                 x = xfaster(p, t)
                 row += [t.s(), fmt(t.rss), x, goal_x(x, 10)]
-            row += [fmt(cold.wall / n * 1e6 if n else None), fmt(p.wall / n * 1e6 if n else None)]
+            row += [cold.per(n), p.per(n)]
             rows.append(row)
             progress("symbolize %s %s" % (name, mode))
     table("symbolizer: perf script vs tr-symbolize and tr-fold (default options) on the same perf.data "
-          "(the recorder section's last -F %d run, through perfdata2tr), wall s median of %d, max RSS MB; "
-          "x = perf/tr; cold: empty XDG_CACHE_HOME" % (a.rates[-1], a.repeats),
+          "(the recorder section's last -F %d run, through perfdata2tr), wall s median of up to %d, max RSS MB; "
+          "x = perf/tr; cold: empty XDG_CACHE_HOME; >S: killed at S s (tr: at twice perf's time, at least 5 s)"
+          % (a.rates[-1], a.repeats),
           ["workload", "mode", "samples", "perf s", "MB", "tr cold s", "MB", "x", "(>=10)",
            "tr warm s", "MB", "x", "(>=10)", "tr-fold s", "MB", "x", "(>=10)", "us/smp tr cold", "perf"], rows)
 
@@ -438,25 +456,28 @@ def main():
     ap.add_argument("--ready", type=float, default=1.0,
                     help="seconds perf record gets to start before the stopped workload continues (tr-rec-perf: 0.3)")
     ap.add_argument("--repeats", type=int, default=2, help="repeats of each measurement (median; A B A B)")
-    ap.add_argument("--cat-samples", type=int, default=30000,
+    ap.add_argument("--cat-samples", type=int, default=20000,
                     help="samples of the text section (the goal is stated at 1000000)")
     ap.add_argument("--cat-repeats", type=int, default=1)
     ap.add_argument("--mem-samples", default="10000,100000,1000000", help="sample counts of the memory section")
-    ap.add_argument("--max-record", type=float, default=15, help="longest recording of the cat and memory sections, s")
-    ap.add_argument("--timeout", type=float, default=20, help="a reader run killed past this, s (shown as >S)")
-    ap.add_argument("--budget", type=float, default=3,
+    ap.add_argument("--max-record", type=float, default=10, help="longest recording of the cat and memory sections, s")
+    ap.add_argument("--timeout", type=float, default=15, help="a reader run killed past this, s (shown as >S)")
+    ap.add_argument("--budget", type=float, default=2,
                     help="a reader measurement is not repeated once its runs took this long, s")
     ap.add_argument("--quick", action="store_true",
-                    help="one repeat, fp only, 20k text samples, memory at 10k and 100k, 10 s timeout")
+                    help="one repeat, fp only, 10k text samples, memory at 10k and 100k, 10 s timeout")
     ap.add_argument("--keep", action="store_true", help="keep the work directory (its path is printed)")
     a = ap.parse_args()
     if a.quick:
-        a.repeats, a.modes, a.cat_samples, a.mem_samples, a.timeout = 1, "fp", 20000, "10000,100000", 10
+        a.repeats, a.modes, a.cat_samples, a.mem_samples, a.timeout = 1, "fp", 10000, "10000,100000", 10
     a.only = [w for w in a.only.split(",") if w]
     bad = [w for w in a.only if w not in WORKLOADS]
     if bad:
         ap.error("unknown workload %s (know %s)" % (",".join(bad), ",".join(WORKLOADS)))
     a.section = a.section.split(",")
+    bad = [x for x in a.section if x not in ("recorder", "symbolize", "cat", "memory")]
+    if bad:
+        ap.error("unknown section %s (know recorder,symbolize,cat,memory)" % ",".join(bad))
     a.modes = a.modes.split(",")
     maxrate = int(open("/proc/sys/kernel/perf_event_max_sample_rate").read())
     a.rates = [maxrate if r == "max" else int(r) for r in a.rates.split(",")]
@@ -476,9 +497,12 @@ def main():
     try:
         if "recorder" in a.section or "symbolize" in a.section:
             if "recorder" not in a.section:  # symbolize alone: record its inputs with one short run
-                a.repeats, a.rates, a.window = 1, a.rates[-1:], max(a.window, 2.0)
+                rec = argparse.Namespace(**vars(a))
+                rec.repeats, rec.rates = 1, a.rates[-1:]
                 print("(symbolize alone: its inputs recorded by a one-repeat recorder run)")
-            section_recorder(a, tmp, keep)
+                section_recorder(rec, tmp, keep)
+            else:
+                section_recorder(a, tmp, keep)
         if "symbolize" in a.section:
             section_symbolize(a, tmp, keep)
         if "cat" in a.section:
