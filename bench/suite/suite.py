@@ -231,9 +231,13 @@ def section_recorder(a, tmp, keep):
                                 os.unlink(old)
                         else:
                             os.unlink(out)
-                m = {}
+                m, note = {}, []
                 for tool in ("tr", "perf"):
-                    rs = res[tool]
+                    # a failed run (no samples, or killed: perf 6.1 sometimes aborts at the end
+                    # of an attach) is left out of the medians, and counted in the last column
+                    rs = [r for r in res[tool] if r.samples and r.status in (0, 130, -2)]
+                    if len(rs) < len(res[tool]):
+                        note.append("%s failed %d/%d" % (tool, len(res[tool]) - len(rs), len(res[tool])))
                     m[tool] = dict(
                         n=med([r.samples for r in rs]), lost=med([r.lost for r in rs]),
                         bps=med([r.size / r.samples for r in rs if r.samples]),
@@ -245,13 +249,13 @@ def section_recorder(a, tmp, keep):
                 rows.append([name, mode, rate, fmt(t["n"]), fmt(p["n"]), fmt(t["lost"]), fmt(p["lost"]), lost_ok,
                              fmt(t["bps"]), fmt(p["bps"]), rb, goal(rb, 1 / 3),
                              fmt(t["cps"]), fmt(p["cps"]), rc, goal(rc, 1),
-                             fmt(t["rss"]), fmt(p["rss"]), rr, goal(rr, 1)])
+                             fmt(t["rss"]), fmt(p["rss"]), rr, goal(rr, 1), ", ".join(note)])
                 progress("recorder %s %s -F %s" % (name, mode, rate))
     table("recorder: tr-rec-perf vs perf record -p PID, cpu-clock, the workload's first %g s, median of %d "
           "(A B A B); CPU and RSS are the recorder's own" % (a.window, a.repeats),
           ["workload", "mode", "-F", "smp tr", "perf", "lost tr", "perf", "(<=)",
            "B/smp tr", "perf", "tr/perf", "(<=1/3)", "us/smp tr", "perf", "tr/perf", "(<=1)",
-           "RSS MB tr", "perf", "tr/perf", "(<=1)"], rows)
+           "RSS MB tr", "perf", "tr/perf", "(<=1)", ""], rows)
 
 
 def progress(what):
