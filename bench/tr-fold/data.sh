@@ -1,6 +1,6 @@
 # data.sh - sourced by the tr-fold, tr-flame and tr-diff benchmarks: builds the
 # shared inputs once in $W (default /tmp/tr-fold-bench; reused when present):
-#   rec.tr        a tr-rec-perf -g recording of >= 100,000 samples (bench/tr-fold/deep.c,
+#   rec.tr        a tr-rec-perf -g recording of >= 100,000 samples (bench/workloads/deep.c 13 10 20,
 #                 two processes, cpu-clock every 50 us)
 #   rec.txt       its perf script text (tr-cat), >= 100 MB
 #   perf.data     perf record -g of the same workload, and perf.txt its `perf script` text
@@ -45,11 +45,11 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.1fx", ((b > 0) ? a / b : 0)}
 
 make_data() {
     if [ ! -s "$W/rec.tr" ]; then
-        cc -O1 -g -fno-omit-frame-pointer -o "$W/deep" "$ROOT/bench/tr-fold/deep.c"
-        "$BIN/tr-rec-perf" -q -g -c 50000 -o "$W/rec.tr" -- sh -c "$W/deep 13 & $W/deep 13; wait" >/dev/null
+        cc -O1 -g -fno-omit-frame-pointer -o "$W/deep" "$ROOT/bench/workloads/deep.c"
+        "$BIN/tr-rec-perf" -q -g -c 50000 -o "$W/rec.tr" -- sh -c "$W/deep 13 10 20 & $W/deep 13 10 20; wait" >/dev/null
         "$BIN/tr-cat" "$W/rec.tr" > "$W/rec.txt"
         if command -v perf >/dev/null; then
-            perf record -q -g -c 50000 -o "$W/perf.data" -- sh -c "$W/deep 13 & $W/deep 13; wait" \
+            perf record -q -g -c 50000 -o "$W/perf.data" -- sh -c "$W/deep 13 10 20 & $W/deep 13 10 20; wait" \
                 >/dev/null 2>&1 || rm -f "$W/perf.data"
             [ -s "$W/perf.data" ] && perf script -i "$W/perf.data" > "$W/perf.txt" 2>/dev/null
         fi
