@@ -26,7 +26,7 @@ struct rw {
      * resolved once: by id, the last process and state they were for
      * (dropped when what an address means may change, and the nodes when
      * the input's writer forgot its stacks) */
-    struct node_memo { int32_t pid; uint32_t state, out; } *nodes;
+    struct node_memo { int32_t pid; uint32_t state, out, depth; } *nodes; /* depth: of out */
     size_t nnodes;
     uint32_t node_base;  /* nodes[i] is input node node_base + i */
     uint64_t forgets;    /* the input's stack forgets seen */
@@ -201,7 +201,6 @@ static size_t frame_ids(struct rw *c, int32_t pid, uint32_t frame, int ret, cons
     size_t nf;
     if (sym_resolve_frame(c->sym, c->r, frame, ret, &f, &nf) < 0)
         cli_die(CLI_EXIT_FAIL, "out of memory");
-    c->frames_in += nf;
     if (c->noutf + nf > MAX_OUTF) { /* frames resolved again and again for processes taking turns */
         forget_memos(c);
         m = memo_slot((void **)&c->frames, &c->nframes, sizeof *c->frames, frame);
@@ -250,12 +249,13 @@ static uint32_t map_node(struct rw *c, int32_t pid, uint32_t in)
         c->node_base = in; /* ids are given out from here, mostly in order */
     size_t n = 0;
     sym_frame_state st = 0;
-    uint32_t out = 0;
+    uint32_t out = 0, depth = 0;
     for (uint32_t v = in; v;) {
         struct node_memo *m = v >= c->node_base ? memo_slot((void **)&c->nodes, &c->nnodes, sizeof *c->nodes,
                                                             v - c->node_base) : NULL;
         if (m && m->pid == pid && m->state == (st | MEMO_SET)) {
             out = m->out;
+            depth = m->depth;
             c->stacks_memo++;
             break;
         }
@@ -277,12 +277,14 @@ static uint32_t map_node(struct rw *c, int32_t pid, uint32_t in)
         size_t nf = frame_ids(c, pid, p->frame, (p->state & frame_seen(c, pid, p->frame)) != 0, &ids);
         for (size_t k = nf; k-- > 0;) /* the function others were inlined into first */
             werr(c, tr_writer_stack_node(c->w, out, ids[k], &out));
+        depth += (uint32_t)nf;
         c->nodes_mapped++;
         struct node_memo *m = p->node >= c->node_base ? memo_slot((void **)&c->nodes, &c->nnodes, sizeof *c->nodes,
                                                                   p->node - c->node_base) : NULL;
         if (m)
-            *m = (struct node_memo){pid, p->state | MEMO_SET, out};
+            *m = (struct node_memo){pid, p->state | MEMO_SET, out, depth};
     }
+    c->frames_in += depth; /* the frames of the symbolized stack */
     return out;
 }
 
