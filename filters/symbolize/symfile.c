@@ -630,6 +630,20 @@ static const struct sym_rec *only_holder(const sym_symfile *f, uint64_t lo)
     return one->bind == STB_LOCAL && !(k && f->sizeless[k - 1] == lo) ? one : NULL;
 }
 
+/* Does no symbol hold the interval starting at lo, and none without a size
+ * start at or before it?  Then libdwfl has nothing to choose: no symbol (a
+ * stripped program's gaps between its exported symbols, as in cc1). */
+static int nothing_holds(const sym_symfile *f, uint64_t lo)
+{
+    if (count_le(f->sizeless, f->nsizeless, sizeof *f->sizeless, lo))
+        return 0;
+    size_t a = count_le(f->sized, f->nsized, sizeof *f->sized, lo);
+    for (size_t i = a; i-- > 0 && f->sized[i].maxend > lo;)
+        if (f->sized[i].end > lo)
+            return 0;
+    return 1;
+}
+
 /* The symbol of vaddr's interval (name NULL: none), NULL when out of memory. */
 static const interval_sym *symbol_of(sym_session *s, sym_symfile *f, uint64_t vaddr,
                                      interval_sym *tmp)
@@ -644,11 +658,12 @@ static const interval_sym *symbol_of(sym_session *s, sym_symfile *f, uint64_t va
     GElf_Sym sym;
     GElf_Off off = 0;
     const struct sym_rec *one = f->bounds && lo ? only_holder(f, f->bounds[lo - 1]) : NULL;
-    const char *n = one ? one->name : dwfl_module_addrinfo(f->mod, vaddr, &off, &sym, NULL, NULL, NULL);
+    int none = !one && f->bounds && nothing_holds(f, lo ? f->bounds[lo - 1] : 0);
+    const char *n = one ? one->name : none ? NULL : dwfl_module_addrinfo(f->mod, vaddr, &off, &sym, NULL, NULL, NULL);
     if (one) {
         off = vaddr - one->start;
         sym.st_size = one->end - one->start;
-    } else {
+    } else if (!none) {
         f->symtab_lookups++;
     }
     is = f->bounds ? malloc(sizeof *is) : tmp;
