@@ -82,7 +82,8 @@ all: tools libs
 ifeq ($(filter deps test-deps clean,$(MAKECMDGOALS)),)
 MISSING_PKGS := $(shell command -v $(firstword $(CC)) >/dev/null 2>&1 || echo $(firstword $(CC)); \
 	command -v pkg-config >/dev/null 2>&1 || echo pkg-config; \
-	for p in $(PKGS); do pkg-config --exists $$p 2>/dev/null || echo $$p; done)
+	for p in $(PKGS); do pkg-config --exists $$p 2>/dev/null || echo $$p; done; \
+	[ -e /usr/include/perfmon/pfmlib.h ] || echo libpfm4) # (libpfm4 has no pkg-config file)
 ifneq ($(strip $(MISSING_PKGS)),)
 $(info deps: missing $(strip $(MISSING_PKGS)); installing them)
 DEPS_STATUS := $(shell $(MAKE) --no-print-directory deps >&2; echo $$?)
