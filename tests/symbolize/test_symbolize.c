@@ -1233,15 +1233,17 @@ static const char *getscopes_inline(Dwfl_Module *mod, uint64_t vaddr)
     return name;
 }
 
-static void test_symbols_match_libdwfl(void **state)
+/* tr's symbol of every sized function's edges and of a sweep of .text in
+ * the program at path is libdwfl's; full: the test program itself, with
+ * its DWARF and symbol table (else a stripped copy: only .dynsym). */
+static void match_libdwfl(const char *path, int full)
 {
-    (void)state;
     sym_options o;
     sym_options_init(&o);
     o.demangle = 0;
     sym_session *s = sym_new(&o);
     assert_non_null(s);
-    sym_symfile *f = sym_symfile_get(s, exe_path(), NULL, 0);
+    sym_symfile *f = sym_symfile_get(s, path, NULL, 0);
     assert_non_null(f);
     assert_int_equal(f->status, TR_MOD_RESOLVED);
     assert_non_null(f->mod);
@@ -1312,6 +1314,14 @@ static void test_symbols_match_libdwfl(void **state)
         }
         free(e);
     }
+    if (!full) {
+        /* .text is gaps between the few exported symbols: libdwfl has
+         * nothing to choose there, and is not asked */
+        assert_int_equal(f->symtab_lookups, 0);
+        free(addrs);
+        sym_free(s);
+        return;
+    }
     assert_true(with_inline > 0); /* inl_spin in outer_spin at least */
     /* libdwfl searched its table for few of the intervals (the aliases, the
      * label), not once per address; each unit was indexed once at most */
@@ -1330,6 +1340,27 @@ static void test_symbols_match_libdwfl(void **state)
     sym_free(s);
 }
 
+static void test_symbols_match_libdwfl(void **state)
+{
+    (void)state;
+    match_libdwfl(exe_path(), 1);
+}
+
+/* A stripped program (as gcc's cc1: only its exported symbols, in
+ * .dynsym): the same answers as libdwfl's in the gaps between them. */
+static void test_stripped_symbols_match_libdwfl(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/tr-strip-XXXXXX", path[64], cmd[4200];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/stripped", dir);
+    snprintf(cmd, sizeof cmd, "objcopy --strip-all '%s' '%s'", exe_path(), path);
+    assert_int_equal(system(cmd), 0);
+    match_libdwfl(path, 0);
+    unlink(path);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1345,6 +1376,7 @@ int main(void)
         cmocka_unit_test(test_demangle_rust_v0),
         cmocka_unit_test(test_tables_parse),
         cmocka_unit_test(test_symbols_match_libdwfl),
+        cmocka_unit_test(test_stripped_symbols_match_libdwfl),
         cmocka_unit_test_setup_teardown(test_dwarf_cache, dwcache_setup, dwcache_teardown),
         cmocka_unit_test_setup_teardown(test_dwarf_cache_damaged, dwcache_setup, dwcache_teardown),
         cmocka_unit_test_setup_teardown(test_dwarf_cache_forged, dwcache_setup, dwcache_teardown),
