@@ -437,7 +437,6 @@ static int start_stream(tr_reader *r, tr_record *rec, uint32_t major, uint32_t m
     r->expect_seq = 0;
     r->stream_off = off;
     r->chunk.len = r->cpos = 0;
-    r->run.left = 0;
     r->st.streams++;
     memset(rec, 0, sizeof *rec);
     rec->type = TR_REC_STREAM_START;
@@ -809,8 +808,6 @@ static int complete_stack_copy(tr_reader *r, tr_record *rec, const copy_delta *d
     return 0;
 }
 
-/* Decode the next record of the loaded chunk: 1 delivered, 0 absorbed or
- * skipped, <0 error (the rest of the chunk is dropped). */
 /* A malformed record: a bad prefix breaks the time chain, so the rest of
  * the chunk is dropped. */
 static int malformed(tr_reader *r, const char *name)
@@ -862,6 +859,8 @@ static int run_begin(tr_reader *r, tr_record *rec, cur *b)
     return 0;
 }
 
+/* Decode the next record of the loaded chunk: 1 delivered, 0 absorbed or
+ * skipped, <0 error (the rest of the chunk is dropped). */
 static int next_record(tr_reader *r, tr_record *rec)
 {
     if (r->run.left) return run_next(r, rec);
@@ -973,21 +972,14 @@ int tr_reader_stack(tr_reader *r, uint32_t id, const uint32_t **frames)
         *frames = r->stack_buf;
         return r->stack_buf_depth;
     }
-    uint32_t i = idtab_get(&r->node_ids, id);
-    if (!i) {
+    if (!idtab_get(&r->node_ids, id)) {
         r->st.unresolved_refs++;
         return TR_E_CORRUPT_RECORD;
     }
     if (!r->stack_buf && !(r->stack_buf = malloc(TR_MAX_DEPTH * sizeof *r->stack_buf))) return TR_E_NOMEM;
     int d = 0;
-    for (uint32_t v = id; v && d < TR_MAX_DEPTH; i = v ? idtab_get(&r->node_ids, v) : 0) {
-        if (!i) {
-            r->st.unresolved_refs++;
-            break;
-        }
-        r->stack_buf[d++] = r->nodes[i - 1].frame;
-        v = r->nodes[i - 1].parent;
-    }
+    for (uint32_t v = id; v && d < TR_MAX_DEPTH; d++)
+        if (tr_reader_stack_node(r, v, &v, &r->stack_buf[d]) < 0) break; /* a parent lost: counted */
     r->stack_buf_id = id;
     r->stack_buf_depth = d;
     *frames = r->stack_buf;

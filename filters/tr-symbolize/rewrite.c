@@ -30,6 +30,7 @@ struct rw {
     size_t nnodes;
     uint32_t node_base;  /* nodes[i] is input node node_base + i */
     uint64_t forgets;    /* the input's stack forgets seen */
+    /* seen: sym_frame_seen's bits, and which fields are set: HAS_SEEN, HAS_IDS(ret) */
     struct frame_memo { int32_t pid; uint32_t seen; uint32_t n[2], first[2]; } *frames;
     size_t nframes;
     uint32_t *outf;      /* the output frame ids the frame memos point into */
@@ -89,7 +90,7 @@ static uint32_t copy_string(struct rw *c, uint32_t id)
     return out;
 }
 
-static uint32_t resolve_and_write(struct rw *c, const tr_record *rec, int unwound);
+static uint32_t resolve_and_write(struct rw *c, const tr_record *rec);
 
 /* An output frame written: its frame and its id in the output stream. */
 struct frame_id {
@@ -157,6 +158,8 @@ static uint32_t out_stack(struct rw *c, const sym_frame *f, size_t n)
 #define MAX_MEMO (1u << 24) /* ids past this far are mapped afresh each time */
 #define MAX_OUTF (1u << 22) /* output frame ids kept for the frame memos */
 #define MEMO_SET 8u         /* a node memo's state: set */
+#define HAS_IDS(ret) (4u << (ret)) /* a frame memo's n[ret], first[ret]: set */
+#define HAS_SEEN 16u        /* a frame memo's seen bits: set */
 
 /* The slot of id in a memo array of n elements, grown (zeroed) to hold
  * it, or NULL past MAX_MEMO. */
@@ -188,12 +191,21 @@ static void forget_memos(struct rw *c)
     c->noutf = 0;
 }
 
+/* The input's stack nodes are gone (a new stream, or its writer forgot
+ * them): the next node id starts the memo anew. */
+static void forget_nodes(struct rw *c)
+{
+    free(c->nodes);
+    c->nodes = NULL;
+    c->nnodes = 0;
+}
+
 /* The output frame ids of input frame `frame` of process pid, as a return
  * address (ret) or not: *ids, n of them, inlined functions first. */
 static size_t frame_ids(struct rw *c, int32_t pid, uint32_t frame, int ret, const uint32_t **ids)
 {
     struct frame_memo *m = memo_slot((void **)&c->frames, &c->nframes, sizeof *c->frames, frame);
-    if (m && m->pid == pid + 1 && (m->seen >> (2 + ret) & 1)) {
+    if (m && m->pid == pid && (m->seen & HAS_IDS(ret))) {
         *ids = c->outf + m->first[ret];
         return m->n[ret];
     }
@@ -211,10 +223,10 @@ static size_t frame_ids(struct rw *c, int32_t pid, uint32_t frame, int ret, cons
     for (size_t k = 0; k < nf; k++)
         c->outf[c->noutf++] = out_frame(c, &f[k]);
     if (m) {
-        if (m->pid != pid + 1)
+        if (m->pid != pid)
             m->seen = 0;
-        m->pid = pid + 1;
-        m->seen |= 4u << ret;
+        m->pid = pid;
+        m->seen |= HAS_IDS(ret);
         m->first[ret] = (uint32_t)first;
         m->n[ret] = (uint32_t)nf;
     }
@@ -226,14 +238,14 @@ static size_t frame_ids(struct rw *c, int32_t pid, uint32_t frame, int ret, cons
 static sym_frame_state frame_seen(struct rw *c, int32_t pid, uint32_t frame)
 {
     struct frame_memo *m = memo_slot((void **)&c->frames, &c->nframes, sizeof *c->frames, frame);
-    if (m && m->pid == pid + 1 && (m->seen & 16))
-        return m->seen & 3;
+    if (m && m->pid == pid && (m->seen & HAS_SEEN))
+        return m->seen & (SYM_SEEN_KERNEL | SYM_SEEN_USER);
     sym_frame_state seen = sym_frame_seen(c->sym, c->r, frame);
     if (m) {
-        if (m->pid != pid + 1)
+        if (m->pid != pid)
             m->seen = 0;
-        m->pid = pid + 1;
-        m->seen |= 16 | seen;
+        m->pid = pid;
+        m->seen |= HAS_SEEN | seen;
     }
     return seen;
 }
@@ -294,17 +306,17 @@ static uint32_t resolved_stack(struct rw *c, const tr_record *rec)
                 : rec->type == TR_REC_SYSCALL ? rec->u.syscall.stack : rec->u.libcall.stack;
     int unwinds = rec->type == TR_REC_SAMPLE && rec->u.sample.nregs &&
                   rec->u.sample.stack_copy_len && c->o->sym.unwind;
-    if (unwinds || !in)
-        return resolve_and_write(c, rec, unwinds);
+    if (unwinds)
+        return resolve_and_write(c, rec);
+    c->stacks_new++;
+    if (!in)
+        return 0;
     uint64_t forgets = tr_reader_stack_forgets(c->r);
     if (forgets != c->forgets) { /* the input's nodes are gone: so are their output stacks */
         c->forgets = forgets;
-        c->nnodes = 0; /* from the next node id on */
-        free(c->nodes);
-        c->nodes = NULL;
+        forget_nodes(c);
         werr(c, tr_writer_forget_stacks(c->w));
     }
-    c->stacks_new++;
     c->begun = 0;
     return map_node(c, rec->pid, in);
 }
@@ -328,7 +340,9 @@ static void frames_hash(const sym_frame *f, size_t n, uint64_t *a, uint64_t *b)
     *b = y ^ (y >> 31);
 }
 
-static uint32_t resolve_and_write(struct rw *c, const tr_record *rec, int unwound)
+/* An unwound sample's stack: unwound samples repeat the same frames under
+ * new addresses, so each distinct stack is written once. */
+static uint32_t resolve_and_write(struct rw *c, const tr_record *rec)
 {
     const sym_frame *f;
     size_t n;
@@ -339,10 +353,6 @@ static uint32_t resolve_and_write(struct rw *c, const tr_record *rec, int unwoun
     c->stacks_new++;
     if (n == 0)
         return 0;
-    if (!unwound) /* the writer finds a stack it has, through its frames' ids */
-        return out_stack(c, f, n);
-    /* unwound samples repeat the same frames under new addresses: write
-     * each distinct stack once */
     uint64_t ha, hb;
     frames_hash(f, n, &ha, &hb);
     uintptr_t v = (uintptr_t)hashmap_get(&c->framesets, ha, hb);
@@ -398,9 +408,7 @@ static void end_stream(struct rw *c, uint64_t lost)
     hashmap_free(&c->strids);
     hashmap_free(&c->framesets);
     forget_frame_ids(c);
-    free(c->nodes);
-    c->nodes = NULL;
-    c->nnodes = 0;
+    forget_nodes(c);
     forget_memos(c);
     c->forgets = 0;
 }
