@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../symbolize/symbolize.h"
@@ -535,16 +534,10 @@ int fold_trace(struct fold *f, struct lines *l, const char *shown)
     /* a file: the blobs recorders write at the end of a stream (kallsyms) are
      * found first, as tr-symbolize finds them, instead of this machine's
      * /proc/kallsyms being read for the first kernel frame */
-    struct stat sb;
-    if (t.sym && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0) {
-        map = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-        if (map == MAP_FAILED) {
-            map = NULL;
-        } else if (sym_prescan_lazy(t.sym, map, maplen = (size_t)sb.st_size) < 0) {
-            cli_warn("out of memory");
-            status = CLI_EXIT_FAIL;
-            goto out;
-        }
+    if (t.sym && (map = sym_map_input(fd, prelen, &maplen)) && sym_prescan_lazy(t.sym, map, maplen) < 0) {
+        cli_warn("out of memory");
+        status = CLI_EXIT_FAIL;
+        goto out;
     }
     t.ps = pscript_new(&f->o->ps, &f->map);
     t.sys_ps = pscript_new(&f->o->ps, &t.sysmap);

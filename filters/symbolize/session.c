@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <fcntl.h>
 #include <unistd.h>
@@ -565,6 +566,19 @@ static int tail_walk(const uint8_t *b, size_t len, tail_stream **out, size_t *no
 bad:
     free(st);
     return -1;
+}
+
+void *sym_map_input(int fd, size_t read, size_t *len)
+{
+    struct stat st;
+    off_t at = lseek(fd, 0, SEEK_CUR);
+    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 || at < 0 || (size_t)at != read)
+        return NULL;
+    void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+    *len = (size_t)st.st_size;
+    return p;
 }
 
 int sym_prescan_lazy(sym_session *s, const void *buf, size_t len)

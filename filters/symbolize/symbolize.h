@@ -149,6 +149,11 @@ int sym_prescan_fd(sym_session *s, int fd);
  * without kallsyms, a JIT address without its map, a vDSO without its
  * image).  What resolves is the same as with sym_prescan(). */
 int sym_prescan_lazy(sym_session *s, const void *buf, size_t len);
+/* The input fd, a regular file of which exactly the first `read` bytes
+ * were read so far, mapped for the prescan (*len its size; munmap(p, *len)
+ * after sym_free); NULL when it is no such file (a pipe, a file read from
+ * elsewhere) or cannot be mapped. */
+void *sym_map_input(int fd, size_t read, size_t *len);
 
 /* Flags of sym_frame: the TR_FRAME_* bits (TR_FRAME_KERNEL, TR_FRAME_JIT,
  * TR_FRAME_INLINE, TR_FRAME_SYMBOLIZED) plus SYM_UNKNOWN. */

@@ -523,17 +523,9 @@ static void copy_record(struct rw *c, const tr_record *in)
 /* The whole input in memory (mapped when it is a regular file). */
 static void *slurp(int fd, size_t *len, int *mapped)
 {
-    struct stat st;
-    *mapped = 0;
-    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
-        lseek(fd, 0, SEEK_CUR) == 0) {
-        void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-        if (p != MAP_FAILED) {
-            *mapped = 1;
-            *len = (size_t)st.st_size;
-            return p;
-        }
-    }
+    void *p = sym_map_input(fd, 0, len);
+    if ((*mapped = p != NULL))
+        return p;
     size_t cap = 0, n = 0;
     char *buf = NULL;
     for (;;) {
