@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "fold.h"
+#include "fold/fold.h"
 #include "folded.h"
 
 struct diff_opts {

@@ -4,7 +4,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "fold.h"
+#include "fold/fold.h"
 
 enum {
     OPT_PID = 256, OPT_TID, OPT_KERNEL, OPT_JIT, OPT_ALL, OPT_ADDRS, OPT_NO_INLINE, OPT_MARK_INLINE, OPT_SRCLINE,

@@ -13,7 +13,7 @@
 
 #include "cli.h"
 #include "rewrite.h"
-#include "../symbolize/sym_int.h"
+#include "symbolize/sym_int.h"
 
 struct rw {
     const struct rewrite_options *o;

@@ -2,7 +2,7 @@
 #ifndef TR_SYMBOLIZE_REWRITE_H
 #define TR_SYMBOLIZE_REWRITE_H
 
-#include "../symbolize/symbolize.h"
+#include "symbolize/symbolize.h"
 
 struct rewrite_options {
     sym_options sym;

@@ -14,8 +14,8 @@ clang $cflags -Irenderers/tr-flame \
     tests/flame/fuzz_folded.c renderers/tr-flame/flame.c renderers/tr-flame/svg.c \
     renderers/tr-flame/palette.c "$out/script.c" cli/cli.c format/*.c model/*.c -lzstd -lm \
     -o "$out/fuzz_folded"
-clang $cflags -Ifilters/folded \
-    tests/fold/fuzz_perfscript.c filters/folded/perfscript.c format/*.c model/*.c -lzstd -lm \
+clang $cflags -Imodel/fold \
+    tests/fold/fuzz_perfscript.c model/fold/perfscript.c format/*.c model/*.c -lzstd -lm \
     -o "$out/fuzz_perfscript"
 # seeds: the regression inputs, the tr-fold quirk captures, small folded files
 cp tests/flame/fuzz-regress/* tests/fold/data/quirks.txt "$out/corpus/" 2>/dev/null || true

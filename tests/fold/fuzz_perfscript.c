@@ -1,5 +1,5 @@
 /* fuzz_perfscript.c - libFuzzer target: bytes through tr-fold's perf script
- * folding (filters/folded/perfscript.c and the rules of model/stacks.h), with
+ * folding (model/fold/perfscript.c and the rules of model/stacks.h), with
  * options from the first byte.  Build and run: tests/flame/fuzz.sh [SECONDS];
  * make test replays the kept inputs (test_fuzz_perfscript_replay). */
 
@@ -9,7 +9,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "perfscript.h"
+#include "fold/perfscript.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

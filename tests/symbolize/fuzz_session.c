@@ -14,7 +14,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "../../filters/symbolize/sym_int.h"
+#include "../../model/symbolize/sym_int.h"
 
 int LLVMFuzzerTestOneInput_session(const uint8_t *data, size_t size);
 

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../filters/symbolize/sym_int.h"
+#include "../../model/symbolize/sym_int.h"
 #include "selfsample.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

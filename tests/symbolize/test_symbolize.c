@@ -25,7 +25,7 @@
 #include <elfutils/libdw.h>
 #include <elfutils/libdwelf.h>
 
-#include "../../filters/symbolize/sym_int.h"
+#include "../../model/symbolize/sym_int.h"
 #include "selfsample.h"
 
 /* ---- functions whose addresses the tests resolve ---- */

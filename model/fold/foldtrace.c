@@ -12,7 +12,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "../symbolize/symbolize.h"
+#include "symbolize/symbolize.h"
 #include "array.h"
 #include "hashmap.h"
 #include "cli.h"
