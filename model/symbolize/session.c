@@ -697,6 +697,10 @@ static void sync_jit(sym_session *s, sym_proc *p)
 {
     if (!s->cur_reader || !p || p->pid <= 0)
         return;
+    if (p->jit_reader == s->cur_reader && p->jit_blob_gen == s->blob_gen)
+        return; /* looked for since the last blob */
+    p->jit_reader = s->cur_reader;
+    p->jit_blob_gen = s->blob_gen;
     char name[48];
     size_t len;
     snprintf(name, sizeof name, BLOB_PERF_MAP_OLD_FMT, (int)p->pid);
@@ -731,6 +735,8 @@ int sym_observe(sym_session *s, tr_reader *r, const tr_record *rec)
     int rc = procs_feed(s->procs, rec); /* STREAM_START: forgets the processes */
     if (rc < 0)
         return rc;
+    if (rec->type == TR_REC_BLOB || rec->type == TR_REC_STREAM_START)
+        s->blob_gen++;
     switch (rec->type) {
     case TR_REC_STREAM_START:
         s->stream_no++;

@@ -75,6 +75,7 @@ struct sym_proc {
     uint64_t unwind_used;   /* session clock of its last unwinding */
     sym_session *session;
     const uint8_t *jit_blob; size_t jit_blob_len; /* the reader's blob jit came from */
+    const void *jit_reader; uint64_t jit_blob_gen; /* the reader and blob_gen it was last looked for at */
     struct sym_rule_slot *rules; /* unwind.c: address -> its CFI rule, while maps_gen holds */
     struct sym_addr_slot *addrs; /* session.c: address -> its entry, while maps_gen holds */
 };
@@ -102,6 +103,7 @@ struct sym_session {
     uint64_t arch_kind_gen; int arch_kind;
     uint64_t next_owner_id;
     uint64_t stream_no;  /* counts STREAM_START records (1 = the first stream) */
+    uint64_t blob_gen;   /* counts BLOB and STREAM_START records: the readers' blobs may have changed */
     size_t live_unwind;  /* processes with an unwinding session open */
     uint64_t unwind_clock;
     char *debuginfo_path;
@@ -175,6 +177,7 @@ struct sym_symfile {
      * for each DIE on an address's scope path the ranges of its children */
     uint64_t *bounds; size_t nbounds; int bounds_done;
     struct sym_rec *sized; size_t nsized; /* sized symbols by start, for the common case */
+    int first_global; /* libdwfl's index of the first symbol of its global pass (0: one pass) */
     uint64_t *sizeless; size_t nsizeless; /* starts of the sizeless ones, sorted */
     hashmap interval_syms; /* interval index -> its symbol */
     hashmap child_index;   /* DIE offset -> the ranges of its children */

@@ -454,13 +454,16 @@ void sym_symfile_free(sym_symfile *f)
  * how the address compares with the symbols' starts and ends and with the
  * sections' bounds, so between two consecutive such bounds every address
  * gets the same symbol: the bounds are sorted once per module, and the
- * symbol is found once per interval met.  When one sized symbol holds the
- * interval (and no sizeless one starts there unless it is global or weak),
- * libdwfl's answer is that symbol; only other intervals ask libdwfl. */
+ * symbol is found once per interval met.  Where sized symbols hold the
+ * interval, libdwfl's answer is the one its search would keep (held_by),
+ * unless a sizeless symbol could win; where nothing holds it and no
+ * sizeless symbol lies below, there is no symbol; only the other intervals
+ * ask libdwfl. */
 
 struct sym_rec {
     uint64_t start, end, maxend; /* maxend: the largest end up to this one */
     const char *name;            /* in the module's string table */
+    uint32_t index;              /* in libdwfl's table: its search order */
     uint8_t bind;
 };
 
@@ -549,6 +552,9 @@ static int build_bounds(sym_symfile *f)
     size_t cap = 0, scap = 0, lcap = 0;
     int n = dwfl_module_getsymtab(f->mod);
     f->bounds_done = 1;
+    f->first_global = dwfl_module_getsymtab_first_global(f->mod);
+    if (f->first_global < 0)
+        goto fail;
     for (int i = 0; i < n; i++) {
         GElf_Sym sym;
         GElf_Addr addr;
@@ -564,7 +570,7 @@ static int build_bounds(sym_symfile *f)
         if (sym.st_size) {
             if (array_reserve(&f->sized, &scap, f->nsized + 1, sizeof *f->sized, 1024) < 0)
                 goto fail;
-            f->sized[f->nsized++] = (struct sym_rec){ addr, addr + sym.st_size, 0, name,
+            f->sized[f->nsized++] = (struct sym_rec){ addr, addr + sym.st_size, 0, name, (uint32_t)i,
                                                       (uint8_t)GELF_ST_BIND(sym.st_info) };
         } else {
             if (array_reserve(&f->sizeless, &lcap, f->nsizeless + 1, sizeof *f->sizeless, 256) < 0)
@@ -610,38 +616,73 @@ fail:
 
 static const char *intern_name(sym_session *s, const char *name);
 
-/* The one sized symbol holding the interval starting at lo, when libdwfl
- * would surely choose it; NULL: ask libdwfl. */
-static const struct sym_rec *only_holder(const sym_symfile *f, uint64_t lo)
+/* libdwfl's preference of a symbol's binding. */
+static int binding_rank(uint8_t bind)
 {
-    size_t a = count_le(f->sized, f->nsized, sizeof *f->sized, lo);
-    const struct sym_rec *one = NULL;
+    return bind == STB_GLOBAL ? 3 : bind == STB_WEAK ? 2 : bind == STB_LOCAL ? 1 : 0;
+}
+
+#define MAX_HOLDERS 16
+
+/* The sized symbol libdwfl chooses for the interval starting at lo, when
+ * sized symbols hold it and no sizeless one can be chosen instead; NULL:
+ * ask libdwfl.  libdwfl searches its global symbols first (in table
+ * order), its local ones only when no global holds the address and no
+ * global sizeless symbol starts exactly there; a holder replaces the one
+ * kept when it starts later or binds more strongly, or, starting at the
+ * same place, is shorter and binds at least as strongly.  Once a sized
+ * symbol is kept, sizeless ones no longer count. */
+static const struct sym_rec *held_by(const sym_symfile *f, uint64_t lo)
+{
+    const struct sym_rec *h[MAX_HOLDERS];
+    size_t nh = 0, a = count_le(f->sized, f->nsized, sizeof *f->sized, lo);
+    int globals = 0;
     for (size_t i = a; i-- > 0 && f->sized[i].maxend > lo;) {
         if (f->sized[i].end <= lo)
             continue;
-        if (one)
-            return NULL; /* two hold it: libdwfl weighs them */
-        one = &f->sized[i];
+        if (nh == MAX_HOLDERS)
+            return NULL;
+        const struct sym_rec *r = &f->sized[i];
+        size_t j = nh++; /* kept in table order */
+        for (; j > 0 && h[j - 1]->index > r->index; j--)
+            h[j] = h[j - 1];
+        h[j] = r;
+        globals += (int)r->index >= f->first_global;
     }
-    if (!one || one->bind == STB_GLOBAL || one->bind == STB_WEAK)
-        return one;
-    /* a sizeless global starting right there would win over a local */
-    size_t k = count_le(f->sizeless, f->nsizeless, sizeof *f->sizeless, lo);
-    return one->bind == STB_LOCAL && !(k && f->sizeless[k - 1] == lo) ? one : NULL;
+    if (!nh)
+        return NULL;
+    if (!globals) { /* the locals are searched unless a sizeless symbol starts right here */
+        size_t k = count_le(f->sizeless, f->nsizeless, sizeof *f->sizeless, lo);
+        if (k && f->sizeless[k - 1] == lo)
+            return NULL;
+    }
+    const struct sym_rec *kept = NULL;
+    for (size_t i = 0; i < nh; i++) {
+        const struct sym_rec *r = h[i];
+        if (globals && (int)r->index < f->first_global)
+            continue; /* the local pass does not happen */
+        if (!kept || kept->start < r->start || binding_rank(kept->bind) < binding_rank(r->bind) ||
+            (kept->start == r->start && kept->end - kept->start > r->end - r->start &&
+             binding_rank(kept->bind) <= binding_rank(r->bind)))
+            kept = r;
+    }
+    return kept;
 }
 
-/* Does no symbol hold the interval starting at lo, and none without a size
- * start at or before it?  Then libdwfl has nothing to choose: no symbol (a
- * stripped program's gaps between its exported symbols, as in cc1). */
+/* Does no symbol hold the interval starting at lo, and no sizeless one
+ * start where libdwfl could take it?  Then libdwfl has nothing to choose:
+ * no symbol.  A sizeless symbol (a label) is only taken at or after the
+ * end of every sized one starting before the address: in the gaps of a
+ * stripped program (cc1) nothing is there, and past a function holding a
+ * label the label is out of the running. */
 static int nothing_holds(const sym_symfile *f, uint64_t lo)
 {
-    if (count_le(f->sizeless, f->nsizeless, sizeof *f->sizeless, lo))
-        return 0;
     size_t a = count_le(f->sized, f->nsized, sizeof *f->sized, lo);
     for (size_t i = a; i-- > 0 && f->sized[i].maxend > lo;)
         if (f->sized[i].end > lo)
             return 0;
-    return 1;
+    size_t k = count_le(f->sizeless, f->nsizeless, sizeof *f->sizeless, lo);
+    return !k || (a && f->sizeless[k - 1] < f->sized[a - 1].maxend);
 }
 
 /* The symbol of vaddr's interval (name NULL: none), NULL when out of memory. */
@@ -657,7 +698,7 @@ static const interval_sym *symbol_of(sym_session *s, sym_symfile *f, uint64_t va
         return is;
     GElf_Sym sym;
     GElf_Off off = 0;
-    const struct sym_rec *one = f->bounds && lo ? only_holder(f, f->bounds[lo - 1]) : NULL;
+    const struct sym_rec *one = f->bounds && lo ? held_by(f, f->bounds[lo - 1]) : NULL;
     int none = !one && f->bounds && nothing_holds(f, lo ? f->bounds[lo - 1] : 0);
     const char *n = one ? one->name : none ? NULL : dwfl_module_addrinfo(f->mod, vaddr, &off, &sym, NULL, NULL, NULL);
     if (one) {

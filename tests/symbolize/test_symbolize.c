@@ -1234,8 +1234,9 @@ static const char *getscopes_inline(Dwfl_Module *mod, uint64_t vaddr)
 }
 
 /* tr's symbol of every sized function's edges and of a sweep of .text in
- * the program at path is libdwfl's; full: the test program itself, with
- * its DWARF and symbol table (else a stripped copy: only .dynsym). */
+ * the program at path is libdwfl's; full: 1 the test program itself, with
+ * its DWARF and symbol table, 0 a stripped copy (only .dynsym), 2 a
+ * library (its symbols only). */
 static void match_libdwfl(const char *path, int full)
 {
     sym_options o;
@@ -1303,8 +1304,10 @@ static void match_libdwfl(const char *path, int full)
             /* no symbol: the name can only come from DWARF */
             assert_true(dwfl_module_addrdie(f->mod, addrs[i], &bias) != NULL);
         }
-        const char *inl = getscopes_inline(f->mod, addrs[i]);
-        if (inl) {
+        const char *inl = full == 2 ? NULL : getscopes_inline(f->mod, addrs[i]);
+        if (full == 2) {
+            /* the symbols only: a library's inline chains are deeper */
+        } else if (inl) {
             with_inline++;
             assert_int_equal(e->n, 2);
             assert_string_equal(e->f[0].func, inl);
@@ -1313,6 +1316,14 @@ static void match_libdwfl(const char *path, int full)
             assert_int_equal(e->n, 1);
         }
         free(e);
+    }
+    if (full == 2) {
+        /* a library's aliases are chosen as libdwfl would: it is asked
+         * only where a sizeless symbol could win */
+        assert_true(f->symtab_lookups * 10000 < n);
+        free(addrs);
+        sym_free(s);
+        return;
     }
     if (!full) {
         /* .text is gaps between the few exported symbols: libdwfl has
@@ -1361,6 +1372,27 @@ static void test_stripped_symbols_match_libdwfl(void **state)
     rmdir(dir);
 }
 
+/* The C library this test runs with, a real library's symbol table: its
+ * aliases (memcpy and __memcpy, a weak name and a global one on the same
+ * bytes) get libdwfl's answers without libdwfl searching its table. */
+static void test_library_symbols_match_libdwfl(void **state)
+{
+    (void)state;
+    char line[4096], path[4096] = "";
+    FILE *maps = fopen("/proc/self/maps", "r");
+    assert_non_null(maps);
+    while (!path[0] && fgets(line, sizeof line, maps)) {
+        char *p = strchr(line, '/');
+        if (p && strstr(p, "/libc.so")) {
+            p[strcspn(p, "\n")] = '\0';
+            snprintf(path, sizeof path, "%s", p);
+        }
+    }
+    fclose(maps);
+    assert_true(path[0] != '\0');
+    match_libdwfl(path, 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1377,6 +1409,7 @@ int main(void)
         cmocka_unit_test(test_tables_parse),
         cmocka_unit_test(test_symbols_match_libdwfl),
         cmocka_unit_test(test_stripped_symbols_match_libdwfl),
+        cmocka_unit_test(test_library_symbols_match_libdwfl),
         cmocka_unit_test_setup_teardown(test_dwarf_cache, dwcache_setup, dwcache_teardown),
         cmocka_unit_test_setup_teardown(test_dwarf_cache_damaged, dwcache_setup, dwcache_teardown),
         cmocka_unit_test_setup_teardown(test_dwarf_cache_forged, dwcache_setup, dwcache_teardown),
