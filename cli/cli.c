@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <limits.h>
 #include <string.h>
@@ -106,6 +107,11 @@ static void print_table(void)
 void cli_init(const struct cli_tool *t, int argc, char **argv)
 {
     tool = t;
+    /* Tables of a MiB or more live in their own mappings: they grow by
+     * mremap, never by copying into fresh pages (glibc's threshold would
+     * otherwise rise to 32 MiB as grown tables are freed, and a million
+     * stack nodes were copied, and faulted in, at every doubling). */
+    mallopt(M_MMAP_THRESHOLD, 1 << 20);
     size_t nl = 0, ns = 0;
     if (t->stop_at_nonopt)
         shortopts[ns++] = '+';

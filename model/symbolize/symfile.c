@@ -565,7 +565,7 @@ static int build_bounds(sym_symfile *f)
             goto fail;
         /* the symbols libdwfl may choose (counted generously: a doubt asks libdwfl) */
         int type = GELF_ST_TYPE(sym.st_info);
-        if (!name[0] || sym.st_shndx == SHN_UNDEF || type == STT_SECTION || type == STT_FILE)
+        if (sym.st_name == 0 || sym.st_shndx == SHN_UNDEF || type == STT_SECTION || type == STT_FILE)
             continue;
         if (sym.st_size) {
             if (array_reserve(&f->sized, &scap, f->nsized + 1, sizeof *f->sized, 1024) < 0)
