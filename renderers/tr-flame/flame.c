@@ -33,9 +33,16 @@ static uint32_t new_node(struct flame *f, uint32_t name)
         f->oom = 1;
         return 0;
     }
+    if (f->ncounts == 2 && f->nn >= f->diffcap &&
+        array_reserve(&f->diff, &f->diffcap, f->nn + 1, sizeof *f->diff, 4096) < 0) {
+        f->oom = 1;
+        return 0;
+    }
     struct fnode *x = &f->n[f->nn];
     memset(x, 0, sizeof *x);
     x->name = name;
+    if (f->diff)
+        memset(&f->diff[f->nn], 0, sizeof *f->diff);
     return (uint32_t)f->nn++;
 }
 
@@ -55,6 +62,7 @@ void flame_free(struct flame *f)
 {
     smap_free(&f->names);
     free(f->n);
+    free(f->diff);
     free(f->ckey);
     free(f->cval);
     free(f->prev);
@@ -166,7 +174,8 @@ static void add_stack(struct flame *f, const char *s, size_t len, double c1, dou
     double w = f->ncounts == 2 ? c2 : c1;
     f->time = f->n[0].w;
     f->n[0].w += w;
-    f->n[0].w1 += c1;
+    if (f->diff)
+        f->diff[0].w1 += c1;
     /* frames shared with the previous stack keep their nodes (in a flame
      * chart, the others are new: a frame spans one run of stacks in time) */
     size_t same = 0;
@@ -194,10 +203,11 @@ static void add_stack(struct flame *f, const char *s, size_t len, double c1, dou
             f->ppath[i] = cur;
         }
         f->n[cur].w += w;
-        f->n[cur].w1 += c1;
+        if (f->diff)
+            f->diff[cur].w1 += c1;
     }
-    if (f->ncounts == 2)
-        f->n[cur].d += c2 - c1;
+    if (f->diff)
+        f->diff[cur].d += c2 - c1;
     /* remember this stack */
     if (len + 1 > f->prev_cap && array_reserve(&f->prev, &f->prev_cap, len + 1, 1, 256) < 0) {
         f->oom = 1;
@@ -248,6 +258,14 @@ int flame_read(struct flame *f, int fd, const char *shown)
         if (!f->ncounts) {
             f->ncounts = fl.ncounts;
             f->ncounts_line = l.line_no;
+            if (f->ncounts == 2) { /* the root so far */
+                if (array_reserve(&f->diff, &f->diffcap, f->nn, sizeof *f->diff, 4096) < 0) {
+                    cli_warn("%s: out of memory", shown);
+                    status = CLI_EXIT_FAIL;
+                    break;
+                }
+                memset(f->diff, 0, f->nn * sizeof *f->diff);
+            }
         } else if (fl.ncounts != f->ncounts) {
             snprintf(why, sizeof why, "%d count%s, but line %llu has %d (mixed one- and two-count lines)",
                      fl.ncounts, fl.ncounts > 1 ? "s" : "", (unsigned long long)f->ncounts_line,

@@ -37,8 +37,13 @@ struct fnode {
     uint32_t child, sib;    /* first child, next sibling */
     uint32_t last;          /* last child */
     double w;               /* width: samples (after, for differential input) */
-    double w1;              /* before samples (differential) */
-    double d;               /* self delta after - before (differential) */
+};
+
+/* What differential input adds to a node (flame.diff[i] beside flame.n[i]:
+ * one-count input, the common case, does not pay for it) */
+struct fdiff {
+    double w1;              /* before samples */
+    double d;               /* self delta after - before */
 };
 
 struct flame {
@@ -46,6 +51,8 @@ struct flame {
     struct smap names;
     struct fnode *n;
     size_t nn, cap;
+    struct fdiff *diff;     /* two-count input only: cap elements, else NULL */
+    size_t diffcap;
     /* children by (parent, name): its own table, not model/hashmap.h, whose
      * 24-byte slots made tr-flame 20% slower on 60 MB of folded stacks */
     uint64_t *ckey;         /* (parent << 32 | name) + 1, 0 empty */

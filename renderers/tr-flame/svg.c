@@ -333,8 +333,8 @@ static int measure(struct layout *L)
             if (sn == scap && array_reserve(&st, &scap, sn + 1, sizeof *st, 256) < 0)
                 goto out;
             st[sn++] = (struct it){push, f->n[push].child, pdepth, index++};
-            if (push && fabs(f->n[push].d) > L->maxdelta)
-                L->maxdelta = fabs(f->n[push].d);
+            if (push && f->diff && fabs(f->diff[push].d) > L->maxdelta)
+                L->maxdelta = fabs(f->diff[push].d);
             if (pdepth > L->depthmax)
                 L->depthmax = pdepth;
             push = UINT32_MAX;
@@ -446,12 +446,13 @@ static void put_frame(struct layout *L, FILE *out, uint32_t node, size_t depth, 
         put_xml(out, o->countname, strlen(o->countname), 0, SIZE_MAX);
         fprintf(out, ", %.2f%%", L->timemax > 0 ? 100 * w / L->timemax : 0);
         if (f->ncounts == 2) {
-            double d = o->negate ? -x->d : x->d;
+            const struct fdiff *xd = &f->diff[x - f->n];
+            double d = o->negate ? -xd->d : xd->d;
             double dp = L->timemax > 0 ? 100 * d / L->timemax : 0;
             if (dp == 0)
                 dp = 0; /* never "-0.00" */
             fprintf(out, "; %s%.2f%%; before ", d > 0 ? "+" : "", dp);
-            put_count_commas(out, x->w1 * o->factor);
+            put_count_commas(out, xd->w1 * o->factor);
         }
         putc(')', out);
     }
@@ -462,7 +463,7 @@ static void put_frame(struct layout *L, FILE *out, uint32_t node, size_t depth, 
     else if (nlen == 1 && name[0] == '-')
         snprintf(color, sizeof color, "rgb(200,200,200)");
     else if (f->ncounts == 2)
-        palette_delta(x->d, L->maxdelta, o->negate, color, sizeof color);
+        palette_delta(f->diff[x - f->n].d, L->maxdelta, o->negate, color, sizeof color);
     else if (o->cp) {
         struct smap_entry *pe = smap_get(&L->palette, name, nlen);
         if (pe && !pe->n) {
