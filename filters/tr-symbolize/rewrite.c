@@ -23,15 +23,18 @@ struct rw {
     int out_fd;
     hashmap strids;   /* interned string pointer -> output string id + 1 */
     /* Each node of the input's stack tree mapped once, and each input frame
-     * resolved once: by id, the last process and state they were for
-     * (dropped when what an address means may change, and the nodes when
-     * the input's writer forgot its stacks) */
-    struct node_memo { int32_t pid; uint32_t state, out, depth; } *nodes; /* depth: of out */
+     * resolved once: by id, the memo generation and state they were for
+     * (a process's generation changes when what its addresses mean may
+     * change: a mapping, an exec; the nodes are dropped when the input's
+     * writer forgot its stacks) */
+    struct node_memo { uint32_t gen, state, out, depth; } *nodes; /* depth: of out */
     size_t nnodes;
     uint32_t node_base;  /* nodes[i] is input node node_base + i */
     uint64_t forgets;    /* the input's stack forgets seen */
     /* seen: sym_frame_seen's bits, and which fields are set: HAS_SEEN, HAS_IDS(ret) */
-    struct frame_memo { int32_t pid; uint32_t seen; uint32_t n[2], first[2]; } *frames;
+    struct frame_memo { uint32_t gen, seen; uint32_t n[2], first[2]; } *frames;
+    hashmap gens;        /* pid -> its memo generation (low 32 bits) and the blob epoch it was given in */
+    uint32_t next_gen, blob_epoch;
     size_t nframes;
     uint32_t *outf;      /* the output frame ids the frame memos point into */
     size_t noutf, capoutf;
@@ -201,12 +204,39 @@ static void forget_nodes(struct rw *c)
     c->nnodes = 0;
 }
 
-/* The output frame ids of input frame `frame` of process pid, as a return
- * address (ret) or not: *ids, n of them, inlined functions first. */
-static size_t frame_ids(struct rw *c, int32_t pid, uint32_t frame, int ret, const uint32_t **ids)
+/* The memo generation of process pid: memos made for another generation
+ * do not count.  Each generation is given once (never 0). */
+static uint32_t memo_gen(struct rw *c, int32_t pid)
+{
+    uintptr_t v = (uintptr_t)hashmap_get(&c->gens, (uint32_t)pid, 0);
+    if (v && (uint32_t)(v >> 32) == c->blob_epoch)
+        return (uint32_t)v;
+    if (++c->next_gen == 0) { /* 4 billion generations: the memos start anew */
+        forget_memos(c);
+        c->next_gen = 1;
+    }
+    uint64_t nv = (uint64_t)c->blob_epoch << 32 | c->next_gen;
+    if (hashmap_put(&c->gens, (uint32_t)pid, 0, (void *)(uintptr_t)nv) < 0)
+        cli_die(CLI_EXIT_FAIL, "out of memory");
+    return c->next_gen;
+}
+
+/* What process pid's addresses mean may have changed (a mapping, an exec,
+ * a fork making it): its memos no longer count. */
+static void memo_bump(struct rw *c, int32_t pid)
+{
+    if (hashmap_get(&c->gens, (uint32_t)pid, 0) && /* a blob epoch never current: */
+        hashmap_put(&c->gens, (uint32_t)pid, 0, (void *)(uintptr_t)((uint64_t)UINT32_MAX << 32)) < 0)
+        cli_die(CLI_EXIT_FAIL, "out of memory");
+}
+
+/* The output frame ids of input frame `frame` of a process of memo
+ * generation gen, as a return address (ret) or not: *ids, n of them,
+ * inlined functions first. */
+static size_t frame_ids(struct rw *c, uint32_t gen, uint32_t frame, int ret, const uint32_t **ids)
 {
     struct frame_memo *m = memo_slot((void **)&c->frames, &c->nframes, sizeof *c->frames, frame);
-    if (m && m->pid == pid && (m->seen & HAS_IDS(ret))) {
+    if (m && m->gen == gen && (m->seen & HAS_IDS(ret))) {
         *ids = c->outf + m->first[ret];
         return m->n[ret];
     }
@@ -224,9 +254,9 @@ static size_t frame_ids(struct rw *c, int32_t pid, uint32_t frame, int ret, cons
     for (size_t k = 0; k < nf; k++)
         c->outf[c->noutf++] = out_frame(c, &f[k]);
     if (m) {
-        if (m->pid != pid)
+        if (m->gen != gen)
             m->seen = 0;
-        m->pid = pid;
+        m->gen = gen;
         m->seen |= HAS_IDS(ret);
         m->first[ret] = (uint32_t)first;
         m->n[ret] = (uint32_t)nf;
@@ -236,16 +266,16 @@ static size_t frame_ids(struct rw *c, int32_t pid, uint32_t frame, int ret, cons
 }
 
 /* The state sym_frame_seen gives input frame `frame`, memoised with it. */
-static sym_frame_state frame_seen(struct rw *c, int32_t pid, uint32_t frame)
+static sym_frame_state frame_seen(struct rw *c, uint32_t gen, uint32_t frame)
 {
     struct frame_memo *m = memo_slot((void **)&c->frames, &c->nframes, sizeof *c->frames, frame);
-    if (m && m->pid == pid && (m->seen & HAS_SEEN))
+    if (m && m->gen == gen && (m->seen & HAS_SEEN))
         return m->seen & (SYM_SEEN_KERNEL | SYM_SEEN_USER);
     sym_frame_state seen = sym_frame_seen(c->sym, c->r, frame);
     if (m) {
-        if (m->pid != pid)
+        if (m->gen != gen)
             m->seen = 0;
-        m->pid = pid;
+        m->gen = gen;
         m->seen |= HAS_SEEN | seen;
     }
     return seen;
@@ -260,13 +290,14 @@ static uint32_t map_node(struct rw *c, int32_t pid, uint32_t in)
 {
     if (!c->nnodes)
         c->node_base = in; /* ids are given out from here, mostly in order */
+    uint32_t gen = memo_gen(c, pid);
     size_t n = 0;
     sym_frame_state st = 0;
     uint32_t out = 0, depth = 0;
     for (uint32_t v = in; v;) {
         struct node_memo *m = v >= c->node_base ? memo_slot((void **)&c->nodes, &c->nnodes, sizeof *c->nodes,
                                                             v - c->node_base) : NULL;
-        if (m && m->pid == pid && m->state == (st | MEMO_SET)) {
+        if (m && m->gen == gen && m->state == (st | MEMO_SET)) {
             out = m->out;
             depth = m->depth;
             c->stacks_memo++;
@@ -281,13 +312,13 @@ static uint32_t map_node(struct rw *c, int32_t pid, uint32_t in)
         if (array_reserve(&c->path, &c->path_cap, n + 1, sizeof *c->path, 64) < 0)
             cli_die(CLI_EXIT_FAIL, "out of memory");
         c->path[n++] = (struct path_node){v, frame, st};
-        st |= frame_seen(c, pid, frame);
+        st |= frame_seen(c, gen, frame);
         v = parent;
     }
     while (n--) { /* from the root side down */
         const struct path_node *p = &c->path[n];
         const uint32_t *ids;
-        size_t nf = frame_ids(c, pid, p->frame, (p->state & frame_seen(c, pid, p->frame)) != 0, &ids);
+        size_t nf = frame_ids(c, gen, p->frame, (p->state & frame_seen(c, gen, p->frame)) != 0, &ids);
         for (size_t k = nf; k-- > 0;) /* the function others were inlined into first */
             werr(c, tr_writer_stack_node(c->w, out, ids[k], &out));
         depth += (uint32_t)nf;
@@ -295,7 +326,7 @@ static uint32_t map_node(struct rw *c, int32_t pid, uint32_t in)
         struct node_memo *m = p->node >= c->node_base ? memo_slot((void **)&c->nodes, &c->nnodes, sizeof *c->nodes,
                                                                   p->node - c->node_base) : NULL;
         if (m)
-            *m = (struct node_memo){pid, p->state | MEMO_SET, out, depth};
+            *m = (struct node_memo){gen, p->state | MEMO_SET, out, depth};
     }
     c->frames_in += depth; /* the frames of the symbolized stack */
     return out;
@@ -620,9 +651,13 @@ int rewrite_trace(const struct rewrite_options *o, int in_fd, int out_fd)
         any = 1;
         if (sym_observe(c.sym, c.r, &rec) < 0)
             cli_die(CLI_EXIT_FAIL, "out of memory");
-        if (rec.type == TR_REC_MMAP || rec.type == TR_REC_FORK || rec.type == TR_REC_BLOB ||
-            (rec.type == TR_REC_COMM && rec.u.comm.exec))
-            forget_memos(&c); /* what an address means may have changed */
+        /* what an address means may have changed: for one process, or for all */
+        if (rec.type == TR_REC_MMAP || (rec.type == TR_REC_COMM && rec.u.comm.exec))
+            memo_bump(&c, rec.pid);
+        else if (rec.type == TR_REC_FORK && rec.pid != rec.u.fork.ppid) /* a new process */
+            memo_bump(&c, rec.pid);
+        else if (rec.type == TR_REC_BLOB)
+            c.blob_epoch++;
         if (rec.type == TR_REC_STREAM_START) {
             start_stream(&c);
             continue;
@@ -649,6 +684,7 @@ int rewrite_trace(const struct rewrite_options *o, int in_fd, int out_fd)
     free(c.fids);
     hashmap_free(&c.strids);
     hashmap_free(&c.framesets);
+    hashmap_free(&c.gens);
     forget_frame_ids(&c);
     free(c.nodes);
     free(c.frames);
