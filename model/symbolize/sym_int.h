@@ -189,6 +189,11 @@ uint64_t sym_symfile_vaddr(const sym_symfile *f, uint64_t off);
 /* Resolve vaddr (already adjusted for return addresses) into a new entry. */
 sym_entry *sym_symfile_resolve(sym_session *s, sym_symfile *f, uint64_t vaddr);
 void sym_symfile_free(sym_symfile *f);
+/* The symbol of vaddr as resolving names it (name interned, start and
+ * size file addresses): 0, or -1 when none. */
+int sym_symfile_symbol(sym_session *s, sym_symfile *f, uint64_t vaddr, const char **name,
+                       uint64_t *start, uint64_t *size);
+
 /* Read 8 bytes at file offset off of f's found file: 0 or -1. */
 int sym_symfile_read(sym_symfile *f, uint64_t off, uint64_t *val);
 
