@@ -145,7 +145,11 @@ static int on_sample(struct annotate *a, tr_reader *r, const tr_record *rec)
     struct an_fn *fn = get_fn(a, fr, rec->pid);
     if (!fn)
         return -1;
-    uint64_t key = fn->unknown ? fr->addr : fr->offset;
+    /* no symbol: the address in its module when it is a file's (the same in
+     * every process), else as recorded */
+    uint64_t key = fr->offset, vaddr;
+    if (fn->unknown)
+        key = fn->code && sym_code_at(a->sym, rec->pid, fr->addr, &vaddr) == fn->code ? vaddr : fr->addr;
     struct an_hit *h = hashmap_get(&a->hits, (uintptr_t)fn, key);
     if (!h) {
         if (!(h = calloc(1, sizeof *h)) || hashmap_put(&a->hits, (uintptr_t)fn, key, h) < 0) {

@@ -317,6 +317,8 @@ static int build_view(struct printer *p, struct view *v, struct an_fn *fn)
             r->weight = h[i]->weight;
             if (!fn->unknown)
                 snprintf(r->text, sizeof r->text, "%s+0x%" PRIx64, fn->func, h[i]->key);
+            else if (fn->code)
+                snprintf(r->text, sizeof r->text, "[%s+0x%" PRIx64 "]", base_name(fn->module), h[i]->key);
         }
     } else {
         v->binary = v->mod.detail;
