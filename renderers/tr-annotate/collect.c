@@ -174,16 +174,20 @@ int an_input(struct annotate *a, const char *path)
 {
     const char *shown;
     int fd = cli_open_input(path, &shown);
+    /* a file: mapped before it is read, for the session's look-ahead at the
+     * blobs recorders write last (kallsyms), as tr-symbolize does */
+    size_t maplen = 0;
+    void *map = sym_map_input(fd, 0, &maplen);
     tr_reader *r;
     int rc = tr_reader_open(&r, fd, NULL);
     if (rc < 0) {
         cli_warn("%s: %s", shown, tr_strerror(rc));
+        if (map)
+            munmap(map, maplen);
         if (fd != 0)
             close(fd);
         return CLI_EXIT_FAIL;
     }
-    size_t maplen = 0;
-    void *map = sym_map_input(fd, 0, &maplen);
     /* the session reads the mapped file until it is freed */
     if (map && array_reserve(&a->maps, &a->capmaps, a->nmaps + 1, sizeof *a->maps, 4) == 0)
         a->maps[a->nmaps++] = (struct an_map){ map, maplen };
