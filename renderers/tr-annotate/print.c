@@ -267,7 +267,8 @@ static int line_shares(struct view *v)
         v->lines[j].samples += r->samples;
         v->lines[j].weight += r->weight;
     }
-    qsort(v->lines, v->nlines, sizeof *v->lines, cmp_share);
+    if (v->nlines)
+        qsort(v->lines, v->nlines, sizeof *v->lines, cmp_share);
     return 0;
 }
 
