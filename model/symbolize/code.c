@@ -12,9 +12,8 @@ sym_code *sym_code_at(sym_session *s, int32_t pid, uint64_t addr, uint64_t *vadd
     procs_proc *mp = procs_proc_get(s->procs, pid);
     procs_map *m = mp && pid >= 0 ? procs_find_map(mp, addr) : NULL;
     /* a file's, or the vDSO (anonymous memory and JIT code have no binary) */
-    int file = m && (m->path[0] == '/' ? strncmp(m->path, "//anon", 6) && strncmp(m->path, "/memfd:", 7)
-                                      : strcmp(m->path, "[vdso]") == 0);
-    if (!file || !sym_map_usable(m))
+    if (!m || !sym_map_usable(m) || sym_path_is_anon(m->path) ||
+        (m->path[0] != '/' && strcmp(m->path, "[vdso]") != 0))
         return NULL;
     sym_symfile *f = sym_map_symfile(s, m);
     if (f)
@@ -22,8 +21,9 @@ sym_code *sym_code_at(sym_session *s, int32_t pid, uint64_t addr, uint64_t *vadd
     return f;
 }
 
-void sym_code_info(const sym_code *c, sym_module_info *info)
+void sym_code_info(const sym_code *c, sym_module_info *info, const char **found)
 {
+    *found = c->found;
     *info = (sym_module_info){ c->path, c->status, c->build_id, c->build_id_len,
                                c->detail ? c->detail : "" };
 }

@@ -249,8 +249,9 @@ typedef struct sym_symfile sym_code;
  * (kernel, JIT, anonymous memory) or out of memory. */
 sym_code *sym_code_at(sym_session *s, int32_t pid, uint64_t addr, uint64_t *vaddr);
 /* How the module's binary was found (or why not): the module's recorded
- * path, TR_MOD_* status, the file used or the reason, its build-id. */
-void sym_code_info(const sym_code *c, sym_module_info *info);
+ * path, TR_MOD_* status, the file used or the reason, its build-id; the
+ * file used (NULL when none; valid until sym_free) in *found. */
+void sym_code_info(const sym_code *c, sym_module_info *info, const char **found);
 /* The ELF symbol holding vaddr: its name (demangled unless told; interned),
  * start and size (file addresses).  0, or -1 when there is none (or no
  * binary). */

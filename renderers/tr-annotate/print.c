@@ -88,10 +88,12 @@ static struct srcfile *source(struct printer *p, const char *path)
         cli_warn("%s: source file not readable: source lines left out", path);
         return NULL;
     }
-    for (size_t i = 0; i < len; i = strchr(f->text + i, '\n') ? (size_t)(strchr(f->text + i, '\n') - f->text) + 1 : len) {
+    for (size_t i = 0; i < len;) {
         if (array_reserve(&f->starts, &cap, f->nlines + 1, sizeof *f->starts, 256) < 0)
             break;
         f->starts[f->nlines++] = i;
+        const char *nl = memchr(f->text + i, '\n', len - i);
+        i = nl ? (size_t)(nl - f->text) + 1 : len;
     }
     return f;
 }
@@ -279,8 +281,9 @@ static int build_view(struct printer *p, struct view *v, struct an_fn *fn)
     struct an_hit **h = sorted_hits(fn);
     if (!h)
         return -1;
+    const char *found = NULL;
     if (fn->code)
-        sym_code_info(fn->code, &v->mod);
+        sym_code_info(fn->code, &v->mod, &found);
     else
         v->mod = (sym_module_info){ fn->module, TR_MOD_NOT_FOUND, NULL, 0, "" };
     const char *name;
@@ -322,7 +325,7 @@ static int build_view(struct printer *p, struct view *v, struct an_fn *fn)
                 snprintf(r->text, sizeof r->text, "[%s+0x%" PRIx64 "]", base_name(fn->module), h[i]->key);
         }
     } else {
-        v->binary = v->mod.detail;
+        v->binary = found;
     }
     free(h);
     return line_shares(v);
@@ -353,8 +356,7 @@ static void print_header(struct printer *p, const struct view *v, const char *wh
     if (v->binary)
         fprintf(o, "         : binary %s\n", v->binary);
     else
-        fprintf(o, "         : no disassembly: %s%s%s\n", v->mod.detail[0] && v->why != v->mod.detail ? v->mod.detail : "",
-                v->mod.detail[0] && v->why != v->mod.detail ? ": " : "", v->why);
+        fprintf(o, "         : no disassembly: %s\n", v->why);
 }
 
 static void print_source_row(struct printer *p, const char *file, uint32_t line, const char *main_file)
