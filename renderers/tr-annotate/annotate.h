@@ -37,6 +37,7 @@ struct an_fn {
     sym_code *code;            /* its module's binary; NULL: none (kernel, JIT, anonymous) */
     int have_start;
     uint64_t start;            /* the function's start as a file address of code */
+    uint64_t addr_start;       /* its start as recorded (the first sample's address - offset) */
     uint64_t samples, weight;
     struct an_hit *hits;
     size_t nhits;

@@ -116,6 +116,7 @@ static struct an_fn *get_fn(struct annotate *a, const sym_frame *fr, int32_t pid
     fn->module = fr->module;
     fn->unknown = (fr->flags & SYM_UNKNOWN) != 0;
     fn->kernel = (fr->flags & TR_FRAME_KERNEL) != 0;
+    fn->addr_start = fr->addr - fr->offset;
     uint64_t vaddr = 0;
     if (!fn->kernel && (fn->code = sym_code_at(a->sym, pid, fr->addr, &vaddr)) && !fn->unknown &&
         vaddr >= fr->offset) {

@@ -316,7 +316,7 @@ static int build_view(struct printer *p, struct view *v, struct an_fn *fn)
                 free(h);
                 return -1;
             }
-            r->addr = h[i]->key;
+            r->addr = fn->unknown ? h[i]->key : fn->addr_start + h[i]->key;
             r->samples = h[i]->samples;
             r->weight = h[i]->weight;
             if (!fn->unknown)
@@ -342,6 +342,14 @@ static void free_view(struct view *v)
 static const char *weighing(const struct printer *p)
 {
     return p->a->o->samples ? "samples" : "period";
+}
+
+/* JSON: the samples, and the period when shares weigh by it */
+static void json_counts(const struct printer *p, uint64_t samples, uint64_t weight)
+{
+    fprintf(p->out, "\"samples\":%" PRIu64, samples);
+    if (!p->a->o->samples)
+        fprintf(p->out, ",\"period\":%" PRIu64, weight);
 }
 
 static void print_header(struct printer *p, const struct view *v, const char *what)
@@ -477,8 +485,9 @@ static void print_json(struct printer *p, const struct view *v)
     fputs(",\"build_id\":\"", o);
     for (size_t i = 0; i < v->mod.build_id_len; i++)
         fprintf(o, "%02x", v->mod.build_id[i]);
-    fprintf(o, "\",\"samples\":%" PRIu64 ",\"%s\":%" PRIu64 ",\"percent_of_all\":%.2f", fn->samples,
-            weighing(p), fn->weight, pct(fn->weight, p->a->weight));
+    fputs("\",", o);
+    json_counts(p, fn->samples, fn->weight);
+    fprintf(o, ",\"percent_of_all\":%.2f", pct(fn->weight, p->a->weight));
     if (v->binary)
         fprintf(o, ",\"start\":\"0x%" PRIx64 "\",\"size\":%" PRIu64, v->start, v->size);
     fputs(",\"instructions\":[", o);
@@ -489,8 +498,9 @@ static void print_json(struct printer *p, const struct view *v)
             fputs(",\"asm\":", o);
             jstr(o, r->text);
         }
-        fprintf(o, ",\"samples\":%" PRIu64 ",\"%s\":%" PRIu64 ",\"percent\":%.2f", r->samples, weighing(p),
-                r->weight, pct(r->weight, fn->weight));
+        fputc(',', o);
+        json_counts(p, r->samples, r->weight);
+        fprintf(o, ",\"percent\":%.2f", pct(r->weight, fn->weight));
         if (r->file) {
             fputs(",\"file\":", o);
             jstr(o, r->file);
@@ -506,8 +516,9 @@ static void print_json(struct printer *p, const struct view *v)
     for (size_t i = 0; i < v->nlines; i++) {
         fputs(i ? ",\n {\"file\":" : "\n {\"file\":", o);
         jstr(o, v->lines[i].file);
-        fprintf(o, ",\"line\":%u,\"samples\":%" PRIu64 ",\"%s\":%" PRIu64 ",\"percent\":%.2f}", v->lines[i].line,
-                v->lines[i].samples, weighing(p), v->lines[i].weight, pct(v->lines[i].weight, fn->weight));
+        fprintf(o, ",\"line\":%u,", v->lines[i].line);
+        json_counts(p, v->lines[i].samples, v->lines[i].weight);
+        fprintf(o, ",\"percent\":%.2f}", pct(v->lines[i].weight, fn->weight));
     }
     fputs("]}", o);
 }
@@ -594,8 +605,9 @@ int an_print(struct annotate *a, FILE *out)
     {
         fputs("{\"event\":", out);
         jstr(out, a->event);
-        fprintf(out, ",\"samples\":%" PRIu64 ",\"%s\":%" PRIu64 ",\"functions\":[", a->samples, weighing(&p),
-                a->weight);
+        fputc(',', out);
+        json_counts(&p, a->samples, a->weight);
+        fputs(",\"functions\":[", out);
     }
     for (size_t i = 0; i < n; i++) {
         struct view v;
