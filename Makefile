@@ -18,8 +18,8 @@ V ?= 0
 
 # The build: the compiler and make (a minimal Debian root has neither), pkg-config, the libraries.
 DEB_PACKAGES := gcc libc6-dev make pkg-config \
-	libdw-dev libelf-dev zlib1g-dev libzstd-dev libtracefs-dev libtraceevent-dev libcmocka-dev libpfm4-dev
-PKGS := libzstd libdw libelf zlib libtracefs libtraceevent cmocka
+	libdw-dev libelf-dev zlib1g-dev libzstd-dev libtracefs-dev libtraceevent-dev libcmocka-dev libpfm4-dev libcapstone-dev
+PKGS := libzstd libdw libelf zlib libtracefs libtraceevent cmocka capstone
 # What the tests run besides the build, the one list (`make test-deps`, .ci/run): g++ and rustc
 # build the demangling cases' programs (rustc: unless rustup's is in ~/.cargo/bin), binutils'
 # objcopy/readelf/strip/nm make split and stripped binaries, python3 runs the strace and

@@ -32,6 +32,22 @@ _tr_reply() {
         for i in "${!COMPREPLY[@]}"; do COMPREPLY[i]=${COMPREPLY[i]#"$p"}; done
     fi
 }
+_tr_annotate() {
+    local cur prev w; _tr_words
+    case $prev in
+        -s|--symbol) COMPREPLY=(); return ;;
+        -n|--hottest) COMPREPLY=(); return ;;
+        -d|--dso) COMPREPLY=(); return ;;
+        -e|--event) _tr_reply @event; return ;;
+        -M|--disassembler-style) _tr_reply att intel; return ;;
+        --symfs) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+        --debug-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+        --cache-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+    esac
+    if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "-s --symbol -n --hottest -d --dso -e --event --samples --source --json --stdio -M --disassembler-style --symfs --debug-dir --no-debuginfod --no-demangle --cache-dir --no-cache -v --verbose -h --help -V --version " -- "$cur")); return; fi
+    COMPREPLY=($(compgen -f -- "$cur"))
+}
+complete -F _tr_annotate tr-annotate
 _tr_cat() {
     local cur prev w; _tr_words
     case $prev in

@@ -300,7 +300,7 @@ sym_symfile *sym_map_symfile(sym_session *s, procs_map *m)
     return m->user;
 }
 
-static int is_anon(const char *path)
+int sym_path_is_anon(const char *path)
 {
     return !path[0] || strcmp(path, "//anon") == 0 || strncmp(path, "[anon", 5) == 0 ||
            strcmp(path, "[heap]") == 0 || strcmp(path, "[stack]") == 0 ||
@@ -980,7 +980,7 @@ static const sym_entry *resolve_user_slow(sym_session *s, sym_proc *p, uint64_t 
         sym_warn_pid(s, SYM_PW_NOMAP, "pid %d: address 0x%llx is in no recorded mapping%s", (int)p->pid,
                   (unsigned long long)addr, p->mp->nmaps ? "" : " (the trace has no mappings for it)");
     }
-    if (!m || is_anon(m->path)) {
+    if (!m || sym_path_is_anon(m->path)) {
         const sym_entry *j = resolve_jit(s, p, addr, m ? m->path : NULL);
         if (j)
             return j;

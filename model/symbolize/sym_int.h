@@ -144,6 +144,9 @@ void sym_warn_pid(sym_session *s, int cause, const char *fmt, ...) __attribute__
 procs_map *sym_proc_find_map(sym_proc *p, uint64_t addr);
 /* Is m one of those (the maps of pid < 0 are not)? */
 int sym_map_usable(const procs_map *m);
+/* Is path a mapping of no file (anonymous memory, heap, stack, memfd, a
+ * JIT's perf map)? */
+int sym_path_is_anon(const char *path);
 /* m's binary, found on first use: NULL when out of memory. */
 sym_symfile *sym_map_symfile(sym_session *s, procs_map *m);
 int sym_push_symbol(sym_session *s, uint64_t owner, const char *module, const char *name,
@@ -192,6 +195,10 @@ uint64_t sym_symfile_vaddr(const sym_symfile *f, uint64_t off);
 /* Resolve vaddr (already adjusted for return addresses) into a new entry. */
 sym_entry *sym_symfile_resolve(sym_session *s, sym_symfile *f, uint64_t vaddr);
 void sym_symfile_free(sym_symfile *f);
+/* The symbol of vaddr as resolving names it (name interned, start and
+ * size file addresses): 0, or -1 when none. */
+int sym_symfile_symbol(sym_session *s, sym_symfile *f, uint64_t vaddr, const char **name,
+                       uint64_t *start, uint64_t *size);
 /* Read 8 bytes at file offset off of f's found file: 0 or -1. */
 int sym_symfile_read(sym_symfile *f, uint64_t off, uint64_t *val);
 

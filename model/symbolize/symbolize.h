@@ -237,6 +237,35 @@ typedef struct sym_symbol_info {
 } sym_symbol_info;
 int sym_symbols_take_new(sym_session *s, sym_symbol_info *sym);
 
+/* ---- The code of a module: for a tool that reads the instructions at
+ * sampled addresses (tr-annotate) ---- */
+/* A module's binary as the session found it (by build-id, as for
+ * resolving: never a second search): one per module, valid until sym_free. */
+typedef struct sym_symfile sym_code;
+/* The module holding user address addr of process pid by the maps observed
+ * so far (call it as the records come, as for resolving), its binary looked
+ * up on first use; *vaddr gets addr as an address of the module's file (its
+ * ELF virtual address).  NULL when addr is in no file's executable mapping
+ * (kernel, JIT, anonymous memory) or out of memory. */
+sym_code *sym_code_at(sym_session *s, int32_t pid, uint64_t addr, uint64_t *vaddr);
+/* How the module's binary was found (or why not): the module's recorded
+ * path, TR_MOD_* status, the file used or the reason, its build-id; the
+ * file used (NULL when none; valid until sym_free) in *found. */
+void sym_code_info(const sym_code *c, sym_module_info *info, const char **found);
+/* The ELF symbol holding vaddr: its name (demangled unless told; interned),
+ * start and size (file addresses).  0, or -1 when there is none (or no
+ * binary). */
+int sym_code_symbol(sym_session *s, sym_code *c, uint64_t vaddr, const char **name, uint64_t *start,
+                    uint64_t *size);
+/* Up to len bytes of the file's code from vaddr on into buf: how many (no
+ * more than the section holds from there), 0 when the binary has none there
+ * (not found, or a separate debug file whose sections hold no bytes). */
+size_t sym_code_read(sym_code *c, uint64_t vaddr, uint8_t *buf, size_t len);
+/* The line table's source file (joined to the unit's compilation directory
+ * when relative; interned) and line of vaddr: 0, or -1 when the module has
+ * no line for it. */
+int sym_code_line(sym_session *s, sym_code *c, uint64_t vaddr, const char **file, uint32_t *line);
+
 /* Statistics, for --stats and the benchmark. */
 typedef struct sym_stats {
     uint64_t frames, cache_hits, unwound_samples, unwind_failures;

@@ -721,6 +721,19 @@ static const interval_sym *symbol_of(sym_session *s, sym_symfile *f, uint64_t va
     return is;
 }
 
+int sym_symfile_symbol(sym_session *s, sym_symfile *f, uint64_t vaddr, const char **name,
+                       uint64_t *start, uint64_t *size)
+{
+    interval_sym tmp;
+    const interval_sym *is = f->mod ? symbol_of(s, f, vaddr, &tmp) : NULL;
+    if (!is || !is->name)
+        return -1;
+    *name = is->name;
+    *start = is->start;
+    *size = is->size;
+    return 0;
+}
+
 /* ---- the inline scope of an address ----
  *
  * dwarf_getscopes walks the unit's DIEs from its start for every address,

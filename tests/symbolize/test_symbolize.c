@@ -230,6 +230,49 @@ static void test_known_functions(void **state)
     free(buf);
 }
 
+/* ---- the code of a module (sym_code_*, tr-annotate) ---- */
+
+static void test_code(void **state)
+{
+    (void)state;
+    size_t len;
+    void *buf = self_trace(build_known, NULL, &len);
+    assert_non_null(buf);
+    sym_options o;
+    sym_options_init(&o);
+    struct result r;
+    sym_session *s = resolve_all(buf, len, &o, 0, &r);
+    uint64_t addr = (uintptr_t)&target_leaf + 4, vaddr = 0, start = 0, size = 0;
+    sym_code *c = sym_code_at(s, getpid(), addr, &vaddr);
+    assert_non_null(c);
+    sym_module_info mi;
+    const char *found = NULL;
+    sym_code_info(c, &mi, &found);
+    assert_int_equal(mi.status, TR_MOD_RESOLVED);
+    assert_string_equal(mi.module, exe_path());
+    assert_non_null(found);
+    const char *name = NULL;
+    assert_int_equal(sym_code_symbol(s, c, vaddr, &name, &start, &size), 0);
+    assert_string_equal(name, "target_leaf");
+    assert_int_equal(start, vaddr - 4);
+    assert_true(size > 4);
+    /* the file's bytes are the code this process runs */
+    uint8_t code[16];
+    assert_int_equal(sym_code_read(c, start, code, sizeof code), sizeof code);
+    assert_memory_equal(code, (const void *)(uintptr_t)&target_leaf, sizeof code);
+    const char *file = NULL;
+    uint32_t line = 0;
+    assert_int_equal(sym_code_line(s, c, vaddr, &file, &line), 0);
+    assert_true(file[0] == '/' && strstr(file, "test_symbolize.c"));
+    assert_true(line >= 35 && line < 45); /* target_leaf's lines */
+    /* no file there: the stack */
+    int local = 0;
+    assert_null(sym_code_at(s, getpid(), (uintptr_t)&local, &vaddr));
+    sym_free(s);
+    result_free(&r);
+    free(buf);
+}
+
 /* ---- a real DWARF sample of an inlined loop ---- */
 
 #define MAX_SELF 400
@@ -1397,6 +1440,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_known_functions),
+        cmocka_unit_test(test_code),
         cmocka_unit_test(test_dwarf_unwind),
         cmocka_unit_test(test_corrupt_samples),
         cmocka_unit_test(test_kernel_and_jit),
