@@ -174,8 +174,8 @@ static int list_has(const char *const *v, size_t n, const char *s)
     return 0;
 }
 
-/* Whether e passes --dsos, --symbols and --percent-limit. */
-static int shown(const struct hist *h, const struct hentry *e)
+/* Whether e passes --dsos, --symbols (and --percent-limit when limit). */
+static int shown(const struct hist *h, const struct hentry *e, int limit)
 {
     const struct report *r = h->r;
     const struct rsym *s = &r->syms[e->sym];
@@ -185,7 +185,7 @@ static int shown(const struct hist *h, const struct hentry *e)
         return 0;
     double total = (double)h->sec->period;
     uint64_t v = r->o.children ? e->children : e->self;
-    return !r->o.percent_limit || (total > 0 && v * 100.0 / total >= r->o.percent_limit);
+    return !limit || !r->o.percent_limit || (total > 0 && v * 100.0 / total >= r->o.percent_limit);
 }
 
 /* Entries, their sums and call graphs from the section's groups.  0 or -1. */
@@ -244,7 +244,7 @@ static int hist_build(struct hist *h, struct report *r, struct rsection *sec, in
             cumulate(h, h->e[i].root);
             sort_children(h, h->e[i].root);
         }
-        if (shown(h, &h->e[i]))
+        if (shown(h, &h->e[i], 1))
             h->order[h->norder++] = (uint32_t)i;
     }
     hist_cmp_ctx = h;
@@ -335,8 +335,10 @@ static int col_width(const struct hist *h, int c)
     if (c == RK_CPU)
         return w;
     char buf[1024];
-    for (size_t i = 0; i < h->norder; i++) {
-        cell(h, &h->e[h->order[i]], c, buf, sizeof buf, 0);
+    for (size_t i = 0; i < h->ne; i++) { /* as perf: entries below --percent-limit count too */
+        if (!shown(h, &h->e[i], 0))
+            continue;
+        cell(h, &h->e[i], c, buf, sizeof buf, 0);
         int l = (int)strlen(buf);
         if (l > w)
             w = l;
@@ -618,7 +620,8 @@ void report_print(struct report *r, FILE *out)
             fprintf(out, "#\n#\n# Total Lost Samples: %llu\n#\n", (unsigned long long)r->lost);
         print_section(r, sec, out);
     }
-    report_print_syscalls(r, out);
+    if (!r->o.event || !strcmp(r->o.event, "syscalls"))
+        report_print_syscalls(r, out);
     report_print_events(r, out);
 }
 
@@ -708,7 +711,8 @@ void report_print_json(struct report *r, FILE *out)
     for (size_t i = 0; i < r->nsec; i++)
         if (r->sec[i].ng || r->sec[i].samples)
             json_section(r, &r->sec[i], out);
-    report_json_syscalls(r, out);
+    if (!r->o.event || !strcmp(r->o.event, "syscalls"))
+        report_json_syscalls(r, out);
     report_json_events(r, out);
 }
 

@@ -32,6 +32,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "lathist.h"
+
 /* perf's sort keys */
 enum report_key { RK_COMM, RK_PID, RK_TID, RK_DSO, RK_SYM, RK_SRCLINE, RK_CPU, RK_NKEYS };
 /* columns other than keys (-F) */
@@ -86,19 +88,5 @@ void report_print(struct report *r, FILE *out);
 void report_print_json(struct report *r, FILE *out);
 /* perf diff: the first report is the baseline; names label the data files. */
 void report_diff(struct report **r, size_t n, const char *const *names, FILE *out);
-
-/* ---- a bounded latency histogram (log-linear) --------------------------- */
-
-/* Values below 64 exactly; above, 32 buckets per power of two. */
-#define LATHIST_SUB 32
-#define LATHIST_BUCKETS (64 + 58 * LATHIST_SUB)
-struct lathist {
-    uint32_t *b;               /* LATHIST_BUCKETS counts, allocated at the first add */
-    uint64_t n, sum, max, min;
-};
-int lathist_add(struct lathist *h, uint64_t v);
-/* The q-quantile (0..1): the middle of its bucket, capped at max. */
-uint64_t lathist_quantile(const struct lathist *h, double q);
-void lathist_free(struct lathist *h);
 
 #endif
