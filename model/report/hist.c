@@ -199,16 +199,12 @@ static int hist_build(struct hist *h, struct report *r, struct rsection *sec, in
         return -1;
     h->nn = 1;
     const struct report_opts *o = &r->o;
-    int64_t *seen = NULL; /* the entries of one group, in walk order */
-    size_t capseen = 0;
     for (size_t gi = 0; gi < sec->ng; gi++) {
         const struct rgroup *g = &sec->g[gi];
         const uint32_t *st = seqtab_get(&r->stacks, g->stack);
         long d = (long)seqtab_len(&r->stacks, g->stack);
         if (d > o->max_stack && o->max_stack > 0)
             d = o->max_stack;
-        if (array_reserve(&seen, &capseen, (size_t)d + 1, sizeof *seen, 64) < 0)
-            goto nomem;
         int64_t leaf = entry_of(h, g, st[0]);
         if (leaf < 0)
             goto nomem;
@@ -236,7 +232,6 @@ static int hist_build(struct hist *h, struct report *r, struct rsection *sec, in
                 goto nomem;
         }
     }
-    free(seen);
     if (!(h->order = malloc((h->ne ? h->ne : 1) * sizeof *h->order)))
         return -1;
     for (size_t i = 0; i < h->ne; i++) {
@@ -251,7 +246,6 @@ static int hist_build(struct hist *h, struct report *r, struct rsection *sec, in
     qsort(h->order, h->norder, sizeof *h->order, entry_cmp);
     return 0;
 nomem:
-    free(seen);
     return -1;
 }
 

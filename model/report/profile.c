@@ -290,7 +290,8 @@ static struct rsection *section_of(struct report *r, const char *name, size_t le
     return sec;
 }
 
-static int group_add(struct rsection *sec, uint32_t stack, uint32_t comm, int32_t pid, int32_t tid,
+/* Add to the group of these; returns its index, or -1 out of memory. */
+static int64_t group_add(struct rsection *sec, uint32_t stack, uint32_t comm, int32_t pid, int32_t tid,
                      int32_t cpu, uint64_t samples, uint64_t period)
 {
     uint64_t a = (uint64_t)stack << 32 | (uint32_t)tid;
@@ -303,18 +304,19 @@ static int group_add(struct rsection *sec, uint32_t stack, uint32_t comm, int32_
         if (g->stack == stack && g->comm == comm && g->pid == pid && g->tid == tid && g->cpu == cpu) {
             g->samples += samples;
             g->period += period;
-            goto counted;
+            sec->samples += samples;
+            sec->period += period;
+            return (int64_t)((uintptr_t)v - 1);
         }
     }
     if (array_reserve(&sec->g, &sec->capg, sec->ng + 1, sizeof *sec->g, 64) < 0 ||
         hashmap_put(&sec->groups, a, b, (void *)(uintptr_t)(sec->ng + 1)) < 0)
         return -1;
-    sec->g[sec->ng++] = (struct rgroup){.stack = stack, .comm = comm, .pid = pid, .tid = tid, .cpu = cpu,
-                                        .samples = samples, .period = period};
-counted:
+    sec->g[sec->ng] = (struct rgroup){.stack = stack, .comm = comm, .pid = pid, .tid = tid, .cpu = cpu,
+                                      .samples = samples, .period = period};
     sec->samples += samples;
     sec->period += period;
-    return 0;
+    return (int64_t)sec->ng++;
 }
 
 /* ---- reading a trace ------------------------------------------------------ */
@@ -334,6 +336,17 @@ struct rstate {
     struct rsection *last_sec;
     uint64_t unresolved, switch_samples, other_samples;
     char comm_buf[16];
+    hashmap commids;           /* procs' interned comm -> its strtab id + 1 (this stream's) */
+    /* each thread's last sample (by tid modulo 64): a sample like it adds to
+     * its group without a look-up; emptied with cache */
+    struct last {
+        const struct rsection *sec;
+        const char *comm;
+        int32_t tid, pid, cpu;
+        uint32_t stack;            /* the trace's */
+        size_t group;
+    } last[64];
+    int filtered;              /* --pid, --tid or --comm given */
 };
 
 int report_wanted_comm(const struct report *r, const char *comm)
@@ -461,18 +474,37 @@ static int on_sample(struct rstate *t, const tr_record *rec)
         t->other_samples++;
     if (!in_time(&r->o, rec->time))
         return 0;
-    if (!wanted(t, rec)) { /* filtered entries still count in the total (perf's --percentage absolute) */
+    if (t->filtered && !wanted(t, rec)) { /* still counted in the total (perf's --percentage absolute) */
         sec->samples++;
         sec->period += rec->u.sample.period;
         return 0;
     }
-    const char *comm = comm_of(t, rec->tid);
-    int64_t cid = strtab_id(&r->str, comm, strlen(comm));
-    if (cid < 0)
-        return -1;
+    const char *comm = procs_comm(t->procs, rec->tid);
     uint32_t stack = rec->u.sample.stack;
     /* a sample with a stack copy is unwound: its frames are its own */
     int cached = stack && !(rec->u.sample.nregs && rec->u.sample.stack_copy_len);
+    struct last *l = &t->last[(uint32_t)rec->tid % 64];
+    if (cached && comm && l->sec == sec && l->comm == comm && l->tid == rec->tid && l->pid == rec->pid &&
+        l->cpu == rec->cpu && l->stack == stack) {
+        sec->g[l->group].samples++;
+        sec->g[l->group].period += rec->u.sample.period;
+        sec->samples++;
+        sec->period += rec->u.sample.period;
+        return 0;
+    }
+    void *cv = comm ? hashmap_get(&t->commids, (uintptr_t)comm, 0) : NULL;
+    int64_t cid;
+    if (cv) {
+        cid = (int64_t)((uintptr_t)cv - 1);
+    } else {
+        if (!comm)
+            comm = comm_of(t, rec->tid);
+        if ((cid = strtab_id(&r->str, comm, strlen(comm))) < 0)
+            return -1;
+        if (procs_comm(t->procs, rec->tid) == comm &&
+            hashmap_put(&t->commids, (uintptr_t)comm, 0, (void *)(uintptr_t)(cid + 1)) < 0)
+            return -1;
+    }
     void *v = cached ? hashmap_get(&t->cache, stack, (uint32_t)rec->pid) : NULL;
     int64_t sid;
     if (v) {
@@ -481,13 +513,19 @@ static int on_sample(struct rstate *t, const tr_record *rec)
         uint64_t before = t->unresolved;
         if ((sid = sample_stack(t, rec)) < 0)
             return -1;
-        if (cached && before == t->unresolved &&
-            hashmap_put(&t->cache, stack, (uint32_t)rec->pid, (void *)(uintptr_t)(sid + 1)) < 0)
+        cached = cached && before == t->unresolved; /* lost definitions may come again */
+        if (cached && hashmap_put(&t->cache, stack, (uint32_t)rec->pid, (void *)(uintptr_t)(sid + 1)) < 0)
             return -1;
     }
     if (seqtab_len(&r->stacks, (uint32_t)sid) > 1)
         sec->stacks = 1;
-    return group_add(sec, (uint32_t)sid, (uint32_t)cid, rec->pid, rec->tid, rec->cpu, 1, rec->u.sample.period);
+    int64_t g = group_add(sec, (uint32_t)sid, (uint32_t)cid, rec->pid, rec->tid, rec->cpu, 1, rec->u.sample.period);
+    if (g < 0)
+        return -1;
+    if (cached && comm == procs_comm(t->procs, rec->tid))
+        *l = (struct last){.sec = sec, .comm = comm, .tid = rec->tid, .pid = rec->pid, .cpu = rec->cpu,
+                           .stack = stack, .group = (size_t)g};
+    return 0;
 }
 
 /* Whether frames may resolve differently after a record of this type. */
@@ -519,6 +557,7 @@ static int read_trace(struct report *r, int fd, const char *shown, struct rstate
         return CLI_EXIT_FAIL;
     }
     int status = CLI_EXIT_OK;
+    t->filtered = o->npids || o->ntids || o->ncomms;
     void *map = NULL;
     size_t maplen = 0;
     sym_options so;
@@ -543,29 +582,22 @@ static int read_trace(struct report *r, int fd, const char *shown, struct rstate
     int warned = 0;
     while ((rc = tr_reader_next(t->rd, &rec)) != 0) {
         if (rc < 0) {
-            const tr_reader_diag *d = tr_reader_last_diag(t->rd);
-            if (tr_error_recoverable(rc)) {
-                hashmap_free(&t->cache);
-                if (!warned++)
-                    cli_warn("%s: %s at byte %llu%s%s; continuing", shown, tr_strerror(rc),
-                             (unsigned long long)d->offset, d->detail[0] ? ": " : "", d->detail);
-                status = CLI_EXIT_TRUNCATED;
-                continue;
-            }
-            cli_warn("%s: %s%s%s", shown, tr_strerror(rc), d->detail[0] ? ": " : "", d->detail);
-            tr_reader_stats st;
-            tr_reader_get_stats(t->rd, &st);
-            status = rc != TR_E_NOMEM && (rc == TR_E_TRUNCATED || st.streams > 0) ? CLI_EXIT_TRUNCATED
-                                                                                 : CLI_EXIT_FAIL;
-            break;
+            if (!fold_read_error(t->rd, rc, shown, &warned, &status))
+                break;
+            hashmap_free(&t->cache); /* definitions were lost: they may come again */
+            memset(t->last, 0, sizeof t->last);
+            continue;
         }
         if (t->sym ? sym_observe(t->sym, t->rd, &rec) < 0 : procs_feed(t->own_procs, &rec) < 0) {
             rc = TR_E_NOMEM;
             goto nomem;
         }
-        if (changes_frames(rec.type) && t->cache.count)
+        if (changes_frames(rec.type) && t->cache.count) {
             hashmap_free(&t->cache);
+            memset(t->last, 0, sizeof t->last);
+        }
         if (rec.type == TR_REC_STREAM_START) {
+            hashmap_free(&t->commids); /* the stream's processes are forgotten */
             tpformat_reset(t->tp);
             t->last_sec = NULL;
             continue;
@@ -579,7 +611,7 @@ static int read_trace(struct report *r, int fd, const char *shown, struct rstate
         rc = 0;
         if (rec.type == TR_REC_SAMPLE)
             rc = on_sample(t, &rec);
-        else if (rec.type == TR_REC_SYSCALL && in_time(o, rec.time) && wanted(t, &rec))
+        else if (rec.type == TR_REC_SYSCALL && in_time(o, rec.time) && (!t->filtered || wanted(t, &rec)))
             rc = report_syscall(r, t->rd, &rec, comm_of(t, rec.tid));
         else if (rec.type == TR_REC_TRACE_EVENT && in_time(o, rec.time))
             rc = report_trace_event(r, t->rd, t->tp, &rec, rec.tid > 0 ? comm_of(t, rec.tid) : "swapper");
@@ -607,6 +639,7 @@ out:
     procs_free(t->own_procs);
     stacks_frames_free(&t->frames);
     hashmap_free(&t->cache);
+    hashmap_free(&t->commids);
     free(t->ids);
     return status;
 }
@@ -666,7 +699,7 @@ static int parse_folded(struct report *r, struct rsection *sec, const char *key,
         return -1;
     if (n > 1)
         sec->stacks = 1;
-    return group_add(sec, (uint32_t)sid, (uint32_t)cid, pid, tid, -1, 0, ns);
+    return group_add(sec, (uint32_t)sid, (uint32_t)cid, pid, tid, -1, 0, ns) < 0 ? -1 : 0;
 }
 
 static int offcpu_pass(struct report *r, const char *path, uint64_t switches)
