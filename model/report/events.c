@@ -105,7 +105,8 @@ void report_print_syscalls(struct report *r, FILE *out)
     fprintf(out, "# Syscalls: %llu calls in %.6f s (%s/s), %llu errors (%.2f%%)\n#\n", (unsigned long long)t->lat.n,
             (double)(t->last - t->first) / 1e9, rb, (unsigned long long)t->errors,
             (double)t->errors * 100.0 / (double)t->lat.n);
-    qsort(r->sys, r->nsys, sizeof *r->sys, row_cmp);
+    if (r->nsys)
+        qsort(r->sys, r->nsys, sizeof *r->sys, row_cmp);
     int wname = 7;
     for (size_t i = 0; i < r->nsys; i++) {
         int l = (int)strlen(r->str.v[r->sys[i].name]);
@@ -124,7 +125,8 @@ void report_print_syscalls(struct report *r, FILE *out)
     fprintf(out, "  %-*s  %9llu  %8llu", wname, "total", (unsigned long long)t->lat.n, (unsigned long long)t->errors);
     lat_cells(out, &t->lat);
     fputs("\n#\n# Per process (rate: calls per second between its first and last call)\n#\n", out);
-    qsort(r->proc, r->nproc, sizeof *r->proc, row_cmp);
+    if (r->nproc)
+        qsort(r->proc, r->nproc, sizeof *r->proc, row_cmp);
     int wp = 15;
     for (size_t i = 0; i < r->nproc; i++) {
         int l = 8 + (int)strlen(r->str.v[r->proc[i].name]);
@@ -159,8 +161,10 @@ void report_json_syscalls(struct report *r, FILE *out)
     const struct sysrow *t = &r->systotal;
     if (!t->lat.n)
         return;
-    qsort(r->sys, r->nsys, sizeof *r->sys, row_cmp);
-    qsort(r->proc, r->nproc, sizeof *r->proc, row_cmp);
+    if (r->nsys)
+        qsort(r->sys, r->nsys, sizeof *r->sys, row_cmp);
+    if (r->nproc)
+        qsort(r->proc, r->nproc, sizeof *r->proc, row_cmp);
     fputs("{\"type\":\"syscalls\",", out);
     json_lat(out, &t->lat);
     fprintf(out, ",\"errors\":%llu,\"duration_ns\":%llu,\"syscalls\":[", (unsigned long long)t->errors,
@@ -347,7 +351,8 @@ static int task_cmp(const void *a, const void *b)
 
 static void print_latency(struct report *r, FILE *out)
 {
-    qsort(r->st, r->nst, sizeof *r->st, task_cmp);
+    if (r->nst)
+        qsort(r->st, r->nst, sizeof *r->st, task_cmp);
     fputs("\n -------------------------------------------------------------------------------------------------------"
           "------------------------------------\n", out);
     fputs("  Task                  |   Runtime ms  | Switches | Avg delay ms    | Max delay ms    | Max delay start  "
@@ -382,7 +387,8 @@ void report_print_events(struct report *r, FILE *out)
     if ((!r->events && !r->sched_seen) || (r->o.event && !r->events))
         return;
     ev_ctx = r;
-    qsort(r->ev, r->nev, sizeof *r->ev, ev_cmp);
+    if (r->nev)
+        qsort(r->ev, r->nev, sizeof *r->ev, ev_cmp);
     int wt = 15;
     for (size_t i = 0; i < r->nev; i++) {
         int l = 8 + (int)strlen(r->str.v[r->ev[i].comm]);
@@ -411,7 +417,8 @@ void report_json_events(struct report *r, FILE *out)
     if (!r->events && !r->sched_seen)
         return;
     ev_ctx = r;
-    qsort(r->ev, r->nev, sizeof *r->ev, ev_cmp);
+    if (r->nev)
+        qsort(r->ev, r->nev, sizeof *r->ev, ev_cmp);
     fputs("{\"type\":\"events\",\"counts\":[", out);
     for (size_t i = 0; i < r->nev; i++) {
         fputs(i ? ",{\"event\":" : "{\"event\":", out);
@@ -421,7 +428,8 @@ void report_json_events(struct report *r, FILE *out)
         fprintf(out, ",\"count\":%llu}", (unsigned long long)r->ev[i].n);
     }
     fputs("],\"latency\":[", out);
-    qsort(r->st, r->nst, sizeof *r->st, task_cmp);
+    if (r->nst)
+        qsort(r->st, r->nst, sizeof *r->st, task_cmp);
     int first = 1;
     for (size_t i = 0; i < r->nst; i++) {
         const struct schedtask *t = &r->st[i];

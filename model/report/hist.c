@@ -506,7 +506,8 @@ static void print_flat(const struct hist *h, const struct hentry *e, FILE *out)
     size_t k = 0, cap = 0;
     if (collect(h, e->root, (uint64_t)((double)total * o->graph_min / 100.0), &v, &k, &cap) < 0)
         return;
-    qsort(v, k, sizeof *v, fchain_cmp);
+    if (k)
+        qsort(v, k, sizeof *v, fchain_cmp);
     for (size_t i = 0; i < k; i++) {
         int first = 1;
         if (o->graph == RG_FOLDED) {
@@ -789,7 +790,8 @@ void report_diff(struct report **rs, size_t n, const char *const *names, FILE *o
             }
         }
         if (ok) {
-            qsort(v, nv, sizeof *v, dentry_cmp);
+            if (nv)
+                qsort(v, nv, sizeof *v, dentry_cmp);
             int wdso = 13, wsym = 6;
             for (size_t i = 0; i < nv; i++) {
                 int a = (int)strlen(v[i].dso), b = (int)strlen(v[i].sym) + 4;
