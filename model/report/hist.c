@@ -19,7 +19,9 @@ struct hentry {
     uint32_t comm, sym, srcline;         /* what is shown: the first frame's and group's */
     int32_t pid, tid, cpu;
     uint64_t self, children, samples;
-    size_t stamp;                        /* last group + 1 that counted it (children) */
+    size_t stamp;                        /* the last group walk that counted it (children) */
+    uint64_t est;                        /* nodes its call graph may take at most */
+    int batch;                           /* its graph is being built */
     uint32_t root;                       /* call graph root node, 0 none */
 };
 
@@ -35,6 +37,8 @@ struct hist {
     uint32_t *order;                     /* entries in output order */
     size_t norder;
     int graph;                           /* call graphs printed */
+    size_t stamps;                       /* group walks so far */
+    size_t batch_start, batch_end;       /* order[start .. end) have their graphs built */
 };
 
 static const char *S(const struct report *r, uint32_t id) { return r->str.v[id]; }
@@ -188,65 +192,118 @@ static int shown(const struct hist *h, const struct hentry *e, int limit)
     return !limit || !r->o.percent_limit || (total > 0 && v * 100.0 / total >= r->o.percent_limit);
 }
 
-/* Entries, their sums and call graphs from the section's groups.  0 or -1. */
-static int hist_build(struct hist *h, struct report *r, struct rsection *sec, int graph)
+enum { PASS_COUNT, PASS_GRAPH };
+
+/* A chain of group stack st (count frames from `from`, by step) for entry e:
+ * counted in est (PASS_COUNT), added to e's graph when e is in the batch. */
+static int chain(struct hist *h, int pass, int64_t e, const uint32_t *st, long from, long step, long count,
+                 uint64_t period)
 {
-    memset(h, 0, sizeof *h);
-    h->r = r;
-    h->sec = sec;
-    h->graph = graph && sec->stacks;
-    if (array_reserve(&h->n, &h->capn, 1, sizeof *h->n, 1024) < 0)
-        return -1;
-    h->nn = 1;
+    if (pass == PASS_COUNT) {
+        h->e[e].est += (uint64_t)count + 1;
+        return 0;
+    }
+    return h->e[e].batch ? add_chain(h, &h->e[e], st, from, step, count, period) : 0;
+}
+
+/* One walk over the section's groups: PASS_COUNT sums the entries (and
+ * their graphs' sizes), PASS_GRAPH builds the graphs of the batch.  0 or -1. */
+static int walk(struct hist *h, int pass)
+{
+    const struct report *r = h->r;
     const struct report_opts *o = &r->o;
-    for (size_t gi = 0; gi < sec->ng; gi++) {
-        const struct rgroup *g = &sec->g[gi];
+    for (size_t gi = 0; gi < h->sec->ng; gi++) {
+        const struct rgroup *g = &h->sec->g[gi];
         const uint32_t *st = seqtab_get(&r->stacks, g->stack);
         long d = (long)seqtab_len(&r->stacks, g->stack);
         if (d > o->max_stack && o->max_stack > 0)
             d = o->max_stack;
         int64_t leaf = entry_of(h, g, st[0]);
         if (leaf < 0)
-            goto nomem;
-        h->e[leaf].self += g->period;
-        h->e[leaf].samples += g->samples;
-        if (h->graph && add_chain(h, &h->e[leaf], st, o->caller ? d - 1 : 0, o->caller ? -1 : 1, d, g->period) < 0)
-            goto nomem;
+            return -1;
+        if (pass == PASS_COUNT) {
+            h->e[leaf].self += g->period;
+            h->e[leaf].samples += g->samples;
+        }
+        if (h->graph && chain(h, pass, leaf, st, o->caller ? d - 1 : 0, o->caller ? -1 : 1, d, g->period) < 0)
+            return -1;
         if (!o->children)
             continue;
-        h->e[leaf].stamp = gi + 1;
-        h->e[leaf].children += g->period;
+        size_t stamp = ++h->stamps;
+        h->e[leaf].stamp = stamp;
+        if (pass == PASS_COUNT)
+            h->e[leaf].children += g->period;
         /* perf walks the chain in the graph's order: the first frame of an
          * entry gives its chain (to the leaf in caller order, to the root in callee) */
         for (long k = 0; k < d; k++) {
             long i = o->caller ? d - 1 - k : k;
             int64_t e = entry_of(h, g, st[i]);
             if (e < 0)
-                goto nomem;
-            if (h->e[e].stamp == gi + 1)
+                return -1;
+            if (h->e[e].stamp == stamp)
                 continue;
-            h->e[e].stamp = gi + 1;
-            h->e[e].children += g->period;
-            if (h->graph && (o->caller ? add_chain(h, &h->e[e], st, i, -1, i + 1, g->period)
-                                       : add_chain(h, &h->e[e], st, i, 1, d - i, g->period)) < 0)
-                goto nomem;
+            h->e[e].stamp = stamp;
+            if (pass == PASS_COUNT)
+                h->e[e].children += g->period;
+            if (h->graph && (o->caller ? chain(h, pass, e, st, i, -1, i + 1, g->period)
+                                       : chain(h, pass, e, st, i, 1, d - i, g->period)) < 0)
+                return -1;
         }
     }
-    if (!(h->order = malloc((h->ne ? h->ne : 1) * sizeof *h->order)))
+    return 0;
+}
+
+/* Entries and their sums from the section's groups, in output order.  0 or -1. */
+static int hist_build(struct hist *h, struct report *r, struct rsection *sec, int graph)
+{
+    memset(h, 0, sizeof *h);
+    h->r = r;
+    h->sec = sec;
+    h->graph = graph && sec->stacks;
+    if (walk(h, PASS_COUNT) < 0 || !(h->order = malloc((h->ne ? h->ne : 1) * sizeof *h->order)))
         return -1;
-    for (size_t i = 0; i < h->ne; i++) {
-        if (h->e[i].root) {
-            cumulate(h, h->e[i].root);
-            sort_children(h, h->e[i].root);
-        }
+    for (size_t i = 0; i < h->ne; i++)
         if (shown(h, &h->e[i], 1))
             h->order[h->norder++] = (uint32_t)i;
-    }
     hist_cmp_ctx = h;
     qsort(h->order, h->norder, sizeof *h->order, entry_cmp);
     return 0;
-nomem:
-    return -1;
+}
+
+/* Call graphs are built for a batch of entries at a time, as many as
+ * GRAPH_BUDGET nodes hold (about 60 MB with their index): with children every entry holds the
+ * chains through it, which for deep stacks is the stack depth times more
+ * than the stacks themselves. */
+#define GRAPH_BUDGET (1u << 20)
+
+/* The graph of order[i] is built (and those of a batch after it).  0 or -1. */
+static int graph_ready(struct hist *h, size_t i)
+{
+    if (i < h->batch_end)
+        return 0;
+    for (size_t k = h->batch_start; k < h->batch_end; k++)
+        h->e[h->order[k]].batch = 0, h->e[h->order[k]].root = 0;
+    hashmap_free(&h->child);
+    if (array_reserve(&h->n, &h->capn, 1, sizeof *h->n, 1024) < 0)
+        return -1;
+    h->nn = 1;
+    uint64_t sum = 0;
+    size_t j = i;
+    for (; j < h->norder && (j == i || sum + h->e[h->order[j]].est <= GRAPH_BUDGET); j++) {
+        sum += h->e[h->order[j]].est;
+        h->e[h->order[j]].batch = 1;
+    }
+    h->batch_start = i, h->batch_end = j;
+    if (walk(h, PASS_GRAPH) < 0)
+        return -1;
+    for (size_t k = i; k < j; k++) {
+        const struct hentry *e = &h->e[h->order[k]];
+        if (e->root) {
+            cumulate(h, e->root);
+            sort_children(h, e->root);
+        }
+    }
+    return 0;
 }
 
 static void hist_free(struct hist *h)
@@ -574,6 +631,10 @@ static void print_section(struct report *r, struct rsection *sec, FILE *out)
                 fprintf(out, " %s%*s", c ? " " : "", col_right(cols[c]) ? w[c] : -w[c], buf);
         }
         fputc('\n', out);
+        if (h.graph && graph_ready(&h, i) < 0) {
+            fprintf(out, "# out of memory\n");
+            break;
+        }
         if (h.graph && e->root) {
             if (o->graph == RG_FLAT || o->graph == RG_FOLDED)
                 print_flat(&h, e, out);
@@ -690,7 +751,7 @@ static void json_section(struct report *r, struct rsection *sec, FILE *out)
             default: fputs(",\"srcline\":", out); report_json_str(out, S(r, e->srcline)); break;
             }
         }
-        if (h.graph && e->root) {
+        if (h.graph && graph_ready(&h, i) == 0 && e->root) {
             fputs(",\"callchains\":", out);
             json_graph(&h, e->root, sec->period, out);
         }
