@@ -229,6 +229,19 @@ static int64_t field_comm(struct report *r, const tpformat_event *ev, const char
     return id < 0 ? -2 : id;
 }
 
+/* The task tid, named by the payload's comm field (when it has one); NULL out of memory. */
+static struct schedtask *task_named(struct report *r, const tpformat_event *ev, int64_t tid, const char *field,
+                                    const tr_record *rec)
+{
+    struct schedtask *t = task_of(r, (int32_t)tid);
+    int64_t c = field_comm(r, ev, field, rec);
+    if (!t || c == -2)
+        return NULL;
+    if (c >= 0)
+        t->comm = (uint32_t)c;
+    return t;
+}
+
 static int sched_event(struct report *r, tpformat *tp, const char *name, const tr_record *rec)
 {
     const tpformat_event *ev;
@@ -240,12 +253,9 @@ static int sched_event(struct report *r, tpformat *tp, const char *name, const t
         int64_t state = field_int(ev, "prev_state", rec);
         r->sched_seen = 1;
         if (prev > 0) {
-            struct schedtask *t = task_of(r, (int32_t)prev);
-            int64_t c = field_comm(r, ev, "prev_comm", rec);
-            if (!t || c == -2)
+            struct schedtask *t = task_named(r, ev, prev, "prev_comm", rec);
+            if (!t)
                 return -1;
-            if (c >= 0)
-                t->comm = (uint32_t)c;
             if (t->in_since && now > t->in_since)
                 t->runtime += now - t->in_since;
             t->in_since = 0;
@@ -254,12 +264,9 @@ static int sched_event(struct report *r, tpformat *tp, const char *name, const t
                 t->ready_since = now;
         }
         if (next > 0) {
-            struct schedtask *t = task_of(r, (int32_t)next);
-            int64_t c = field_comm(r, ev, "next_comm", rec);
-            if (!t || c == -2)
+            struct schedtask *t = task_named(r, ev, next, "next_comm", rec);
+            if (!t)
                 return -1;
-            if (c >= 0)
-                t->comm = (uint32_t)c;
             t->in_since = now;
             if (t->ready_since && now >= t->ready_since) {
                 uint64_t d = now - t->ready_since;
@@ -274,12 +281,9 @@ static int sched_event(struct report *r, tpformat *tp, const char *name, const t
                !strcmp(name, "sched:sched_wakeup_new")) {
         int64_t pid = field_int(ev, "pid", rec);
         if (pid > 0) {
-            struct schedtask *t = task_of(r, (int32_t)pid);
-            int64_t c = field_comm(r, ev, "comm", rec);
-            if (!t || c == -2)
+            struct schedtask *t = task_named(r, ev, pid, "comm", rec);
+            if (!t)
                 return -1;
-            if (c >= 0)
-                t->comm = (uint32_t)c;
             if (!t->in_since && !t->ready_since)
                 t->ready_since = now;
         }
