@@ -53,7 +53,7 @@ echo "tr-report against perf report --stdio on the same recordings (CPU time bes
 for n in $SAMPLES; do
     # a hot3 round is about 2 ms of CPU: 40 samples at 20 kHz; two copies
     rounds=$(( n / 2 * 20000 / FREQ / 40 + 1 ))
-    perf record -q -F "$FREQ" -g -o "$work/p.data" -- sh -c "'$work/hot3' $rounds & '$work/hot3' $rounds; wait" \
+    perf record -q -N -F "$FREQ" -g -o "$work/p.data" -- sh -c "'$work/hot3' $rounds & '$work/hot3' $rounds; wait" \
         >/dev/null 2>"$work/err" || { cat "$work/err" >&2; exit 1; }
     perfdata2tr "$work/p.data" > "$work/p.tr"
     got=$(perf report -i "$work/p.data" --stdio --no-children -g none --sort comm 2>/dev/null | awk '/^# Samples/ { print $3 }')
