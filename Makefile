@@ -94,7 +94,7 @@ endif
 endif
 
 # --- the fragments -------------------------------------------------------
-include model/model.mk model/symbolize/symbolize.mk model/fold/fold.mk
+include model/model.mk model/symbolize/symbolize.mk model/fold/fold.mk model/report/report.mk
 include $(sort $(wildcard recorders/*/tool.mk filters/*/tool.mk renderers/*/tool.mk))
 include $(sort $(wildcard tests/*/test.mk))
 -include $(sort $(wildcard bench/*/bench.mk))

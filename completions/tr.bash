@@ -169,6 +169,28 @@ _tr_rec_strace() {
     COMPREPLY=($(compgen -c -- "$cur"))
 }
 complete -F _tr_rec_strace tr-rec-strace
+_tr_report() {
+    local cur prev w; _tr_words
+    case $prev in
+        -i|--input) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        -s|--sort) _tr_reply comm pid tid dso sym srcline cpu; return ;;
+        -F|--fields) COMPREPLY=(); return ;;
+        --percent-limit) COMPREPLY=(); return ;;
+        -g|--call-graph) _tr_reply graph fractal flat folded none caller callee; return ;;
+        --max-stack) COMPREPLY=(); return ;;
+        -c|--comms) COMPREPLY=(); return ;;
+        --pid) COMPREPLY=($(compgen -W "$(ls /proc | grep -E ^[0-9]+$)" -- "$cur")); return ;;
+        --tid) COMPREPLY=(); return ;;
+        -d|--dsos) COMPREPLY=(); return ;;
+        -S|--symbols) COMPREPLY=(); return ;;
+        --time) COMPREPLY=(); return ;;
+        --event) _tr_reply @event; return ;;
+        --cache-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+    esac
+    if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "-i --input --children --no-children -s --sort -F --fields -n --show-nr-samples --period --percent-limit -g --call-graph -G --inverted --max-stack -c --comms --pid --tid -d --dsos -S --symbols --time --event --offcpu --json --stdio --no-symbolize --cache-dir --no-cache -q --quiet -h --help -V --version " -- "$cur")); return; fi
+    COMPREPLY=($(compgen -f -- "$cur"))
+}
+complete -F _tr_report tr-report
 _tr_symbolize() {
     local cur prev w; _tr_words
     case $prev in

@@ -221,6 +221,7 @@ static void sample(const uint8_t *p, const uint8_t *end)
 
 static void task(uint32_t type, const uint8_t *p, const uint8_t *end, uint16_t misc)
 {
+    uint8_t idbuf[20]; /* the build-id of an MMAP2: written by tr_writer_add at the end */
     struct cur c = { p, end };
     tr_record r;
     memset(&r, 0, sizeof r);

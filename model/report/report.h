@@ -1,0 +1,92 @@
+/*
+ * report.h - a trace summed up as perf report, perf diff, perf sched latency
+ * and strace -c summarise it (tr-report; tr-top reuses the aggregation).
+ *
+ * One pass over a trace (raw frames symbolized on the fly, as tr-fold does)
+ * sums what it holds:
+ *   - samples, per event, into groups of equal (stack, pid, tid, comm, cpu):
+ *     memory grows with the distinct stacks and frames, never with the
+ *     samples; the table (Children/Self per --sort key) and the call graphs
+ *     are built from the groups when printed;
+ *   - off-CPU time: sched:sched_switch samples weighed by the time the task
+ *     was blocked, through model/fold's off-CPU computation;
+ *   - syscalls (tr-rec-strace): count, errors and a latency histogram
+ *     (log-linear buckets: bounded memory, quantiles within 1/32) per
+ *     syscall and per process;
+ *   - tracepoint events (tr-rec-ftrace): counts per event and task, and the
+ *     run-queue latency per task from sched_wakeup/sched_switch.
+ *
+ *     struct report_opts o; report_opts_init(&o); ...
+ *     struct report *r = report_new(&o);
+ *     status = report_input(r, path);            CLI_EXIT_* status
+ *     report_print(r, stdout);                   or report_print_json
+ *     report_diff(reports, n, names, stdout);    several traces side by side
+ *     report_free(r);
+ *
+ * Like fold.h, it writes its warnings with cli_warn and its output to the
+ * FILE given; it never exits.
+ */
+#ifndef TR_REPORT_H
+#define TR_REPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "lathist.h"
+
+/* perf's sort keys */
+enum report_key { RK_COMM, RK_PID, RK_TID, RK_DSO, RK_SYM, RK_SRCLINE, RK_CPU, RK_NKEYS };
+/* columns other than keys (-F) */
+enum report_col { RC_CHILDREN = RK_NKEYS, RC_SELF, RC_SAMPLES, RC_PERIOD };
+#define REPORT_MAX_COLS 16
+
+enum report_graph { RG_NONE, RG_GRAPH, RG_FRACTAL, RG_FLAT, RG_FOLDED };
+
+struct report_opts {
+    int children;              /* Children column (default 1 when stacks were recorded) */
+    int children_set;          /* --children / --no-children given */
+    int sort[REPORT_MAX_COLS], nsort;  /* keys, default comm,dso,sym */
+    int sort_given;            /* --sort was given */
+    int cols[REPORT_MAX_COLS], ncols;  /* -F: columns in order (0: default) */
+    int show_samples, show_period;     /* -n, --show-period */
+    double percent_limit;
+    int graph;                 /* enum report_graph (-g) */
+    int graph_set;
+    double graph_min;          /* percent (default 0.5) */
+    int caller, order_set;     /* -g caller|callee */
+    int max_stack;             /* frames nearest the leaf kept (default 127) */
+    int json;
+    int offcpu;                /* off-CPU report (auto for a file of sched_switch samples) */
+    const char *event;         /* only this event's section */
+    /* filters */
+    int32_t *pids, *tids; size_t npids, ntids;
+    const char **comms, **dsos, **syms; size_t ncomms, ndsos, nsyms;
+    uint64_t time_from, time_to; int have_from, have_to;  /* absolute, ns */
+    int no_symbolize, no_cache, quiet;
+    const char *cache_dir;
+};
+
+void report_opts_init(struct report_opts *o);
+void report_opts_free(struct report_opts *o);
+/* Parse "comm,dso,sym" (--sort) or "overhead,sample,comm" (-F) into o:
+ * 0, or -1 with *bad the unknown word (a pointer into a static copy). */
+int report_parse_sort(struct report_opts *o, const char *s, const char **bad);
+int report_parse_fields(struct report_opts *o, const char *s, const char **bad);
+/* -g's argument: "graph,0.5,caller", "fractal", "flat", "folded", "none",
+ * "caller", "callee" in any order: 0 or -1. */
+int report_parse_graph(struct report_opts *o, const char *s);
+
+struct report;
+struct report *report_new(const struct report_opts *o);
+void report_free(struct report *r);
+/* Read one trace (NULL or "-": stdin) into r.  Returns a CLI_EXIT_* status;
+ * messages on stderr name shown (the path). */
+int report_input(struct report *r, const char *path);
+/* Whether anything was read (samples, syscalls or events). */
+int report_empty(const struct report *r);
+void report_print(struct report *r, FILE *out);
+void report_print_json(struct report *r, FILE *out);
+/* perf diff: the first report is the baseline; names label the data files. */
+void report_diff(struct report **r, size_t n, const char *const *names, FILE *out);
+
+#endif
