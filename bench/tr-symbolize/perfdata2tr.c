@@ -227,7 +227,6 @@ static void task(uint32_t type, const uint8_t *p, const uint8_t *end, uint16_t m
     memset(&r, 0, sizeof r);
     r.time = last_time;
     r.cpu = -1;
-    uint8_t idbuf[20]; /* the mmap's build-id: the record points to it until written */
     if (type == PERF_RECORD_COMM) {
         r.type = TR_REC_COMM;
         r.pid = (int32_t)u32(&c);
