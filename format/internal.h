@@ -113,8 +113,6 @@ typedef struct buf {
     size_t len, cap;
 } buf;
 int tr_internal_buf_reserve(buf *b, size_t more);
-/* madvise(MADV_HUGEPAGE) of the pages of a table of several MiB */
-void tr_internal_advise_huge(void *p, size_t bytes);
 static inline int buf_put(buf *b, const void *d, size_t n)
 {
     if (b->cap - b->len < n && tr_internal_buf_reserve(b, n)) return TR_E_NOMEM;

@@ -604,6 +604,12 @@ int tr_stream_frame_parse(const void *buf, size_t len, tr_stream_frame *f);
 size_t tr_varint_put(uint8_t *p, uint64_t v);  /* returns bytes written, <= 10 */
 uint32_t tr_crc32c(uint32_t crc, const void *buf, size_t len);
 
+/* Memory: ask for transparent huge pages for a table of several MiB about
+ * to be filled (one fault per 2 MiB instead of per 4 KiB; advice only, a
+ * smaller table is left alone).  The library's own tables get it; tools
+ * call it for theirs. */
+void tr_advise_huge(void *p, size_t bytes);
+
 #ifdef __cplusplus
 }
 #endif

@@ -69,21 +69,15 @@ uint32_t tr_crc32c(uint32_t crc, const void *buf, size_t len)
     return ~crc;
 }
 
-/* A table grown to several MiB is about to be filled: on transparent huge
- * pages (given on request where the system's setting is "madvise") its
- * first touches fault once per 2 MiB instead of once per 4 KiB, a quarter
- * of a symbolizer's run on a deep recursion's million stack nodes. */
-void tr_internal_advise_huge(void *p, size_t bytes)
+void tr_advise_huge(void *p, size_t bytes)
 {
-    const uintptr_t huge = (uintptr_t)2 << 20;
+    const uintptr_t huge = (uintptr_t)2 << 20, page = 4096;
     if (bytes < 2 * huge)
         return;
-    /* the whole mapping of the table, not its 2 MiB pages only: a mapping
-     * split in three could no longer grow by mremap */
-    const uintptr_t page = 4096;
+    /* the table's whole mapping, not its 2 MiB pages only: a mapping split
+     * in three could no longer grow by mremap */
     uintptr_t lo = (uintptr_t)p & ~(page - 1), hi = ((uintptr_t)p + bytes + page - 1) & ~(page - 1);
-    if (hi > lo)
-        madvise((void *)lo, hi - lo, MADV_HUGEPAGE); /* advice: refused, it changes nothing */
+    madvise((void *)lo, hi - lo, MADV_HUGEPAGE); /* refused: nothing changes */
 }
 
 int tr_internal_buf_reserve(buf *b, size_t more)
@@ -95,7 +89,7 @@ int tr_internal_buf_reserve(buf *b, size_t more)
     while (cap < need) cap *= 2;
     uint8_t *p = realloc(b->p, cap);
     if (!p) return TR_E_NOMEM;
-    tr_internal_advise_huge(p, cap);
+    tr_advise_huge(p, cap);
     b->p = p;
     b->cap = cap;
     return 0;
@@ -111,7 +105,7 @@ int tr_internal_array_reserve(void *arrp, size_t *cap, size_t n, size_t elem, si
     memcpy(&arr, arrp, sizeof arr);
     void *grown = realloc(arr, ncap * elem);
     if (!grown) return TR_E_NOMEM;
-    tr_internal_advise_huge(grown, ncap * elem);
+    tr_advise_huge(grown, ncap * elem);
     memcpy(arrp, &grown, sizeof grown);
     *cap = ncap;
     return 0;
@@ -227,7 +221,7 @@ int tr_internal_idtab_put(idtab *t, uint32_t id, uint32_t val)
         while (n <= i) n *= 2;
         uint32_t *d = realloc(t->dense, n * sizeof *d);
         if (!d) return TR_E_NOMEM;
-        tr_internal_advise_huge(d, n * sizeof *d);
+        tr_advise_huge(d, n * sizeof *d);
         memset(d + t->ndense, 0, (n - t->ndense) * sizeof *d);
         t->dense = d;
         t->ndense = n;

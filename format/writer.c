@@ -359,11 +359,11 @@ int tr_writer_blob(tr_writer *w, const char *name, const void *data, size_t len,
             uint32_t nc_ = (cap) ? (cap) * 2 : 256;                                       \
             void *a_ = realloc((arr), nc_ * sizeof *(arr));                               \
             if (!a_) return TR_E_NOMEM;                                                   \
-            tr_internal_advise_huge(a_, nc_ * sizeof *(arr));                             \
+            tr_advise_huge(a_, nc_ * sizeof *(arr));                             \
             (arr) = a_;                                                                   \
             void *e_ = realloc((eparr), nc_ * sizeof *(eparr));                           \
             if (!e_) return TR_E_NOMEM;                                                   \
-            tr_internal_advise_huge(e_, nc_ * sizeof *(eparr));                           \
+            tr_advise_huge(e_, nc_ * sizeof *(eparr));                           \
             (eparr) = e_;                                                                 \
             (cap) = nc_;                                                                  \
         }                                                                                 \

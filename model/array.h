@@ -14,13 +14,10 @@
 #include <stddef.h>
 
 /* Grow the array *arrp (arrp is the address of the array pointer; elements
- * of elem bytes) to hold at least n elements, doubling from first.  0, or
- * TR_E_NOMEM with the array and *cap unchanged. */
+ * of elem bytes) to hold at least n elements, doubling from first (a table
+ * of several MiB on huge pages: tr_advise_huge).  0, or TR_E_NOMEM with the
+ * array and *cap unchanged. */
 int array_reserve(void *arrp, size_t *cap, size_t n, size_t elem, size_t first);
 
-/* Ask for transparent huge pages for a table of several MiB about to be
- * filled (array_reserve does it for its arrays):
- * one fault per 2 MiB instead of per 4 KiB.  Advice only. */
-void array_advise_huge(void *p, size_t bytes);
 
 #endif

@@ -4,24 +4,10 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "array.h"
 #include "hashmap.h"
 #include "tr.h"
-
-void array_advise_huge(void *p, size_t bytes)
-{
-    const uintptr_t huge = (uintptr_t)2 << 20;
-    if (bytes < 2 * huge)
-        return;
-    /* the whole mapping of the table, not its 2 MiB pages only: a mapping
-     * split in three could no longer grow by mremap */
-    const uintptr_t page = 4096;
-    uintptr_t lo = (uintptr_t)p & ~(page - 1), hi = ((uintptr_t)p + bytes + page - 1) & ~(page - 1);
-    if (hi > lo)
-        madvise((void *)lo, hi - lo, MADV_HUGEPAGE); /* refused: nothing changes */
-}
 
 int array_reserve(void *arrp, size_t *cap, size_t n, size_t elem, size_t first)
 {
@@ -35,7 +21,7 @@ int array_reserve(void *arrp, size_t *cap, size_t n, size_t elem, size_t first)
     void *grown = realloc(arr, ncap * elem);
     if (!grown)
         return TR_E_NOMEM;
-    array_advise_huge(grown, ncap * elem);
+    tr_advise_huge(grown, ncap * elem);
     memcpy(arrp, &grown, sizeof grown);
     *cap = ncap;
     return 0;
@@ -86,7 +72,7 @@ static int map_grow(hashmap *m)
     hashmap n = { calloc(ncap, sizeof(hashmap_slot)), ncap, 0 };
     if (!n.slots)
         return TR_E_NOMEM;
-    array_advise_huge(n.slots, ncap * sizeof(hashmap_slot));
+    tr_advise_huge(n.slots, ncap * sizeof(hashmap_slot));
     for (size_t i = 0; i < m->cap; i++)
         if (m->slots[i].val) {
             *map_slot(&n, m->slots[i].a, m->slots[i].b) = m->slots[i];

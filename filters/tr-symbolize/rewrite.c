@@ -177,7 +177,7 @@ static void *memo_slot(void **arr, size_t *n, size_t size, uint32_t idx)
         uint8_t *a = realloc(*arr, cap * size);
         if (!a)
             cli_die(CLI_EXIT_FAIL, "out of memory");
-        array_advise_huge(a, cap * size);
+        tr_advise_huge(a, cap * size);
         memset(a + *n * size, 0, (cap - *n) * size);
         *arr = a;
         *n = cap;
