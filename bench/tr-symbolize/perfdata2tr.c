@@ -20,8 +20,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../recorders/tr-rec-perf/kallsyms.h"
 #include "cli.h"
+#include "kallsyms.h"
 #include "keys.h"
 #include "tr.h"
 #include "keys.h"
