@@ -5,8 +5,11 @@
  * A sample:      comm pid/tid [cpu] time: period event:
  *                \t    addr sym+0xoff (module)       one line per frame, leaf first
  * (a sample without a call chain is one line, as perf script prints it).
- * Unsymbolized frames show [unknown] and the module from the mmap records
- * seen so far.  Tracepoint samples show their fields after the event name,
+ * Unsymbolized frames are symbolized on the fly (model/symbolize, as perf
+ * script does: no inline frames); with --raw they show [unknown] and the
+ * module from the mmap records seen so far.  Side-band records (comm, fork,
+ * exit, mmap, lost, module status) show only when asked, as perf script's
+ * --show-*-events.  Tracepoint samples show their fields after the event name,
  * decoded with libtraceevent from the ftrace/format/SYS/EVENT blobs, as
  * perf script does.  Counters: -I readings print as perf stat -I lines, final
  * readings as the perf stat table at the end of the stream (or --summary).
@@ -23,6 +26,7 @@
 #include "cli.h"
 #include "counters.h"
 #include "keys.h"
+#include "symbolize/symbolize.h"
 #include "tpformat.h"
 
 /* The samples view's state for the current stream (c->sample; for the
@@ -256,6 +260,57 @@ static int put_frame(struct cat_ctx *c, const tr_record *rec, uint32_t id, int a
     return 0;
 }
 
+/* A frame symbolized on the fly, as perf script prints it: "\taddr sym+0xoff
+ * (module)\n" ("[unknown]" without an offset), without the tab and the
+ * newline when alone on the sample's line.  0, or -1 out of memory. */
+static int put_sym_frame(struct cat_ctx *c, const sym_frame *f, int alone)
+{
+    char buf[4096];
+    const char *mod = f->module ? f->module : "[unknown]";
+    int n = f->flags & SYM_UNKNOWN ? snprintf(buf, sizeof buf, "%16" PRIx64 " [unknown] (%s)", f->addr, mod)
+                                   : snprintf(buf, sizeof buf, "%16" PRIx64 " %s+0x%" PRIx64 " (%s)", f->addr,
+                                              f->func, f->offset, mod);
+    if (n < 0)
+        return -1;
+    const char *t = cat_text(c, buf); /* the program's names (paths, symbols) never raw */
+    struct cat_sample_state *s = c->sample;
+    return (!alone && out_put(s, "\t", 1) < 0) || out_put(s, t, strlen(t)) < 0 || (!alone && out_put(s, "\n", 1) < 0)
+               ? -1 : 0;
+}
+
+/* Whether a frame of the stack is raw (to be symbolized); 0 also for lost ones. */
+static int any_raw(struct cat_ctx *c, const uint32_t *frames, int n)
+{
+    for (int i = 0; i < n; i++) {
+        const tr_frame *fr = tr_reader_frame(c->r, frames[i]);
+        if (fr && !(fr->flags & TR_FRAME_SYMBOLIZED))
+            return 1;
+    }
+    return 0;
+}
+
+/* The frames of the sample symbolized on the fly after its header; 1 done,
+ * 0 when the session cannot (then the recorded frames are printed), -1 out
+ * of memory. */
+static int put_sym_stack(struct cat_ctx *c, const tr_record *rec, int alone)
+{
+    sym_session *ss = cat_sym(c);
+    const sym_frame *f;
+    size_t n;
+    if (!ss || sym_resolve_stack(ss, c->r, rec, &f, &n) < 0)
+        return 0;
+    struct cat_sample_state *s = c->sample;
+    if (alone && n <= 1)
+        return (n == 1 && (out_put(s, " ", 1) < 0 || put_sym_frame(c, &f[0], 1) < 0)) || out_put(s, "\n", 1) < 0
+                   ? -1 : 1;
+    if (out_put(s, "\n", 1) < 0)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        if (put_sym_frame(c, &f[i], 0) < 0)
+            return -1;
+    return out_put(s, "\n", 1) < 0 ? -1 : 1;
+}
+
 /* "prev_comm=... ==> next_comm=..." of a raw tracepoint payload, or nothing. */
 static void print_tracepoint_fields(struct cat_ctx *c, FILE *f, const tr_record *rec)
 {
@@ -314,7 +369,14 @@ static int put_stack(struct cat_ctx *c, const tr_record *rec, const tr_event_def
     int n = tr_reader_stack(c->r, rec->u.sample.stack, &frames);
     if (n < 0)
         return out_printf(s, "\n\t[stack %u lost]\n\n", rec->u.sample.stack);
-    if (ev && !(ev->flags & TR_EVF_CALLCHAIN) && n <= 1) {
+    int alone = ev && !(ev->flags & TR_EVF_CALLCHAIN);
+    /* raw frames, or a stack copy to unwind: symbolized on the fly */
+    if (c->sym && ((rec->u.sample.nregs && rec->u.sample.stack_copy_len) || any_raw(c, frames, n))) {
+        int done = put_sym_stack(c, rec, alone);
+        if (done)
+            return done < 0 ? -1 : 0;
+    }
+    if (alone && n <= 1) {
         if (n == 1 && (out_put(s, " ", 1) < 0 || put_frame(c, rec, frames[0], 1) < 0))
             return -1;
         return out_put(s, "\n", 1);
@@ -325,6 +387,25 @@ static int put_stack(struct cat_ctx *c, const tr_record *rec, const tr_event_def
         if (put_frame(c, rec, frames[i], 0) < 0)
             return -1;
     return out_put(s, "\n", 1);
+}
+
+int cat_sample_sideband_hidden(const struct cat_ctx *c, const tr_record *rec)
+{
+    const struct cat_opts *o = c->o;
+    switch (rec->type) {
+    case TR_REC_COMM:
+    case TR_REC_FORK:
+    case TR_REC_EXIT:
+        return !o->show_task;
+    case TR_REC_MMAP:
+        return !o->show_mmap;
+    case TR_REC_LOST:
+        return !o->show_lost;
+    case TR_REC_MODULE_STATUS:
+        return !o->show_status;
+    default:
+        return 0;
+    }
 }
 
 /* A sample: its text is built whole, then written at once. */
