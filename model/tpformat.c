@@ -785,7 +785,7 @@ static const char *conversion(const char *p, int *stars, int *sym)
     return *p ? p + 1 : p;
 }
 
-int tpformat_symbol_fields(const tpformat_event *ev, tpformat_field *out, int max)
+int tpformat_funcs_of(const tpformat_event *ev, tpformat_funcs *out)
 {
     const char *p = ev->print_fmt.format;
     const struct tep_print_arg *arg = ev->print_fmt.args;
@@ -807,9 +807,19 @@ int tpformat_symbol_fields(const tpformat_event *ev, tpformat_field *out, int ma
         const struct tep_format_field *fd = NULL; /* looked up by the parser only as it prints */
         if (sym && a->type == TEP_PRINT_FIELD && a->field.name)
             fd = a->field.field ? a->field.field : tep_find_any_field((struct tep_event *)ev, a->field.name);
-        if (fd && n < max)
-            field_of(fd, &out[n++]);
+        if (fd && n < TPFORMAT_FUNCS_MAX)
+            field_of(fd, &out->f[n++]);
         arg = arg->next;
     }
+    return out->n = n;
+}
+
+int tpformat_funcs_read(const tpformat_funcs *fs, uint32_t raw_flags, const uint8_t *data, size_t len,
+                        uint64_t *addrs)
+{
+    int n = 0;
+    for (int i = 0; i < fs->n; i++)
+        if (tpformat_read(&fs->f[i], raw_flags, data, len, &addrs[n]) == 0 && addrs[n])
+            n++;
     return n;
 }

@@ -145,10 +145,20 @@ const char *tpformat_print(tpformat *t, const tpformat_event *ev, uint64_t time,
 const char *tpformat_comm(tpformat *t, int pid);
 
 /* The fields whose values the event's print format shows as kernel
- * functions (%ps, %pS, %pf, %pF of REC->FIELD, cast or not): up to max of
- * them in out; returns how many.  A recorder stores the symbols of their
- * values (the "kallsyms" blob) so that readers print names. */
-int tpformat_symbol_fields(const tpformat_event *ev, tpformat_field *out, int max);
+ * functions (%ps, %pS, %pf, %pF of REC->FIELD, cast or not; the first
+ * TPFORMAT_FUNCS_MAX): a recorder stores the symbols of their values (the
+ * "kallsyms" blob) so that readers print names. */
+enum { TPFORMAT_FUNCS_MAX = 4 };
+typedef struct tpformat_funcs {
+    int n;
+    tpformat_field f[TPFORMAT_FUNCS_MAX];
+} tpformat_funcs;
+/* The event's function fields into *out; returns out->n. */
+int tpformat_funcs_of(const tpformat_event *ev, tpformat_funcs *out);
+/* The non-zero values of those fields in a payload into addrs (room for
+ * TPFORMAT_FUNCS_MAX): how many. */
+int tpformat_funcs_read(const tpformat_funcs *fs, uint32_t raw_flags, const uint8_t *data, size_t len,
+                        uint64_t *addrs);
 
 /* Kernel function names for the stream: tpformat_print names a function
  * address from the stream's "ftrace/kallsyms" or "kallsyms" blob once it

@@ -34,20 +34,14 @@ struct cpu_reader {
     uint64_t missed;   /* lost events reported from sub-buffer headers */
 };
 
-/* The fields of an event whose values its print format shows as kernel
- * functions (timer_start's function=%ps): their symbols go into the trace. */
-struct symfields {
-    int n;
-    tpformat_field f[4];
-};
-
 struct session {
     const struct ft_options *o;
     const char *dir;
     struct ft_events ev;
     uint32_t *defmap;      /* kernel event id -> trace event def id (0 unknown) */
     uint8_t *triedmap;     /* kernel id looked up already */
-    struct symfields **symf; /* kernel id -> the fields holding kernel functions, NULL none */
+    tpformat_funcs **funcs; /* kernel id -> the fields holding kernel functions (timer_start's
+                               function=%ps), NULL none: their symbols go into the trace */
     hashmap kaddrs;        /* the values of those fields (keys), for the kallsyms blob */
     int exec_id;           /* sched:sched_process_exec, -1 */
     tr_writer *w;
@@ -172,10 +166,10 @@ static int define_event(struct session *s, struct ft_event *e)
     if (ev && !s->common_known)
         s->common_known = tpformat_field_find(ev, "common_type", &s->f_type) &&
                           tpformat_field_find(ev, "common_pid", &s->f_pid);
-    struct symfields sf;
-    if (ev && e->id >= 0 && e->id < MAX_EVENT_ID && (sf.n = tpformat_symbol_fields(ev, sf.f, 4)) > 0 &&
-        (s->symf[e->id] = malloc(sizeof sf)))
-        *s->symf[e->id] = sf;
+    tpformat_funcs fs;
+    if (ev && e->id >= 0 && e->id < MAX_EVENT_ID && tpformat_funcs_of(ev, &fs) > 0 &&
+        (s->funcs[e->id] = malloc(sizeof fs)))
+        *s->funcs[e->id] = fs;
     char name[600];
     snprintf(name, sizeof name, BLOB_FTRACE_FORMAT_FMT, e->system, e->name);
     note_werr(s, tr_writer_blob(s->w, name, fmt, len, 1));
@@ -332,12 +326,10 @@ static int write_event(struct session *s, int cpu, uint64_t ts, const void *data
     int type = (int)v_type;
     int32_t tid = (int32_t)v_pid;
     uint32_t def = def_for(s, type);
-    const struct symfields *sf = type >= 0 && type < MAX_EVENT_ID ? s->symf[type] : NULL;
-    for (int i = 0; sf && i < sf->n; i++) {
-        uint64_t a;
-        if (tpformat_read(&sf->f[i], s->raw_flags, data, len, &a) == 0 && a)
-            hashmap_put(&s->kaddrs, a, 0, s); /* out of memory: the address stays unnamed */
-    }
+    const tpformat_funcs *fs = type >= 0 && type < MAX_EVENT_ID ? s->funcs[type] : NULL;
+    uint64_t a[TPFORMAT_FUNCS_MAX];
+    for (int i = 0, n = fs ? tpformat_funcs_read(fs, s->raw_flags, data, len, a) : 0; i < n; i++)
+        hashmap_put(&s->kaddrs, a[i], 0, s); /* out of memory: the address stays unnamed */
     int is_new = 0;
     struct ft_task *t = ft_tasks_get(s->tasks, tid, &is_new);
     if (t && is_new && !t->known)
@@ -677,9 +669,9 @@ int ft_record(const struct ft_options *o)
 
     s.defmap = calloc(MAX_EVENT_ID, sizeof *s.defmap);
     s.triedmap = calloc(MAX_EVENT_ID, 1);
-    s.symf = calloc(MAX_EVENT_ID, sizeof *s.symf);
+    s.funcs = calloc(MAX_EVENT_ID, sizeof *s.funcs);
     s.tasks = ft_tasks_new();
-    if (!s.defmap || !s.triedmap || !s.symf || !s.tasks || tpformat_new(&s.tp) < 0)
+    if (!s.defmap || !s.triedmap || !s.funcs || !s.tasks || tpformat_new(&s.tp) < 0)
         cli_die(CLI_EXIT_FAIL, "out of memory");
     {
         const uint16_t one = 1;
@@ -817,8 +809,8 @@ int ft_record(const struct ft_options *o)
     free(s.defmap);
     free(s.triedmap);
     for (int i = 0; i < MAX_EVENT_ID; i++)
-        free(s.symf[i]);
-    free(s.symf);
+        free(s.funcs[i]);
+    free(s.funcs);
     hashmap_free(&s.kaddrs);
     ft_tasks_free(s.tasks);
     tpformat_free(s.tp);

@@ -16,12 +16,13 @@
 void cat_track(struct cat_ctx *c, const tr_record *rec)
 {
     if (rec->type == TR_REC_BLOB && c->ftrace) tpformat_blob_arrived(cat_tpformat(c)); /* kallsyms at last? */
+    if ((rec->type < TR_REC_COMM || rec->type > TR_REC_MMAP) && rec->type != TR_REC_STREAM_START &&
+        (!c->sym || (rec->type != TR_REC_META && rec->type != TR_REC_BLOB)))
+        return; /* tr-cat asks about now only: the model needs no other record, the session no more */
     if (c->sym) { /* its model serves tr-cat too */
         if (sym_observe(c->sym, c->r, rec) < 0) cli_warn("%s: out of memory", c->file);
         return;
     }
-    if ((rec->type < TR_REC_COMM || rec->type > TR_REC_MMAP) && rec->type != TR_REC_STREAM_START)
-        return; /* tr-cat asks about now only: the model needs no other record */
     if (!c->procs && !(c->procs = procs_new(NULL))) return; /* out of memory: "-" and [unknown] */
     procs_feed(c->procs, rec);
 }

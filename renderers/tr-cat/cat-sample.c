@@ -77,8 +77,10 @@ static size_t format_symbolized(struct cat_ctx *c, const tr_frame *fr, char *buf
     const char *fn = tr_reader_string(c->r, fr->func, NULL);
     const char *mod = tr_reader_string(c->r, fr->module, NULL);
     const char *file = tr_reader_string(c->r, fr->file, NULL);
-    int n = snprintf(buf, size, "\t%16" PRIx64 " %s+0x%" PRIx64 " (%s)", fr->addr, fn ? fn : "[unknown]",
-                     fr->offset, mod ? mod : "[unknown]");
+    int n = !fn || !strcmp(fn, "[unknown]") /* as perf script: no offset */
+                ? snprintf(buf, size, "\t%16" PRIx64 " [unknown] (%s)", fr->addr, mod ? mod : "[unknown]")
+                : snprintf(buf, size, "\t%16" PRIx64 " %s+0x%" PRIx64 " (%s)", fr->addr, fn, fr->offset,
+                           mod ? mod : "[unknown]");
     if (n >= 0 && (size_t)n < size && file)
         n += snprintf(buf + n, size - (size_t)n, " %s:%u", file, fr->line);
     if (n >= 0 && (size_t)n < size && (fr->flags & TR_FRAME_INLINE))
@@ -278,10 +280,14 @@ static int put_sym_frame(struct cat_ctx *c, const sym_frame *f, int alone)
                ? -1 : 0;
 }
 
-/* Whether a frame of the stack is raw (to be symbolized); 0 also for lost ones. */
+/* Whether a frame of the stack is raw (to be symbolized); 0 also for lost
+ * ones.  A frame whose line is cached is symbolized: not looked up again. */
 static int any_raw(struct cat_ctx *c, const uint32_t *frames, int n)
 {
+    const struct cat_sample_state *s = c->sample;
     for (int i = 0; i < n; i++) {
+        if (frames[i] < s->nlines && s->lines[frames[i]].len)
+            continue;
         const tr_frame *fr = tr_reader_frame(c->r, frames[i]);
         if (fr && !(fr->flags & TR_FRAME_SYMBOLIZED))
             return 1;

@@ -466,10 +466,13 @@ static void test_function_names(void **state)
         assert_int_equal(tpformat_use(t, r, 0), 1);
         const tpformat_event *ev = tpformat_event_of(t, rec.u.trace_event.data, rec.u.trace_event.len);
         assert_non_null(ev);
-        tpformat_field f[4];
-        assert_int_equal(tpformat_symbol_fields(ev, f, 4), 2);
-        assert_string_equal(f[0].name, "function");
-        assert_string_equal(f[1].name, "call_site");
+        tpformat_funcs fs;
+        assert_int_equal(tpformat_funcs_of(ev, &fs), 2);
+        assert_string_equal(fs.f[0].name, "function");
+        assert_string_equal(fs.f[1].name, "call_site");
+        uint64_t a[TPFORMAT_FUNCS_MAX];
+        assert_int_equal(tpformat_funcs_read(&fs, 0, pl, sizeof pl, a), 2);
+        assert_true(a[0] == 0xffffffff81001000ull && a[1] == 0xffffffff81002010ull);
         const char *s = tpformat_print(t, ev, rec.time, rec.cpu, rec.u.trace_event.data, rec.u.trace_event.len);
         assert_non_null(s);
         if (with_resolver)
