@@ -25,6 +25,7 @@
 #include "cat.h"
 #include "cli.h"
 #include "counters.h"
+#include "hashmap.h"
 #include "keys.h"
 #include "symbolize/symbolize.h"
 #include "tpformat.h"
@@ -50,6 +51,11 @@ struct cat_sample_state {
     size_t text_len, text_cap;
     char *out;                /* the sample being printed */
     size_t out_len, out_cap;
+    /* the line of each frame symbolized on the fly, in text: by its address
+     * and function (interned by the session), checked against its module */
+    hashmap sym_lines;        /* (addr, func) -> index + 1 in sym_line */
+    struct { const char *module; uint32_t off, len; } *sym_line;
+    size_t nsym_line, cap_sym_line;
 };
 
 /* c->sample, created when missing; NULL when out of memory. */
@@ -262,22 +268,49 @@ static int put_frame(struct cat_ctx *c, const tr_record *rec, uint32_t id, int a
     return 0;
 }
 
-/* A frame symbolized on the fly, as perf script prints it: "\taddr sym+0xoff
- * (module)\n" ("[unknown]" without an offset), without the tab and the
- * newline when alone on the sample's line.  0, or -1 out of memory. */
-static int put_sym_frame(struct cat_ctx *c, const sym_frame *f, int alone)
+/* The line of a frame symbolized on the fly, as perf script prints it:
+ * "\taddr sym+0xoff (module)\n" ("[unknown]" without an offset), formatted
+ * once per address and function; NULL out of memory. */
+static const char *sym_frame_line(struct cat_ctx *c, const sym_frame *f, size_t *len)
 {
-    char buf[4096];
+    struct cat_sample_state *s = c->sample;
     const char *mod = f->module ? f->module : "[unknown]";
+    uintptr_t i = (uintptr_t)hashmap_get(&s->sym_lines, f->addr, (uintptr_t)f->func);
+    if (i && s->sym_line[i - 1].module == mod) {
+        *len = s->sym_line[i - 1].len;
+        return s->text + s->sym_line[i - 1].off;
+    }
+    char buf[4096];
     int n = f->flags & SYM_UNKNOWN ? snprintf(buf, sizeof buf, "%16" PRIx64 " [unknown] (%s)", f->addr, mod)
                                    : snprintf(buf, sizeof buf, "%16" PRIx64 " %s+0x%" PRIx64 " (%s)", f->addr,
                                               f->func, f->offset, mod);
     if (n < 0)
-        return -1;
+        return NULL;
     const char *t = cat_text(c, buf); /* the program's names (paths, symbols) never raw */
-    struct cat_sample_state *s = c->sample;
-    return (!alone && out_put(s, "\t", 1) < 0) || out_put(s, t, strlen(t)) < 0 || (!alone && out_put(s, "\n", 1) < 0)
-               ? -1 : 0;
+    size_t tl = strlen(t);
+    if (tl + 2 > UINT32_MAX - s->text_len || array_reserve(&s->text, &s->text_cap, s->text_len + tl + 2, 1, 65536) < 0 ||
+        array_reserve(&s->sym_line, &s->cap_sym_line, s->nsym_line + 1, sizeof *s->sym_line, 1024) < 0 ||
+        hashmap_put(&s->sym_lines, f->addr, (uintptr_t)f->func, (void *)(uintptr_t)(s->nsym_line + 1)) < 0)
+        return NULL;
+    char *p = s->text + s->text_len;
+    p[0] = '\t';
+    memcpy(p + 1, t, tl);
+    p[tl + 1] = '\n';
+    s->sym_line[s->nsym_line].module = mod;
+    s->sym_line[s->nsym_line].off = (uint32_t)s->text_len;
+    s->sym_line[s->nsym_line++].len = (uint32_t)(tl + 2);
+    s->text_len += tl + 2;
+    *len = tl + 2;
+    return p;
+}
+
+/* A frame symbolized on the fly, without the tab and the newline when alone
+ * on the sample's line.  0, or -1 out of memory. */
+static int put_sym_frame(struct cat_ctx *c, const sym_frame *f, int alone)
+{
+    size_t len;
+    const char *line = sym_frame_line(c, f, &len);
+    return line ? out_put(c->sample, line + alone, len - 2 * (size_t)alone) : -1;
 }
 
 /* Whether a frame of the stack is raw (to be symbolized); 0 also for lost
@@ -636,6 +669,8 @@ void cat_sample_reset(struct cat_ctx *c)
         free(c->sample->lines);
         free(c->sample->text);
         free(c->sample->out);
+        hashmap_free(&c->sample->sym_lines);
+        free(c->sample->sym_line);
         free(c->sample);
         c->sample = NULL;
     }

@@ -7,7 +7,6 @@
 
 #include "cat.h"
 #include "cli.h"
-#include "procs.h"
 #include "symbolize/symbolize.h"
 
 /* The symbolizer's warnings (a module not found, a process that cannot be
@@ -23,7 +22,6 @@ int cat_sym_open(struct cat_ctx *c, int fd)
     sym_options so;
     sym_options_init(&so);
     so.inlines = 0; /* perf script's frames: one per address */
-    so.cache_dir = sym_default_cache_dir();
     so.warn = sym_quiet;
     if (!(c->sym = sym_new(&so)))
         return -1;
