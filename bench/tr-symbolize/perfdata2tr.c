@@ -223,6 +223,7 @@ static void task(uint32_t type, const uint8_t *p, const uint8_t *end, uint16_t m
 {
     struct cur c = { p, end };
     tr_record r;
+    uint8_t idbuf[20]; /* an mmap's build-id, until the record is written */
     memset(&r, 0, sizeof r);
     r.time = last_time;
     r.cpu = -1;
@@ -255,7 +256,6 @@ static void task(uint32_t type, const uint8_t *p, const uint8_t *end, uint16_t m
         r.u.mmap.start = u64(&c);
         r.u.mmap.len = u64(&c);
         r.u.mmap.pgoff = u64(&c);
-        uint8_t idbuf[20];
         size_t idlen = 0;
         if (misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
             idlen = c.p < end ? *c.p : 0;
