@@ -886,6 +886,13 @@ static void load_running_kernel(sym_session *s)
     }
 }
 
+int sym_kernel_known(sym_session *s)
+{
+    if (!s->kernel_tried)
+        sym_need_prescan(s); /* may find the trace's kallsyms */
+    return s->kernel_tried;
+}
+
 static const sym_entry *resolve_kernel(sym_session *s, uint64_t addr)
 {
     if (!s->kernel_tried)

@@ -209,6 +209,12 @@ int sym_resolve_frame(sym_session *s, tr_reader *r, uint32_t frame, int ret, con
  * reader whose records sym_observe() was fed.  0 or TR_E_NOMEM. */
 int sym_sync(sym_session *s, tr_reader *r);
 
+/* Whether kernel addresses would resolve now without reading this
+ * machine's /proc/kallsyms: the trace's kallsyms is known (from the reader,
+ * or found ahead by the prescan, which this may run), or the running
+ * kernel's was loaded already for a frame.  1 or 0. */
+int sym_kernel_known(sym_session *s);
+
 /* Resolve a single address of process pid (kernel when flags has
  * TR_FRAME_KERNEL).  Fills up to max frames (inlined functions first),
  * returns how many (>= 1) or a negative tr_error. */

@@ -57,8 +57,9 @@ const char *cat_sym_kernel(void *ctx, uint64_t addr, uint64_t *start)
     sym_session *s = cat_sym(ctx);
     sym_frame f;
     struct cat_ctx *c = ctx;
-    if (!s || sym_sync(s, c->r) < 0 || sym_resolve_addr(s, -1, addr, TR_FRAME_KERNEL, &f, 1) < 1 ||
-        (f.flags & SYM_UNKNOWN))
+    /* the trace's symbols, as trace-cmd report has them: never this machine's read for a field */
+    if (!s || sym_sync(s, c->r) < 0 || !sym_kernel_known(s) ||
+        sym_resolve_addr(s, -1, addr, TR_FRAME_KERNEL, &f, 1) < 1 || (f.flags & SYM_UNKNOWN))
         return NULL;
     *start = addr - f.offset;
     return f.func;

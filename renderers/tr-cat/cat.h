@@ -109,8 +109,9 @@ int cat_sym_open(struct cat_ctx *c, int fd);
 struct sym_session *cat_sym(struct cat_ctx *c);
 void cat_sym_close(struct cat_ctx *c);
 /* The name of kernel function address addr (*start: where the function
- * begins) from the session's kernel symbols, NULL when unknown: model/tpformat.h's
- * resolver, ctx a struct cat_ctx. */
+ * begins) from the session's kernel symbols (the trace's, found ahead in a
+ * file; never this machine's loaded for it), NULL when unknown:
+ * model/tpformat.h's resolver, ctx a struct cat_ctx. */
 const char *cat_sym_kernel(void *ctx, uint64_t addr, uint64_t *start);
 
 /* What the filters select (cat-run.c); all given conditions must hold. */
