@@ -60,7 +60,7 @@ _tr_cat() {
         --until) COMPREPLY=(); return ;;
         -s|--string-limit) COMPREPLY=(); return ;;
     esac
-    if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "-j --json -i --info -c --summary -S --sort -w --summary-wall-clock --pid --tid --comm --type --since --until -f --follow -t --timestamps -r --relative -T --syscall-times -y --decode-fds -x --hex -s --string-limit --raw -h --help -V --version " -- "$cur")); return; fi
+    if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "-j --json -i --info -c --summary -S --sort -w --summary-wall-clock --pid --tid --comm --type --since --until -f --follow -t --timestamps -r --relative -T --syscall-times -y --decode-fds -x --hex -s --string-limit --raw --show-task-events --show-mmap-events --show-lost-events -h --help -V --version " -- "$cur")); return; fi
     COMPREPLY=($(compgen -f -- "$cur"))
 }
 complete -F _tr_cat tr-cat

@@ -32,6 +32,9 @@ struct tpformat {
     strpool names;
     struct trace_seq seq;   /* tpformat_print's text */
     int seq_ready;
+    tpformat_resolver resolver; /* kernel function names before a kallsyms blob */
+    void *resolver_ctx;
+    int resolver_on;        /* set on the handle */
 };
 
 int tpformat_new(tpformat **out)
@@ -50,9 +53,13 @@ void tpformat_reset(tpformat *t)
     strpool_free(&t->names);
     struct trace_seq seq = t->seq;
     int ready = t->seq_ready;
+    tpformat_resolver fn = t->resolver;
+    void *ctx = t->resolver_ctx;
     memset(t, 0, sizeof *t);
     t->seq = seq; /* its buffer serves the next stream too */
     t->seq_ready = ready;
+    t->resolver = fn;
+    t->resolver_ctx = ctx;
 }
 
 void tpformat_free(tpformat *t)
@@ -145,32 +152,69 @@ static char *valid_lines(const uint8_t *b, size_t n, int (*valid)(const char *, 
     return s;
 }
 
-/* The stream's text blobs that have arrived and were not read yet. */
+/* libtraceevent's function resolver until the kallsyms blob comes: the caller's. */
+static char *resolve(void *priv, unsigned long long *addrp, char **modp)
+{
+    tpformat *t = priv;
+    uint64_t start = *addrp;
+    const char *name = t->resolver ? t->resolver(t->resolver_ctx, *addrp, &start) : NULL;
+    if (!name)
+        return NULL;
+    *addrp = start;
+    *modp = NULL;
+    return (char *)(uintptr_t)name;
+}
+
+/* The stream's text blobs that have arrived and were not read yet: the
+ * kernel's functions from "ftrace/kallsyms" (function tracing: all of
+ * them) or "kallsyms" (the ones the events point to), else the resolver. */
 static void load_text_blobs(tpformat *t)
 {
     if (!t->r)
         return;
-    static const char *const names[3] = {BLOB_FTRACE_PRINTK_FORMATS, BLOB_FTRACE_SAVED_CMDLINES,
-                                         BLOB_FTRACE_KALLSYMS};
-    static int (*const valid[3])(const char *, size_t) = {printk_line, cmdline_line, kallsyms_line};
-    int *done[3] = {&t->printk_done, &t->cmdlines_done, &t->kallsyms_done};
-    for (int i = 0; i < 3; i++) {
+    static const char *const names[4] = {BLOB_FTRACE_PRINTK_FORMATS, BLOB_FTRACE_SAVED_CMDLINES,
+                                         BLOB_FTRACE_KALLSYMS, BLOB_KALLSYMS};
+    static int (*const valid[4])(const char *, size_t) = {printk_line, cmdline_line, kallsyms_line,
+                                                          kallsyms_line};
+    int *done[4] = {&t->printk_done, &t->cmdlines_done, &t->kallsyms_done, &t->kallsyms_done};
+    for (int i = 0; i < 4; i++) {
         size_t len;
         const uint8_t *b;
         if (*done[i] || !(b = tr_reader_blob(t->r, names[i], &len)))
             continue;
         char *s = valid_lines(b, len, valid[i]);
         if (s && *s) {
-            if (i == 0)
+            if (i == 0) {
                 tep_parse_printk_formats(t->tep, s);
-            else if (i == 1)
+            } else if (i == 1) {
                 tep_parse_saved_cmdlines(t->tep, s);
-            else
+            } else {
+                if (t->resolver_on)
+                    tep_reset_function_resolver(t->tep);
+                t->resolver_on = 0;
                 tep_parse_kallsyms(t->tep, s);
+            }
         }
         free(s);
         *done[i] = 1;
     }
+    /* a resolver also when there is none to ask: libtraceevent builds its map
+     * of functions once, at the first look-up, so none may happen before the
+     * kallsyms blob has come */
+    if (!t->kallsyms_done && !t->resolver_on)
+        t->resolver_on = tep_set_function_resolver(t->tep, resolve, t) == 0;
+}
+
+void tpformat_set_resolver(tpformat *t, tpformat_resolver fn, void *ctx)
+{
+    t->resolver = fn;
+    t->resolver_ctx = ctx;
+}
+
+void tpformat_blob_arrived(tpformat *t)
+{
+    if (t)
+        t->text_tried = 0; /* the next print looks for the blobs still missing */
 }
 
 /* The kernel id of a format text ("ID: 316" line), or -1. */
@@ -714,4 +758,68 @@ const char *tpformat_comm(tpformat *t, int pid)
     if (!tep_is_pid_registered(t->tep, pid))
         return NULL;
     return tep_data_comm_from_pid(t->tep, pid);
+}
+
+/* The end of the conversion at p in a print format ("%ps", "%-10lu", "%*d"),
+ * with how many arguments its '*'s take before its value's; *sym: 1 for a
+ * kernel function (%ps %pS %pf %pF). */
+static const char *conversion(const char *p, int *stars, int *sym)
+{
+    *stars = *sym = 0;
+    while (*p && strchr("-+ #0", *p))
+        p++;
+    for (int part = 0; part < 2; part++) { /* width, then precision */
+        if (part && *p != '.')
+            break;
+        if (part)
+            p++;
+        if (*p == '*')
+            (*stars)++, p++;
+        while (*p >= '0' && *p <= '9')
+            p++;
+    }
+    while (*p && strchr("hlLqjzt", *p))
+        p++;
+    if (*p == 'p' && p[1] && strchr("sSfF", p[1]))
+        *sym = 1;
+    return *p ? p + 1 : p;
+}
+
+int tpformat_funcs_of(const tpformat_event *ev, tpformat_funcs *out)
+{
+    const char *p = ev->print_fmt.format;
+    const struct tep_print_arg *arg = ev->print_fmt.args;
+    int n = 0;
+    while (p && (p = strchr(p, '%')) && arg) {
+        if (p[1] == '%') {
+            p += 2;
+            continue;
+        }
+        int stars, sym;
+        p = conversion(p + 1, &stars, &sym);
+        while (stars-- && arg)
+            arg = arg->next;
+        if (!arg)
+            break;
+        const struct tep_print_arg *a = arg;
+        while (a->type == TEP_PRINT_TYPE && a->typecast.item)
+            a = a->typecast.item;
+        const struct tep_format_field *fd = NULL; /* looked up by the parser only as it prints */
+        if (sym && a->type == TEP_PRINT_FIELD && a->field.name)
+            fd = a->field.field ? a->field.field : tep_find_any_field((struct tep_event *)ev, a->field.name);
+        if (fd && n < TPFORMAT_FUNCS_MAX)
+            field_of(fd, &out->f[n++]);
+        arg = arg->next;
+    }
+    return out->n = n;
+}
+
+int tpformat_funcs_read(const tpformat_funcs *fs, uint32_t raw_flags, const uint8_t *data, size_t len,
+                        uint64_t *addrs)
+{
+    int n = 0;
+    for (int i = 0; i < fs->n; i++)
+        if (tpformat_read(&fs->f[i], raw_flags, data, len, &addrs[n]) == 0 && addrs[n])
+            n++;
+    return n;
 }

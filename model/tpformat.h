@@ -7,7 +7,7 @@
  * files "ftrace/format/SYSTEM/EVENT" (the older "format:SYSTEM:EVENT" too),
  * which tr-rec-perf and tr-rec-ftrace write, and tr-rec-ftrace's
  * "ftrace/header_page", "ftrace/printk_formats", "ftrace/saved_cmdlines"
- * and "ftrace/kallsyms" when present.  It is built on first use
+ * and "ftrace/kallsyms" (else "kallsyms") when present.  It is built on first use
  * (tpformat_use); each event's format is parsed the first time the event
  * is looked up, and the other blobs when they are needed, so a stream with
  * hundreds of formats costs only what its readers use.  A recorder without a trace (formats read from tracefs)
@@ -143,5 +143,32 @@ const char *tpformat_print(tpformat *t, const tpformat_event *ev, uint64_t time,
 /* The command name of pid from the stream's "ftrace/saved_cmdlines" (read
  * when it has arrived), or NULL. */
 const char *tpformat_comm(tpformat *t, int pid);
+
+/* The fields whose values the event's print format shows as kernel
+ * functions (%ps, %pS, %pf, %pF of REC->FIELD, cast or not; the first
+ * TPFORMAT_FUNCS_MAX): a recorder stores the symbols of their values (the
+ * "kallsyms" blob) so that readers print names. */
+enum { TPFORMAT_FUNCS_MAX = 4 };
+typedef struct tpformat_funcs {
+    int n;
+    tpformat_field f[TPFORMAT_FUNCS_MAX];
+} tpformat_funcs;
+/* The event's function fields into *out; returns out->n. */
+int tpformat_funcs_of(const tpformat_event *ev, tpformat_funcs *out);
+/* The non-zero values of those fields in a payload into addrs (room for
+ * TPFORMAT_FUNCS_MAX): how many. */
+int tpformat_funcs_read(const tpformat_funcs *fs, uint32_t raw_flags, const uint8_t *data, size_t len,
+                        uint64_t *addrs);
+
+/* Kernel function names for the stream: tpformat_print names a function
+ * address from the stream's "ftrace/kallsyms" or "kallsyms" blob once it
+ * has arrived (call tpformat_blob_arrived when a blob record is read, so
+ * that a blob written after the events is looked for again), and before
+ * that asks resolver: the name of the function addr is in (*start where it
+ * begins), NULL when unknown (then the address is printed).  Kept across
+ * tpformat_reset; NULL: none. */
+typedef const char *(*tpformat_resolver)(void *ctx, uint64_t addr, uint64_t *start);
+void tpformat_set_resolver(tpformat *t, tpformat_resolver fn, void *ctx);
+void tpformat_blob_arrived(tpformat *t);
 
 #endif

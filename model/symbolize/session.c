@@ -626,6 +626,9 @@ int sym_prescan_lazy(sym_session *s, const void *buf, size_t len)
         }
     }
     free(st);
+    /* a prescan begun midway through the input serves the stream under way too */
+    if (rc >= 0 && s->stream_no)
+        rc = install_prescan(s, s->cur_stream);
     return rc < 0 ? rc : 0;
 }
 
@@ -690,6 +693,13 @@ static int sync_reader(sym_session *s, tr_reader *r)
     if (!s->vdso && (b = tr_reader_blob(r, BLOB_VDSO, &len)))
         return set_vdso(s, b, len);
     return 0;
+}
+
+int sym_sync(sym_session *s, tr_reader *r)
+{
+    int rc = sync_reader(s, r);
+    s->cur_reader = NULL;
+    return rc;
 }
 
 /* The JIT map of p from the reader's blobs, when it has one. */
@@ -880,6 +890,13 @@ static void load_running_kernel(sym_session *s)
         s->kernel_status = TR_MOD_NO_SYMBOLS;
         s->kernel_detail = "/proc/kallsyms shows no addresses (kptr_restrict?)";
     }
+}
+
+int sym_kernel_known(sym_session *s)
+{
+    if (!s->kernel_tried)
+        sym_need_prescan(s); /* may find the trace's kallsyms */
+    return s->kernel_tried;
 }
 
 static const sym_entry *resolve_kernel(sym_session *s, uint64_t addr)

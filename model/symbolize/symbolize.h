@@ -147,7 +147,9 @@ int sym_prescan_fd(sym_session *s, int fd);
  * (recorders write those blobs last); the whole trace is scanned later,
  * once, only if a frame needs a table those chunks lack (a kernel address
  * without kallsyms, a JIT address without its map, a vDSO without its
- * image).  What resolves is the same as with sym_prescan(). */
+ * image).  What resolves is the same as with sym_prescan().  Called after
+ * the reading began (a reader that prescans only when a frame needs it),
+ * the stream under way gets its tables at once. */
 int sym_prescan_lazy(sym_session *s, const void *buf, size_t len);
 /* The input fd, a regular file of which exactly the first `read` bytes
  * were read so far, mapped for the prescan (*len its size; munmap(p, *len)
@@ -201,6 +203,17 @@ enum { SYM_SEEN_KERNEL = 1u, SYM_SEEN_USER = 2u };
 int sym_stack_begin(sym_session *s, tr_reader *r, int32_t pid);
 sym_frame_state sym_frame_seen(const sym_session *s, tr_reader *r, uint32_t frame);
 int sym_resolve_frame(sym_session *s, tr_reader *r, uint32_t frame, int ret, const sym_frame **out, size_t *n);
+
+/* Take the reader's metadata (kernel.release) and blobs (kallsyms, vdso)
+ * now, as sym_resolve_stack() does itself: before sym_resolve_addr() on a
+ * reader whose records sym_observe() was fed.  0 or TR_E_NOMEM. */
+int sym_sync(sym_session *s, tr_reader *r);
+
+/* Whether kernel addresses would resolve now without reading this
+ * machine's /proc/kallsyms: the trace's kallsyms is known (from the reader,
+ * or found ahead by the prescan, which this may run), or the running
+ * kernel's was loaded already for a frame.  1 or 0. */
+int sym_kernel_known(sym_session *s);
 
 /* Resolve a single address of process pid (kernel when flags has
  * TR_FRAME_KERNEL).  Fills up to max frames (inlined functions first),

@@ -18,6 +18,8 @@
 
 #include "cli.h"
 #include "ftrace.h"
+#include "hashmap.h"
+#include "kallsyms.h"
 #include "keys.h"
 #include "tpformat.h"
 
@@ -38,6 +40,9 @@ struct session {
     struct ft_events ev;
     uint32_t *defmap;      /* kernel event id -> trace event def id (0 unknown) */
     uint8_t *triedmap;     /* kernel id looked up already */
+    tpformat_funcs **funcs; /* kernel id -> the fields holding kernel functions (timer_start's
+                               function=%ps), NULL none: their symbols go into the trace */
+    hashmap kaddrs;        /* the values of those fields (keys), for the kallsyms blob */
     int exec_id;           /* sched:sched_process_exec, -1 */
     tr_writer *w;
     int out_fd;
@@ -156,11 +161,15 @@ static int define_event(struct session *s, struct ft_event *e)
     char *fmt = ft_event_format(s->dir, e->system, e->name, &len);
     if (!fmt)
         return -1;
-    if (tpformat_add_format(s->tp, e->system, fmt, len) == 0 && !s->common_known) {
-        const tpformat_event *ev = tpformat_event_by_id(s->tp, e->id);
-        s->common_known = ev && tpformat_field_find(ev, "common_type", &s->f_type) &&
+    const tpformat_event *ev = tpformat_add_format(s->tp, e->system, fmt, len) == 0
+                                   ? tpformat_event_by_id(s->tp, e->id) : NULL;
+    if (ev && !s->common_known)
+        s->common_known = tpformat_field_find(ev, "common_type", &s->f_type) &&
                           tpformat_field_find(ev, "common_pid", &s->f_pid);
-    }
+    tpformat_funcs fs;
+    if (ev && e->id >= 0 && e->id < MAX_EVENT_ID && tpformat_funcs_of(ev, &fs) > 0 &&
+        (s->funcs[e->id] = malloc(sizeof fs)))
+        *s->funcs[e->id] = fs;
     char name[600];
     snprintf(name, sizeof name, BLOB_FTRACE_FORMAT_FMT, e->system, e->name);
     note_werr(s, tr_writer_blob(s->w, name, fmt, len, 1));
@@ -206,6 +215,19 @@ static void write_header(struct session *s)
         if (define_event(s, &s->ev.v[i]) < 0)
             fail("%s:%s: cannot read its format: %s", s->ev.v[i].system, s->ev.v[i].name,
                  strerror(errno));
+}
+
+/* The kernel functions the events' fields pointed to, named on any machine
+ * (function tracing stores all of /proc/kallsyms instead). */
+static void write_event_kallsyms(struct session *s)
+{
+    size_t len;
+    char *k = s->kaddrs.count ? kallsyms_of(&s->kaddrs, &len, NULL, NULL) : NULL;
+    if (s->kaddrs.count && !k)
+        cli_warn("/proc/kallsyms: %s (function addresses in events stay unnamed)", strerror(errno));
+    if (k && len)
+        note_werr(s, tr_writer_blob(s->w, BLOB_KALLSYMS, k, len, 0));
+    free(k);
 }
 
 /* Function addresses need the kernel's symbols to be named on another machine. */
@@ -304,6 +326,10 @@ static int write_event(struct session *s, int cpu, uint64_t ts, const void *data
     int type = (int)v_type;
     int32_t tid = (int32_t)v_pid;
     uint32_t def = def_for(s, type);
+    const tpformat_funcs *fs = type >= 0 && type < MAX_EVENT_ID ? s->funcs[type] : NULL;
+    uint64_t a[TPFORMAT_FUNCS_MAX];
+    for (int i = 0, n = fs ? tpformat_funcs_read(fs, s->raw_flags, data, len, a) : 0; i < n; i++)
+        hashmap_put(&s->kaddrs, a[i], 0, s); /* out of memory: the address stays unnamed */
     int is_new = 0;
     struct ft_task *t = ft_tasks_get(s->tasks, tid, &is_new);
     if (t && is_new && !t->known)
@@ -643,8 +669,9 @@ int ft_record(const struct ft_options *o)
 
     s.defmap = calloc(MAX_EVENT_ID, sizeof *s.defmap);
     s.triedmap = calloc(MAX_EVENT_ID, 1);
+    s.funcs = calloc(MAX_EVENT_ID, sizeof *s.funcs);
     s.tasks = ft_tasks_new();
-    if (!s.defmap || !s.triedmap || !s.tasks || tpformat_new(&s.tp) < 0)
+    if (!s.defmap || !s.triedmap || !s.funcs || !s.tasks || tpformat_new(&s.tp) < 0)
         cli_die(CLI_EXIT_FAIL, "out of memory");
     {
         const uint16_t one = 1;
@@ -760,6 +787,8 @@ int ft_record(const struct ft_options *o)
     account_overruns(&s);
     stop_target(&s);
     record_child_exit(&s);
+    if (!o->function)
+        write_event_kallsyms(&s);
     write_task_maps(&s);
     close_cpus(&s);
     ft_instance_remove();
@@ -779,6 +808,10 @@ int ft_record(const struct ft_options *o)
     free(pidlist);
     free(s.defmap);
     free(s.triedmap);
+    for (int i = 0; i < MAX_EVENT_ID; i++)
+        free(s.funcs[i]);
+    free(s.funcs);
+    hashmap_free(&s.kaddrs);
     ft_tasks_free(s.tasks);
     tpformat_free(s.tp);
     ft_events_free(&s.ev);

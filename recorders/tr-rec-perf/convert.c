@@ -130,6 +130,10 @@ static void convert_sample(struct session *s, const struct perf_event_header *h,
             memcpy(&sz, szp, 4);
         rec.u.sample.raw = take(&c, sz);
         rec.u.sample.raw_len = rec.u.sample.raw ? sz : 0;
+        uint64_t a[TPFORMAT_FUNCS_MAX];
+        int nf = rec.u.sample.raw ? tpformat_funcs_read(&s->funcs[ev], 0, rec.u.sample.raw, sz, a) : 0;
+        for (int i = 0; i < nf; i++)
+            sb_note_kernel_addr(s->sb, a[i]); /* named in the trace's kallsyms */
     }
     if (st & PERF_SAMPLE_REGS_USER) {
         rec.u.sample.abi = (uint32_t)take64(&c);

@@ -240,6 +240,13 @@ static int define_events(struct session *s)
                 snprintf(name, sizeof name, BLOB_FTRACE_FORMAT_PREFIX "%.*s/%s", (int)(colon - ev->name), ev->name,
                          colon + 1);
                 rc = tr_writer_blob(s->w, name, fmt, len, 1);
+                char sys[64];
+                snprintf(sys, sizeof sys, "%.*s", (int)(colon - ev->name), ev->name);
+                const tpformat_event *te = NULL;
+                if ((s->tp || tpformat_new(&s->tp) == 0) && tpformat_add_format(s->tp, sys, fmt, len) == 0)
+                    te = tpformat_event_by_name(s->tp, sys, colon + 1);
+                if (te)
+                    tpformat_funcs_of(te, &s->funcs[i]);
                 free(fmt);
                 if (rc < 0)
                     return rc;
@@ -375,6 +382,7 @@ static void cleanup(struct session *s)
     free(s->lost_cpu);
     free(s->fds);
     hashmap_free(&s->event_by_id);
+    tpformat_free(s->tp);
     free(s->addrs);
     free(s->flags);
     sb_free(s->sb);

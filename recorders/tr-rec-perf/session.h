@@ -13,6 +13,7 @@
 #include "perf.h"
 #include "ring.h"
 #include "sideband.h"
+#include "tpformat.h"
 #include "tr.h"
 
 #define MAX_CPUS 1024
@@ -47,6 +48,10 @@ struct session {
     uint64_t samples, lost, *lost_cpu, throttled;
     int werr; /* first writer error */
     int any_kernel;
+    /* the kernel functions in tracepoint fields (hrtimer_start's function=%ps), per
+     * event, from its format: their symbols go into the kallsyms blob */
+    tpformat *tp;
+    tpformat_funcs funcs[PERF_MAX_EVENTS];
     /* batch */
     uint64_t *addrs;
     uint32_t *flags;

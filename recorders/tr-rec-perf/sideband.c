@@ -152,22 +152,10 @@ int sb_kernel_build_id(uint8_t *id)
  * (which bounds its size), in /proc/kallsyms format. */
 static int write_kallsyms(struct sideband *sb, tr_writer *w, uint64_t *text, uint64_t *etext)
 {
-    char *all = cli_read_file("/proc/kallsyms", NULL);
-    uint64_t *addrs = malloc((sb->kaddrs.count + 1) * sizeof *addrs);
-    size_t na = 0, len;
-    char *out = NULL;
-    int rc = 0;
-    if (all && addrs) {
-        size_t it = 0;
-        for (hashmap_slot *k; (k = hashmap_next(&sb->kaddrs, &it));)
-            addrs[na++] = k->a;
-        out = kallsyms_subset(all, addrs, na, &len, text, etext);
-        if (out && len)
-            rc = tr_writer_blob(w, BLOB_KALLSYMS, out, len, 0);
-    }
+    size_t len;
+    char *out = kallsyms_of(&sb->kaddrs, &len, text, etext);
+    int rc = out && len ? tr_writer_blob(w, BLOB_KALLSYMS, out, len, 0) : 0;
     free(out);
-    free(addrs);
-    free(all);
     return rc;
 }
 

@@ -1,6 +1,7 @@
 /* cat-ftrace.c - tracepoint events (TR_REC_TRACE_EVENT) decoded with the stream's
  * tracepoint formats (model/tpformat.h: ftrace/header_page, ftrace/format/SYS/EVENT,
- * ftrace/printk_formats, ftrace/saved_cmdlines); nothing is read from the running machine.
+ * ftrace/printk_formats, ftrace/saved_cmdlines); kernel functions in fields named from
+ * the stream's kallsyms, found ahead in a file; nothing is read from the running machine.
  * Text is trace-cmd report's: "comm-pid [cpu] time: event: fields". */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -45,8 +46,12 @@ static struct cat_ftrace_state *state(struct cat_ctx *c)
 struct tpformat *cat_tpformat(struct cat_ctx *c)
 {
     struct cat_ftrace_state *f = state(c);
-    if (f && !f->tp && tpformat_new(&f->tp) < 0)
-        return NULL;
+    if (f && !f->tp) {
+        if (tpformat_new(&f->tp) < 0)
+            return NULL;
+        if (c->sym) /* kernel functions named from the kallsyms found ahead in a file */
+            tpformat_set_resolver(f->tp, cat_sym_kernel, c);
+    }
     return f ? f->tp : NULL;
 }
 

@@ -8,20 +8,35 @@
 #include "cli.h"
 #include "keys.h"
 #include "procs.h"
+#include "tpformat.h"
+#include "symbolize/symbolize.h"
 
 /* ---- processes: comms and maps (model/procs.h) ---- */
 
 void cat_track(struct cat_ctx *c, const tr_record *rec)
 {
-    if ((rec->type < TR_REC_COMM || rec->type > TR_REC_MMAP) && rec->type != TR_REC_STREAM_START)
-        return; /* tr-cat asks about now only: the model needs no other record */
+    if (rec->type == TR_REC_BLOB && c->ftrace) tpformat_blob_arrived(cat_tpformat(c)); /* kallsyms at last? */
+    if ((rec->type < TR_REC_COMM || rec->type > TR_REC_MMAP) && rec->type != TR_REC_STREAM_START &&
+        (!c->sym || (rec->type != TR_REC_META && rec->type != TR_REC_BLOB)))
+        return; /* tr-cat asks about now only: the model needs no other record, the session no more */
+    if (c->sym) { /* its model serves tr-cat too */
+        if (sym_observe(c->sym, c->r, rec) < 0) cli_warn("%s: out of memory", c->file);
+        return;
+    }
     if (!c->procs && !(c->procs = procs_new(NULL))) return; /* out of memory: "-" and [unknown] */
     procs_feed(c->procs, rec);
 }
 
+/* The process model: the symbolize session's, else tr-cat's own (NULL before any record). */
+static const struct procs *procs_of(const struct cat_ctx *c)
+{
+    return c->sym ? sym_procs(c->sym) : c->procs;
+}
+
 const char *cat_comm_raw(struct cat_ctx *c, int32_t tid)
 {
-    const procs_thread *t = c->procs ? procs_thread_get(c->procs, tid) : NULL;
+    const struct procs *pm = procs_of(c);
+    const procs_thread *t = pm ? procs_thread_get(pm, tid) : NULL;
     return t && t->comm_recorded ? t->comm_recorded : "-";
 }
 
@@ -47,7 +62,8 @@ const char *cat_textn(struct cat_ctx *c, const char *s, size_t len)
 
 const char *cat_module_of(struct cat_ctx *c, int32_t pid, uint64_t addr, uint64_t *file_off)
 {
-    const procs_map *m = c->procs ? procs_lookup(c->procs, pid, addr) : NULL;
+    const struct procs *pm = procs_of(c);
+    const procs_map *m = pm ? procs_lookup(pm, pid, addr) : NULL;
     if (!m) return NULL;
     if (file_off) *file_off = addr - m->start + m->pgoff;
     return m->path;

@@ -94,6 +94,7 @@ static int selected(struct cat_ctx *c, const struct cat_filter *f, const tr_reco
 static int print_record(struct cat_ctx *c, const tr_record *rec)
 {
     int done = 0;
+    if (cat_view(c) == CAT_VIEW_SAMPLES && !c->o->json && cat_sample_sideband_hidden(c, rec)) return 0;
     if (rec->type == TR_REC_STREAM_END) {
         for (size_t i = 0; i < NVIEWS && done >= 0; i++)
             if (views[i].record) {

@@ -5,8 +5,11 @@
  * A sample:      comm pid/tid [cpu] time: period event:
  *                \t    addr sym+0xoff (module)       one line per frame, leaf first
  * (a sample without a call chain is one line, as perf script prints it).
- * Unsymbolized frames show [unknown] and the module from the mmap records
- * seen so far.  Tracepoint samples show their fields after the event name,
+ * Unsymbolized frames are symbolized on the fly (model/symbolize, as perf
+ * script does: no inline frames); with --raw they show [unknown] and the
+ * module from the mmap records seen so far.  Side-band records (comm, fork,
+ * exit, mmap, lost, module status) show only when asked, as perf script's
+ * --show-*-events.  Tracepoint samples show their fields after the event name,
  * decoded with libtraceevent from the ftrace/format/SYS/EVENT blobs, as
  * perf script does.  Counters: -I readings print as perf stat -I lines, final
  * readings as the perf stat table at the end of the stream (or --summary).
@@ -22,7 +25,9 @@
 #include "cat.h"
 #include "cli.h"
 #include "counters.h"
+#include "hashmap.h"
 #include "keys.h"
+#include "symbolize/symbolize.h"
 #include "tpformat.h"
 
 /* The samples view's state for the current stream (c->sample; for the
@@ -46,6 +51,11 @@ struct cat_sample_state {
     size_t text_len, text_cap;
     char *out;                /* the sample being printed */
     size_t out_len, out_cap;
+    /* the line of each frame symbolized on the fly, in text: by its address
+     * and function (interned by the session), checked against its module */
+    hashmap sym_lines;        /* (addr, func) -> index + 1 in sym_line */
+    struct { const char *module; uint32_t off, len; } *sym_line;
+    size_t nsym_line, cap_sym_line;
 };
 
 /* c->sample, created when missing; NULL when out of memory. */
@@ -73,8 +83,10 @@ static size_t format_symbolized(struct cat_ctx *c, const tr_frame *fr, char *buf
     const char *fn = tr_reader_string(c->r, fr->func, NULL);
     const char *mod = tr_reader_string(c->r, fr->module, NULL);
     const char *file = tr_reader_string(c->r, fr->file, NULL);
-    int n = snprintf(buf, size, "\t%16" PRIx64 " %s+0x%" PRIx64 " (%s)", fr->addr, fn ? fn : "[unknown]",
-                     fr->offset, mod ? mod : "[unknown]");
+    int n = !fn || !strcmp(fn, "[unknown]") /* as perf script: no offset */
+                ? snprintf(buf, size, "\t%16" PRIx64 " [unknown] (%s)", fr->addr, mod ? mod : "[unknown]")
+                : snprintf(buf, size, "\t%16" PRIx64 " %s+0x%" PRIx64 " (%s)", fr->addr, fn, fr->offset,
+                           mod ? mod : "[unknown]");
     if (n >= 0 && (size_t)n < size && file)
         n += snprintf(buf + n, size - (size_t)n, " %s:%u", file, fr->line);
     if (n >= 0 && (size_t)n < size && (fr->flags & TR_FRAME_INLINE))
@@ -256,6 +268,88 @@ static int put_frame(struct cat_ctx *c, const tr_record *rec, uint32_t id, int a
     return 0;
 }
 
+/* The line of a frame symbolized on the fly, as perf script prints it:
+ * "\taddr sym+0xoff (module)\n" ("[unknown]" without an offset), formatted
+ * once per address and function; NULL out of memory. */
+static const char *sym_frame_line(struct cat_ctx *c, const sym_frame *f, size_t *len)
+{
+    struct cat_sample_state *s = c->sample;
+    const char *mod = f->module ? f->module : "[unknown]";
+    uintptr_t i = (uintptr_t)hashmap_get(&s->sym_lines, f->addr, (uintptr_t)f->func);
+    if (i && s->sym_line[i - 1].module == mod) {
+        *len = s->sym_line[i - 1].len;
+        return s->text + s->sym_line[i - 1].off;
+    }
+    char buf[4096];
+    int n = f->flags & SYM_UNKNOWN ? snprintf(buf, sizeof buf, "%16" PRIx64 " [unknown] (%s)", f->addr, mod)
+                                   : snprintf(buf, sizeof buf, "%16" PRIx64 " %s+0x%" PRIx64 " (%s)", f->addr,
+                                              f->func, f->offset, mod);
+    if (n < 0)
+        return NULL;
+    const char *t = cat_text(c, buf); /* the program's names (paths, symbols) never raw */
+    size_t tl = strlen(t);
+    if (tl + 2 > UINT32_MAX - s->text_len || array_reserve(&s->text, &s->text_cap, s->text_len + tl + 2, 1, 65536) < 0 ||
+        array_reserve(&s->sym_line, &s->cap_sym_line, s->nsym_line + 1, sizeof *s->sym_line, 1024) < 0 ||
+        hashmap_put(&s->sym_lines, f->addr, (uintptr_t)f->func, (void *)(uintptr_t)(s->nsym_line + 1)) < 0)
+        return NULL;
+    char *p = s->text + s->text_len;
+    p[0] = '\t';
+    memcpy(p + 1, t, tl);
+    p[tl + 1] = '\n';
+    s->sym_line[s->nsym_line].module = mod;
+    s->sym_line[s->nsym_line].off = (uint32_t)s->text_len;
+    s->sym_line[s->nsym_line++].len = (uint32_t)(tl + 2);
+    s->text_len += tl + 2;
+    *len = tl + 2;
+    return p;
+}
+
+/* A frame symbolized on the fly, without the tab and the newline when alone
+ * on the sample's line.  0, or -1 out of memory. */
+static int put_sym_frame(struct cat_ctx *c, const sym_frame *f, int alone)
+{
+    size_t len;
+    const char *line = sym_frame_line(c, f, &len);
+    return line ? out_put(c->sample, line + alone, len - 2 * (size_t)alone) : -1;
+}
+
+/* Whether a frame of the stack is raw (to be symbolized); 0 also for lost
+ * ones.  A frame whose line is cached is symbolized: not looked up again. */
+static int any_raw(struct cat_ctx *c, const uint32_t *frames, int n)
+{
+    const struct cat_sample_state *s = c->sample;
+    for (int i = 0; i < n; i++) {
+        if (frames[i] < s->nlines && s->lines[frames[i]].len)
+            continue;
+        const tr_frame *fr = tr_reader_frame(c->r, frames[i]);
+        if (fr && !(fr->flags & TR_FRAME_SYMBOLIZED))
+            return 1;
+    }
+    return 0;
+}
+
+/* The frames of the sample symbolized on the fly after its header; 1 done,
+ * 0 when the session cannot (then the recorded frames are printed), -1 out
+ * of memory. */
+static int put_sym_stack(struct cat_ctx *c, const tr_record *rec, int alone)
+{
+    sym_session *ss = cat_sym(c);
+    const sym_frame *f;
+    size_t n;
+    if (!ss || sym_resolve_stack(ss, c->r, rec, &f, &n) < 0)
+        return 0;
+    struct cat_sample_state *s = c->sample;
+    if (alone && n <= 1)
+        return (n == 1 && (out_put(s, " ", 1) < 0 || put_sym_frame(c, &f[0], 1) < 0)) || out_put(s, "\n", 1) < 0
+                   ? -1 : 1;
+    if (out_put(s, "\n", 1) < 0)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        if (put_sym_frame(c, &f[i], 0) < 0)
+            return -1;
+    return out_put(s, "\n", 1) < 0 ? -1 : 1;
+}
+
 /* "prev_comm=... ==> next_comm=..." of a raw tracepoint payload, or nothing. */
 static void print_tracepoint_fields(struct cat_ctx *c, FILE *f, const tr_record *rec)
 {
@@ -314,7 +408,14 @@ static int put_stack(struct cat_ctx *c, const tr_record *rec, const tr_event_def
     int n = tr_reader_stack(c->r, rec->u.sample.stack, &frames);
     if (n < 0)
         return out_printf(s, "\n\t[stack %u lost]\n\n", rec->u.sample.stack);
-    if (ev && !(ev->flags & TR_EVF_CALLCHAIN) && n <= 1) {
+    int alone = ev && !(ev->flags & TR_EVF_CALLCHAIN);
+    /* raw frames, or a stack copy to unwind: symbolized on the fly */
+    if (c->sym && ((rec->u.sample.nregs && rec->u.sample.stack_copy_len) || any_raw(c, frames, n))) {
+        int done = put_sym_stack(c, rec, alone);
+        if (done)
+            return done < 0 ? -1 : 0;
+    }
+    if (alone && n <= 1) {
         if (n == 1 && (out_put(s, " ", 1) < 0 || put_frame(c, rec, frames[0], 1) < 0))
             return -1;
         return out_put(s, "\n", 1);
@@ -325,6 +426,25 @@ static int put_stack(struct cat_ctx *c, const tr_record *rec, const tr_event_def
         if (put_frame(c, rec, frames[i], 0) < 0)
             return -1;
     return out_put(s, "\n", 1);
+}
+
+int cat_sample_sideband_hidden(const struct cat_ctx *c, const tr_record *rec)
+{
+    const struct cat_opts *o = c->o;
+    switch (rec->type) {
+    case TR_REC_COMM:
+    case TR_REC_FORK:
+    case TR_REC_EXIT:
+        return !o->show_task;
+    case TR_REC_MMAP:
+        return !o->show_mmap;
+    case TR_REC_LOST:
+        return !o->show_lost;
+    case TR_REC_MODULE_STATUS:
+        return !o->show_status;
+    default:
+        return 0;
+    }
 }
 
 /* A sample: its text is built whole, then written at once. */
@@ -549,6 +669,8 @@ void cat_sample_reset(struct cat_ctx *c)
         free(c->sample->lines);
         free(c->sample->text);
         free(c->sample->out);
+        hashmap_free(&c->sample->sym_lines);
+        free(c->sample->sym_line);
         free(c->sample);
         c->sample = NULL;
     }

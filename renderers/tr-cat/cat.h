@@ -35,6 +35,11 @@ struct cat_opts {
     uint32_t strsize;  /* -s: max string length shown (default 32) */
     const char *sort_by; /* -S: summary sort key (strace: time calls errors name nothing) */
     int wall_clock;    /* -w: the syscall summary without its note on wall-clock time */
+    /* the samples view's side-band records, shown only when asked (perf script's flags) */
+    int show_task;     /* --show-task-events: comm, fork, exit */
+    int show_mmap;     /* --show-mmap-events: mmap */
+    int show_lost;     /* --show-lost-events: lost */
+    int show_status;   /* --type module_status */
 };
 
 struct cat_ctx {
@@ -46,7 +51,12 @@ struct cat_ctx {
     uint32_t stream;      /* current stream */
     int multi_process;    /* more than one pid seen or -f: prefix pids */
     int info;             /* --info */
-    struct procs *procs;  /* processes, threads, comms and maps (model/procs.h), fed by cat_track */
+    struct procs *procs;  /* processes, threads, comms and maps (model/procs.h), fed by
+                             cat_track when there is no symbolize session (else the session's) */
+    struct sym_session *sym; /* text without --raw: raw frames symbolized on the fly (cat-sym.c) */
+    void *map;            /* the input file mapped for the session's prescan, NULL none */
+    size_t maplen;
+    int prescanned;       /* the prescan ran (once, when a raw frame first needed it) */
     const struct cat_view *view; /* the current stream's view (cat-run.c), NULL until chosen */
     /* each view's state for the current stream, owned by its module */
     struct cat_sample_state *sample;   /* cat-sample.c */
@@ -89,6 +99,21 @@ static inline enum cat_view_id cat_view(const struct cat_ctx *c)
 
 /* Free what the context holds (the process model). */
 void cat_free(struct cat_ctx *c);
+
+/* Symbolizing on the fly (cat-sym.c), text output without --raw: a session
+ * for the input open on fd (0 or -1 out of memory), freed by cat_sym_close;
+ * cat_sym gives it with the input's end-of-stream blobs (kallsyms) found
+ * first, the first time a raw frame or a kernel function address needs
+ * them (an already symbolized trace never pays for that); NULL when there
+ * is no session. */
+int cat_sym_open(struct cat_ctx *c, int fd);
+struct sym_session *cat_sym(struct cat_ctx *c);
+void cat_sym_close(struct cat_ctx *c);
+/* The name of kernel function address addr (*start: where the function
+ * begins) from the session's kernel symbols (the trace's, found ahead in a
+ * file; never this machine's loaded for it), NULL when unknown:
+ * model/tpformat.h's resolver, ctx a struct cat_ctx. */
+const char *cat_sym_kernel(void *ctx, uint64_t addr, uint64_t *start);
 
 /* What the filters select (cat-run.c); all given conditions must hold. */
 struct cat_filter {
@@ -143,6 +168,9 @@ const char *cat_module_of(struct cat_ctx *c, int32_t pid, uint64_t addr, uint64_
 int cat_sample_record(struct cat_ctx *c, const tr_record *rec);
 int cat_sample_summary(struct cat_ctx *c);
 int cat_sample_account(struct cat_ctx *c, const tr_record *rec); /* --summary input */
+/* Whether the samples view leaves rec out of its text: the side-band records
+ * perf script shows only when asked (--show-task-events ..., --type). */
+int cat_sample_sideband_hidden(const struct cat_ctx *c, const tr_record *rec);
 int cat_syscall_record(struct cat_ctx *c, const tr_record *rec);
 int cat_syscall_summary(struct cat_ctx *c);
 int cat_syscall_account(struct cat_ctx *c, const tr_record *rec);

@@ -9,7 +9,7 @@
 #include "cat.h"
 #include "cli.h"
 
-enum { OPT_PID = 256, OPT_TID, OPT_COMM, OPT_TYPE, OPT_SINCE, OPT_UNTIL, OPT_RAW };
+enum { OPT_PID = 256, OPT_TID, OPT_COMM, OPT_TYPE, OPT_SINCE, OPT_UNTIL, OPT_RAW, OPT_TASK, OPT_MMAP, OPT_LOST };
 
 static const struct cli_opt opts[] = {
     {'j', "json", NULL, "print JSON Lines instead of text", 0, NULL},
@@ -31,14 +31,18 @@ static const struct cli_opt opts[] = {
     {'y', "decode-fds", NULL, "print paths of file descriptors", 0, NULL},
     {'x', "hex", NULL, "non-ASCII strings in hex; -xx all strings", 0, NULL},
     {'s', "string-limit", "SIZE", "print at most SIZE bytes of strings (default 32)", 0, NULL},
-    {0, "raw", NULL, "do not decode arguments and payloads", OPT_RAW, NULL},
+    {0, "raw", NULL, "do not decode arguments and payloads, nor symbolize raw frames", OPT_RAW, NULL},
+    {0, "show-task-events", NULL, "samples: also comm, fork and exit records (as perf script)", OPT_TASK, NULL},
+    {0, "show-mmap-events", NULL, "samples: also mmap records (as perf script)", OPT_MMAP, NULL},
+    {0, "show-lost-events", NULL, "samples: also lost records (as perf script)", OPT_LOST, NULL},
     {0, NULL, NULL, NULL, 0, NULL},
 };
 
 static const struct cli_tool tool = {
     .name = "tr-cat",
     .synopsis = {"[-jicfrTwy] [-t[t[t]]] [-x[x]] [-s SIZE] [-S KEY] [--pid PID,...] [--tid TID,...] "
-                 "[--comm NAME] [--type TYPE,...] [--since S] [--until S] [FILE...]"},
+                 "[--comm NAME] [--type TYPE,...] [--since S] [--until S] [--raw] [--show-task-events] "
+                 "[--show-mmap-events] [--show-lost-events] [FILE...]"},
     .summary = "print trace records as text or JSON",
     .opts = opts,
     .operands = "file",
@@ -87,7 +91,11 @@ static int cat_file(struct cat_ctx *c, const char *path, const struct cat_filter
     tr_reader *r;
     int rc = tr_reader_open_fn(&r, read_input, &in, NULL, 0, NULL);
     if (rc) cli_die(CLI_EXIT_FAIL, "%s: %s", name, tr_strerror(rc));
+    /* text shows raw frames symbolized, as perf script does */
+    if (!c->o->json && !c->o->raw && !c->o->summary && !c->info && cat_sym_open(c, fd) < 0)
+        cli_die(CLI_EXIT_FAIL, "out of memory");
     int status = cat_read(c, r, name, f);
+    cat_sym_close(c);
     tr_reader_free(r);
     if (fd != STDIN_FILENO) close(fd);
     return status;
@@ -131,6 +139,9 @@ int main(int argc, char **argv)
         case 'x': o.hex++; break;
         case 's': o.strsize = (uint32_t)cli_parse_u64(cli_optarg, 0, 1u << 30, "string limit"); break;
         case OPT_RAW: o.raw = 1; break;
+        case OPT_TASK: o.show_task = 1; break;
+        case OPT_MMAP: o.show_mmap = 1; break;
+        case OPT_LOST: o.show_lost = 1; break;
         default: cli_usage_exit();
         }
     }
@@ -138,6 +149,11 @@ int main(int argc, char **argv)
         strcmp(o.sort_by, "name") && strcmp(o.sort_by, "nothing"))
         cli_die(CLI_EXIT_USAGE, "unknown sort key '%s' (time, calls, errors, name, nothing)", o.sort_by);
     if (o.timestamps > 3) o.timestamps = 3;
+    /* side-band records asked for by --type are shown */
+    o.show_task |= f.types[TR_REC_COMM] | f.types[TR_REC_FORK] | f.types[TR_REC_EXIT];
+    o.show_mmap |= f.types[TR_REC_MMAP];
+    o.show_lost |= f.types[TR_REC_LOST];
+    o.show_status = f.types[TR_REC_MODULE_STATUS];
     /* large writes (a sample of a deep stack is kilobytes); a terminal keeps its lines */
     static char obuf[1 << 20];
     if (!isatty(STDOUT_FILENO)) setvbuf(stdout, obuf, _IOFBF, sizeof obuf);

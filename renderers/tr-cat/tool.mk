@@ -1,2 +1,3 @@
 TOOLS += tr-cat
-tr-cat_SRCS := $(wildcard renderers/tr-cat/*.c)
+tr-cat_SRCS := $(wildcard renderers/tr-cat/*.c) $(SYM_SRCS)
+tr-cat_LIBS := $(SYM_LIBS)

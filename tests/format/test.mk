@@ -44,11 +44,12 @@ fuzz:
 # tr-cat's renderers on hostile traces: the same corpus, replayed by make test
 UNIT_TESTS += test_fuzz_cat_replay
 test_fuzz_cat_replay_SRCS := tests/format/fuzz_replay.c tests/format/fuzz_cat.c \
-	$(filter-out renderers/tr-cat/main.c,$(wildcard renderers/tr-cat/*.c))
+	$(filter-out renderers/tr-cat/main.c,$(wildcard renderers/tr-cat/*.c)) $(SYM_SRCS)
+test_fuzz_cat_replay_LIBS := $(SYM_LIBS)
 
 fuzz-cat: $(B)/gen/model/syscalls_x86_64.h
 	@mkdir -p build/fuzz
 	$(FUZZ_CC) tests/format/fuzz_cat.c $(FUZZ_MUTATOR) format/*.c model/*.c \
-	  cli/*.c $(filter-out renderers/tr-cat/main.c,$(wildcard renderers/tr-cat/*.c)) \
-	  -o build/fuzz/fuzz_cat $(ZSTD_LIBS) $(call pc,--libs,libtraceevent)
+	  cli/*.c $(filter-out renderers/tr-cat/main.c,$(wildcard renderers/tr-cat/*.c)) $(SYM_SRCS) \
+	  -o build/fuzz/fuzz_cat $(ZSTD_LIBS) $(SYM_LIBS) $(call pc,--libs,libtraceevent)
 	$(call fuzz_run,fuzz_cat,$(FUZZ_SEEDS))

@@ -67,6 +67,29 @@ static const char mixed_format[] =
     "\n"
     "print fmt: \"uword=%lu big=%llu msg=%s\", REC->uword, REC->big, __get_str(msg)\n";
 
+/* An event with kernel functions in its fields (as timer:timer_start, kmem:kmalloc). */
+#define TIMER_ID 77
+static const char timer_format[] =
+    "name: timer_start\n"
+    "ID: 77\n"
+    "format:\n"
+    "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+    "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+    "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+    "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+    "\n"
+    "\tfield:void * timer;\toffset:8;\tsize:8;\tsigned:0;\n"
+    "\tfield:void * function;\toffset:16;\tsize:8;\tsigned:0;\n"
+    "\tfield:unsigned long call_site;\toffset:24;\tsize:8;\tsigned:0;\n"
+    "\tfield:int width;\toffset:32;\tsize:4;\tsigned:1;\n"
+    "\n"
+    "print fmt: \"100%% timer=%p w=%*d function=%ps call_site=%pS\", REC->timer, REC->width, REC->width, "
+    "REC->function, (void *)REC->call_site\n";
+static const char timer_kallsyms[] = "ffffffff81001000 t my_timer_fn\n"
+                                     "ffffffff81001100 T next_fn\n"
+                                     "ffffffff81002000 T caller_fn\n"
+                                     "ffffffff81002100 T after_caller\n";
+
 /* ---- payloads ---- */
 
 static void put(uint8_t *p, uint64_t v, int size, int big)
@@ -402,6 +425,75 @@ static void test_late_format_and_comms(void **state)
     free(tr.p);
 }
 
+static const char *resolver_calls(void *ctx, uint64_t addr, uint64_t *start)
+{
+    ++*(int *)ctx;
+    if (addr != 0xffffffff81001000ull)
+        return NULL;
+    *start = addr;
+    return "resolved_fn";
+}
+
+/* Kernel functions in fields: which fields hold them, and their names from
+ * a kallsyms blob written after the first event (streamed): before it, the
+ * resolver's names, else addresses; after it, the blob's. */
+static void test_function_names(void **state)
+{
+    (void)state;
+    uint8_t pl[40];
+    memset(pl, 0, sizeof pl);
+    put(pl, TIMER_ID, 2, 0);
+    put(pl + 4, 5, 4, 0);
+    put(pl + 8, 0xffff888012345678ull, 8, 0);
+    put(pl + 16, 0xffffffff81001000ull, 8, 0);
+    put(pl + 24, 0xffffffff81002010ull, 8, 0);
+    put(pl + 32, 3, 4, 0);
+    const uint8_t *pls[2] = {pl, pl};
+    size_t lens[2] = {sizeof pl, sizeof pl};
+    struct blob b = {BLOB_FTRACE_FORMAT_PREFIX "timer/timer_start", timer_format};
+    struct blob late = {BLOB_KALLSYMS, timer_kallsyms};
+    struct trace tr = make_trace(&b, 1, pls, lens, 2, 0, &late);
+    for (int with_resolver = 0; with_resolver < 2; with_resolver++) {
+        tr_reader *r;
+        assert_int_equal(tr_reader_open_mem(&r, tr.p, tr.len, NULL), 0);
+        tpformat *t;
+        int calls = 0;
+        assert_int_equal(tpformat_new(&t), 0);
+        if (with_resolver)
+            tpformat_set_resolver(t, resolver_calls, &calls);
+        tr_record rec;
+        next_event(r, &rec);
+        assert_int_equal(tpformat_use(t, r, 0), 1);
+        const tpformat_event *ev = tpformat_event_of(t, rec.u.trace_event.data, rec.u.trace_event.len);
+        assert_non_null(ev);
+        tpformat_funcs fs;
+        assert_int_equal(tpformat_funcs_of(ev, &fs), 2);
+        assert_string_equal(fs.f[0].name, "function");
+        assert_string_equal(fs.f[1].name, "call_site");
+        uint64_t a[TPFORMAT_FUNCS_MAX];
+        assert_int_equal(tpformat_funcs_read(&fs, 0, pl, sizeof pl, a), 2);
+        assert_true(a[0] == 0xffffffff81001000ull && a[1] == 0xffffffff81002010ull);
+        const char *s = tpformat_print(t, ev, rec.time, rec.cpu, rec.u.trace_event.data, rec.u.trace_event.len);
+        assert_non_null(s);
+        if (with_resolver)
+            assert_non_null(strstr(s, "function=resolved_fn call_site=0xffffffff81002010"));
+        else
+            assert_non_null(strstr(s, "function=0xffffffff81001000 call_site=0xffffffff81002010"));
+        tpformat_blob_arrived(t); /* the kallsyms blob comes before the second event */
+        next_event(r, &rec);
+        int before = calls;
+        s = tpformat_print(t, ev, rec.time, rec.cpu, rec.u.trace_event.data, rec.u.trace_event.len);
+        assert_non_null(s);
+        if (!strstr(s, "function=my_timer_fn call_site=caller_fn+0x10"))
+            fail_msg("%s", s);
+        assert_int_equal(calls, before); /* the blob's names, not the resolver's */
+        assert_true(!with_resolver || calls > 0);
+        tpformat_free(t);
+        tr_reader_free(r);
+    }
+    free(tr.p);
+}
+
 /* Format texts that are no format fail cleanly, in a stream or added. */
 static void test_hostile_formats(void **state)
 {
@@ -595,6 +687,7 @@ int main(void)
         cmocka_unit_test(test_kernel_formats),
         cmocka_unit_test(test_without_a_trace),
         cmocka_unit_test(test_header_page),
+        cmocka_unit_test(test_function_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,9 +1,13 @@
-/* kallsyms.h - the part of a /proc/kallsyms text a trace needs. */
-#ifndef TR_PERF_KALLSYMS_H
-#define TR_PERF_KALLSYMS_H
+/* kallsyms.h - the part of a /proc/kallsyms text a trace needs: the
+ * "kallsyms" blob recorders write (tr-rec-perf: the sampled kernel
+ * addresses; tr-rec-ftrace: the functions tracepoint fields point to). */
+#ifndef MODEL_KALLSYMS_H
+#define MODEL_KALLSYMS_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "hashmap.h"
 
 /* From the /proc/kallsyms text all (NUL-terminated), the lines of the text
  * symbols covering each of the n addresses (sorted here, in place) and of
@@ -12,5 +16,9 @@
  * (each may be NULL) receive the addresses of _text and _etext (0 if absent). */
 char *kallsyms_subset(const char *all, uint64_t *addrs, size_t n, size_t *out_len, uint64_t *text,
                       uint64_t *etext);
+/* The same from this machine's /proc/kallsyms, for the addresses that are
+ * the keys (a) of addrs; NULL when it cannot be read or out of memory
+ * (errno says which). */
+char *kallsyms_of(const hashmap *addrs, size_t *out_len, uint64_t *text, uint64_t *etext);
 
 #endif

@@ -1,6 +1,7 @@
 /* kallsyms.c - the part of a /proc/kallsyms text a trace needs. */
 #include "kallsyms.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,5 +93,36 @@ char *kallsyms_subset(const char *all, uint64_t *addrs, size_t n, size_t *out_le
 done:
     free(keep);
     free(syms);
+    return out;
+}
+
+char *kallsyms_of(const hashmap *addrs, size_t *out_len, uint64_t *text, uint64_t *etext)
+{
+    FILE *f = fopen("/proc/kallsyms", "r");
+    char *all = NULL, *out = NULL;
+    size_t len = 0, cap = 0;
+    uint64_t *a = malloc((addrs->count + 1) * sizeof *a);
+    if (!f || !a)
+        goto done;
+    for (;;) { /* a /proc file: its size is not known before reading */
+        if (array_reserve(&all, &cap, len + 65537, 1, 1 << 20) < 0)
+            goto done;
+        size_t got = fread(all + len, 1, cap - len - 1, f);
+        len += got;
+        if (got == 0)
+            break;
+    }
+    if (ferror(f))
+        goto done;
+    all[len] = 0;
+    size_t na = 0, it = 0;
+    for (hashmap_slot *k; (k = hashmap_next(addrs, &it));)
+        a[na++] = k->a;
+    out = kallsyms_subset(all, a, na, out_len, text, etext);
+done:
+    if (f)
+        fclose(f);
+    free(all);
+    free(a);
     return out;
 }
