@@ -224,7 +224,6 @@ static void task(uint32_t type, const uint8_t *p, const uint8_t *end, uint16_t m
     uint8_t idbuf[20]; /* the build-id of an MMAP2: written by tr_writer_add at the end */
     struct cur c = { p, end };
     tr_record r;
-    uint8_t idbuf[20]; /* an mmap's build-id, until the record is written */
     memset(&r, 0, sizeof r);
     r.time = last_time;
     r.cpu = -1;
