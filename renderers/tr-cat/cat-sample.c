@@ -470,6 +470,8 @@ int cat_sample_record(struct cat_ctx *c, const tr_record *rec)
     switch (rec->type) {
     case TR_REC_SAMPLE:
         return c->o->json ? 0 : print_sample(c, rec);
+    case TR_REC_SWITCH:
+        return !c->o->json; /* as perf script without --show-switch-events */
     case TR_REC_COUNTER:
         if (c->o->json)
             return 0;
