@@ -282,20 +282,6 @@ static int signal_fd(sigset_t *mask)
     return signalfd(-1, mask, SFD_CLOEXEC | SFD_NONBLOCK);
 }
 
-static int targets_alive(struct session *s)
-{
-    const struct perf_opts *o = s->o;
-    int alive = 0;
-    for (int i = 0; i < o->npids; i++)
-        alive |= kill(o->pids[i], 0) == 0 || errno != ESRCH;
-    for (int i = 0; i < o->ntids; i++) {
-        char p[64];
-        snprintf(p, sizeof p, "/proc/%d", (int)o->tids[i]);
-        alive |= access(p, F_OK) == 0;
-    }
-    return alive;
-}
-
 static int reap_child(struct session *s, int block)
 {
     if (!s->have_child || s->child_done)
@@ -486,7 +472,7 @@ static int record_loop(struct session *s, int sfd)
         werr(s, tr_writer_poll(s->w));
         if (s->werr || stop)
             break;
-        if (!s->have_child && (o->npids || o->ntids) && !targets_alive(s))
+        if (!s->have_child && (o->npids || o->ntids) && !target_alive(o))
             break;
         if (deadline && sb_now_ns() >= deadline)
             break;

@@ -1,10 +1,9 @@
-/* offwork.c - threads of known off-CPU time, for tr-fold --offcpu:
+/* offwork.c - threads of known time off the CPU (tr-fold --offcpu, --stat --per-thread):
  * "sleeper" sleeps 200 ms in nanosleep 5 times, "reader" blocks on a pipe
  * until main writes to it 600 ms later, "burner" computes for 1 s (off the
  * CPU only when preempted).  Each thread names itself, then prints
  * "NAME TID OFF_US": its time off the CPU measured from inside, its wall
  * time less its CPU time (CLOCK_THREAD_CPUTIME_ID). */
-#define _GNU_SOURCE
 #include <pthread.h>
 #include <stdio.h>
 #include <time.h>
