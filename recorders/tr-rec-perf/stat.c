@@ -131,8 +131,10 @@ static int open_one(struct stat_run *s, int i, pid_t pid, int cpu, int enable_on
 
 static int add_thread(struct stat_run *s, pid_t pid, pid_t tid, int must)
 {
-    if (array_reserve(&s->thr, &s->capthr, s->nthr + 1, sizeof *s->thr, 64) < 0)
+    if (array_reserve(&s->thr, &s->capthr, s->nthr + 1, sizeof *s->thr, 64) < 0) {
+        cli_warn("out of memory");
         return -1;
+    }
     struct sthread *t = &s->thr[s->nthr++];
     *t = (struct sthread){.pid = pid, .tid = tid, .must = must, .comm = "-"};
     char path[64];

@@ -2,8 +2,9 @@
  * "sleeper" sleeps 200 ms in nanosleep 5 times, "reader" blocks on a pipe
  * until main writes to it 600 ms later, "burner" computes for 1 s (off the
  * CPU only when preempted).  Each thread names itself, then prints
- * "NAME TID OFF_US": its time off the CPU measured from inside, its wall
- * time less its CPU time (CLOCK_THREAD_CPUTIME_ID). */
+ * "NAME TID OFF_US BLOCKED_US": its time off the CPU measured from inside,
+ * its wall time less its CPU time (CLOCK_THREAD_CPUTIME_ID), and the part
+ * of it spent in its blocking calls (nanosleep, read; 0 for burner). */
 #include <pthread.h>
 #include <stdio.h>
 #include <time.h>
@@ -18,18 +19,29 @@ static long long ns(clockid_t c)
     return t.tv_sec * 1000000000LL + t.tv_nsec;
 }
 
-struct span { long long wall, cpu; };
+struct span { long long wall, cpu, blocked; };
+
+static long long off_since(const struct span *s)
+{
+    return (ns(CLOCK_MONOTONIC) - s->wall) - (ns(CLOCK_THREAD_CPUTIME_ID) - s->cpu);
+}
 
 static struct span start(const char *name)
 {
-    pthread_setname_np(pthread_self(), name);
-    return (struct span){ns(CLOCK_MONOTONIC), ns(CLOCK_THREAD_CPUTIME_ID)};
+    if (name)
+        pthread_setname_np(pthread_self(), name);
+    return (struct span){ns(CLOCK_MONOTONIC), ns(CLOCK_THREAD_CPUTIME_ID), 0};
 }
 
-static void report(const char *name, struct span s)
+/* A blocking call's time off the CPU, since b started, added to s. */
+static void blocked(struct span *s, const struct span *b)
 {
-    long long off = (ns(CLOCK_MONOTONIC) - s.wall) - (ns(CLOCK_THREAD_CPUTIME_ID) - s.cpu);
-    printf("%s %d %lld\n", name, gettid(), off / 1000);
+    s->blocked += off_since(b);
+}
+
+static void report(const char *name, const struct span *s)
+{
+    printf("%s %d %lld %lld\n", name, gettid(), off_since(s) / 1000, s->blocked / 1000);
 }
 
 static void *sleeper(void *a)
@@ -37,19 +49,22 @@ static void *sleeper(void *a)
     struct span s = start(a);
     for (int i = 0; i < 5; i++) {
         struct timespec ts = {0, 200000000};
+        struct span b = start(NULL);
         nanosleep(&ts, 0);
+        blocked(&s, &b);
     }
-    report(a, s);
+    report(a, &s);
     return 0;
 }
 
 static void *reader(void *a)
 {
-    struct span s = start(a);
+    struct span s = start(a), b = start(NULL);
     char c;
     if (read(fds[0], &c, 1) != 1)
         return 0;
-    report(a, s);
+    blocked(&s, &b);
+    report(a, &s);
     return 0;
 }
 
@@ -59,7 +74,7 @@ static void *burner(void *a)
     volatile unsigned long x = 0;
     while (ns(CLOCK_MONOTONIC) - s.wall < 1000000000LL)
         x++;
-    report(a, s);
+    report(a, &s);
     return 0;
 }
 
