@@ -151,7 +151,7 @@ _tr_rec_perf() {
         -r|--repeat) COMPREPLY=(); return ;;
         -I|--interval-print) COMPREPLY=(); return ;;
     esac
-    if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "-e --event -F --freq -c --count -g --call-graph -o --output -p --pid -t --tid -a --all-cpus --duration -d --detailed -m --mmap-pages -i --no-inherit -q --quiet -l --list --stat -r --repeat -I --interval-print -h --help -V --version " -- "$cur")); return; fi
+    if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "-e --event -F --freq -c --count -g --call-graph -o --output -p --pid -t --tid -a --all-cpus --duration -d --detailed -m --mmap-pages -i --no-inherit -q --quiet -l --list --stat -r --repeat -I --interval-print --per-thread -h --help -V --version " -- "$cur")); return; fi
     for w in "${COMP_WORDS[@]:1:COMP_CWORD-1}"; do case $w in -l|--list) _tr_reply @event; return ;; esac; done
     COMPREPLY=($(compgen -c -- "$cur"))
 }

@@ -11,7 +11,8 @@ static const char *const type_names[128] = {
     [TR_REC_META] = "meta",           [TR_REC_SYSCALL_TABLE] = "syscall_table",
     [TR_REC_BLOB] = "blob",           [TR_REC_COMM] = "comm",
     [TR_REC_FORK] = "fork",           [TR_REC_EXIT] = "exit",
-    [TR_REC_MMAP] = "mmap",           [TR_REC_SAMPLE] = "sample",
+    [TR_REC_MMAP] = "mmap",           [TR_REC_SWITCH] = "switch",
+    [TR_REC_SAMPLE] = "sample",
     [TR_REC_COUNTER] = "counter",     [TR_REC_SYSCALL] = "syscall",
     [TR_REC_SIGNAL] = "signal",       [TR_REC_LIBCALL] = "libcall",
     [TR_REC_TRACE_EVENT] = "trace_event", [TR_REC_FUNCTION] = "function",
@@ -120,6 +121,9 @@ int tr_internal_rec_encode_body(buf *b, const tr_record *rec, const copy_delta *
     case TR_REC_EXIT:
         PUTS(u->exit.status);
         PUT(u->exit.flags);
+        return 0;
+    case TR_REC_SWITCH:
+        PUT(u->sw.flags);
         return 0;
     case TR_REC_MMAP:
         if (u->mmap.build_id_len > 64) return TR_E_INVAL;
@@ -329,6 +333,9 @@ int tr_internal_rec_decode_body(cur *c, tr_record *rec, copy_delta *d)
     case TR_REC_EXIT:
         u->exit.status = cur_s32(c);
         u->exit.flags = cur_u32(c);
+        break;
+    case TR_REC_SWITCH:
+        u->sw.flags = cur_u32(c);
         break;
     case TR_REC_MMAP:
         u->mmap.start = cur_varint(c);

@@ -46,7 +46,7 @@ extern "C" {
 #endif
 
 #define TR_VERSION_MAJOR 1 /* format version this library writes */
-#define TR_VERSION_MINOR 2
+#define TR_VERSION_MINOR 3
 /* Incompatible feature flags of a stream (its start frame): a reader
  * refuses a stream with a flag it does not know. */
 #define TR_INCOMPAT_STACK_DELTA 1u /* stack copies may continue the thread's previous one (1.1) */
@@ -109,6 +109,7 @@ typedef enum tr_rec_type {
     TR_REC_FORK = 0x21,
     TR_REC_EXIT = 0x22,
     TR_REC_MMAP = 0x23,
+    TR_REC_SWITCH = 0x24, /* 1.3: the thread left (OUT) or took (in) a CPU */
     /* what was measured */
     TR_REC_SAMPLE = 0x30,
     TR_REC_COUNTER = 0x31,
@@ -238,6 +239,7 @@ typedef struct tr_record {
         struct { const char *comm; size_t len; uint32_t exec; } comm;
         struct { int32_t ppid, ptid; } fork;
         struct { int32_t status; uint32_t flags; } exit;  /* status as wait(2) */
+        struct { uint32_t flags; } sw;                     /* TR_SWF_* */
         struct {
             uint64_t start, len, pgoff;
             uint32_t prot, flags;
@@ -334,6 +336,8 @@ typedef struct tr_record {
 enum { TR_CNTF_INTERVAL = 1u << 0, TR_CNTF_NOT_SUPPORTED = 1u << 1, TR_CNTF_NOT_COUNTED = 1u << 2 };
 enum { TR_SIGF_INJECTED = 1u << 0, TR_SIGF_STOP = 1u << 1, TR_SIGF_KILLED = 1u << 2 };
 enum { TR_EXITF_SIGNALED = 1u << 0, TR_EXITF_THREAD = 1u << 1 };
+/* Switch flags: OUT the thread left the CPU (else it was switched in), PREEMPT it left runnable */
+enum { TR_SWF_OUT = 1u << 0, TR_SWF_PREEMPT = 1u << 1 };
 enum { TR_FUNC_ENTRY = 0, TR_FUNC_EXIT = 1, TR_FUNC_CALL = 2 /* plain function tracer */ };
 enum {
     TR_LOST_SAMPLES = 0,  /* ring buffer full: samples the kernel dropped */

@@ -717,7 +717,7 @@ int tr_writer_add(tr_writer *w, const tr_record *rec)
 {
     if (!w || !rec) return TR_E_INVAL;
     switch (rec->type) {
-    case TR_REC_COMM: case TR_REC_FORK: case TR_REC_EXIT: case TR_REC_MMAP:
+    case TR_REC_COMM: case TR_REC_FORK: case TR_REC_EXIT: case TR_REC_MMAP: case TR_REC_SWITCH:
     case TR_REC_SAMPLE: case TR_REC_COUNTER: case TR_REC_SYSCALL: case TR_REC_SIGNAL:
     case TR_REC_LIBCALL: case TR_REC_TRACE_EVENT: case TR_REC_FUNCTION: case TR_REC_LOST:
     case TR_REC_SYMBOL: case TR_REC_MODULE_STATUS: case TR_REC_BLOB:

@@ -2,8 +2,10 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "counters.h"
 #include "tr.h"
 
@@ -58,6 +60,35 @@ int counters_add(struct counters *t, const char *name, uint64_t value, uint64_t 
     return 0;
 }
 
+int counters_add_thread(struct counters *t, const char *name, int32_t tid, const char *comm, uint64_t value,
+                        uint64_t enabled, uint64_t running, uint32_t flags)
+{
+    struct counters_entry *e = counters_find(t, name);
+    if (!e || e < t->c || e >= t->c + t->nc)
+        return TR_E_TOO_LARGE; /* a full table, or a tool event */
+    if (array_reserve(&t->threads, &t->capthreads, t->nthreads + 1, sizeof *t->threads, 64) < 0)
+        return TR_E_NOMEM;
+    struct counters_thread *r = &t->threads[t->nthreads++];
+    memset(r, 0, sizeof *r);
+    r->tid = tid;
+    snprintf(r->comm, sizeof r->comm, "%s", comm ? comm : "-");
+    r->row = (int)(e - t->c);
+    r->value = value;
+    r->enabled = enabled;
+    r->running = running;
+    r->flags = flags;
+    if (!t->runs)
+        t->runs = 1;
+    return 0;
+}
+
+void counters_free(struct counters *t)
+{
+    free(t->threads);
+    t->threads = NULL;
+    t->nthreads = t->capthreads = 0;
+}
+
 double counters_mean(const struct counters_entry *e)
 {
     return e->n ? e->sum / e->n : 0;
@@ -97,12 +128,28 @@ static void put(struct line *l, const char *fmt, ...)
     l->len = (size_t)n < l->size - l->len ? l->len + (size_t)n : l->size - 1;
 }
 
-/* The mean of row name when it has a value, else -1 (tool events are no rows). */
-static double value_of(const struct counters *t, const char *name)
+/* The value of a per-thread reading, scaled; -1 when it did not count (perf
+ * stat's rule: never enabled or never running). */
+static double thread_value(const struct counters_thread *r)
 {
-    for (int i = 0; i < t->nc; i++)
-        if (!strcmp(t->c[i].name, name) && t->c[i].n)
-            return counters_mean(&t->c[i]);
+    if ((r->flags & (TR_CNTF_NOT_SUPPORTED | TR_CNTF_NOT_COUNTED)) || !r->enabled || !r->running)
+        return -1;
+    return counters_scale(r->value, r->enabled, r->running);
+}
+
+/* The mean of row name when it has a value, else -1 (tool events are no
+ * rows); with tid >= 0 that thread's reading of it. */
+static double value_of(const struct counters *t, int32_t tid, const char *name)
+{
+    for (int i = 0; i < t->nc; i++) {
+        if (strcmp(t->c[i].name, name))
+            continue;
+        if (tid < 0)
+            return t->c[i].n ? counters_mean(&t->c[i]) : -1;
+        for (size_t k = 0; k < t->nthreads; k++)
+            if (t->threads[k].tid == tid && t->threads[k].row == i)
+                return thread_value(&t->threads[k]);
+    }
     return -1;
 }
 
@@ -113,13 +160,14 @@ static int is_clock(const char *name)
 }
 
 /* The "# ..." comment of entry e with value v (secs: the time elapsed) into
- * buf; empty when there is none. */
-static void metric(const struct counters *t, const struct counters_entry *e, double v, double secs, char *buf,
-                   size_t len)
+ * buf, from the totals or (tid >= 0) that thread's readings; empty when
+ * there is none. */
+static void metric(const struct counters *t, int32_t tid, const struct counters_entry *e, double v, double secs,
+                   char *buf, size_t len)
 {
-    double task_ms = value_of(t, "task-clock");
+    double task_ms = value_of(t, tid, "task-clock");
     if (task_ms < 0)
-        task_ms = value_of(t, "cpu-clock");
+        task_ms = value_of(t, tid, "cpu-clock");
     double task_s = task_ms >= 0 ? task_ms / 1e9 : secs;
     buf[0] = 0;
     if (is_clock(e->name)) {
@@ -128,7 +176,7 @@ static void metric(const struct counters *t, const struct counters_entry *e, dou
         return;
     }
     const char *n = e->name;
-    double cycles = value_of(t, "cycles");
+    double cycles = value_of(t, tid, "cycles");
     if (!strcmp(n, "cycles") || !strcmp(n, "cpu-cycles")) {
         if (task_s > 0)
             snprintf(buf, len, "# %8.3f GHz", v / task_s / 1e9);
@@ -136,11 +184,11 @@ static void metric(const struct counters *t, const struct counters_entry *e, dou
         if (cycles > 0)
             snprintf(buf, len, "# %8.2f  insn per cycle", v / cycles);
     } else if (!strcmp(n, "branch-misses")) {
-        double br = value_of(t, "branches");
+        double br = value_of(t, tid, "branches");
         if (br > 0)
             snprintf(buf, len, "# %8.2f%% of all branches", 100.0 * v / br);
     } else if (!strcmp(n, "cache-misses")) {
-        double refs = value_of(t, "cache-references");
+        double refs = value_of(t, tid, "cache-references");
         if (refs > 0)
             snprintf(buf, len, "# %8.3f %% of all cache refs", 100.0 * v / refs);
     } else if (task_s > 0) {
@@ -162,23 +210,23 @@ static void metric(const struct counters *t, const struct counters_entry *e, dou
 
 /* One counter line after prefix into buf (512 bytes), trailing blanks
  * removed: its length. */
-static size_t entry_line(const struct counters *t, const struct counters_entry *e, double v, double secs,
-                         int show_spread, const char *prefix, char *buf, size_t size)
+static size_t entry_line(const struct counters *t, int32_t tid, const struct counters_entry *e, double v,
+                         double secs, int show_spread, const char *prefix, char *buf, size_t size)
 {
     struct line l = {buf, size, 0};
     buf[0] = 0;
     put(&l, "%s", prefix);
-    if (e->not_supported) {
-        put(&l, "%18s      %s", "<not supported>", e->name);
-    } else if (e->not_counted || !e->n) {
-        put(&l, "%18s      %s", "<not counted>", e->name);
+    if (e->not_supported || e->not_counted || !e->n) {
+        /* the unit column as perf stat fills it: msec for the clocks */
+        put(&l, "%18s %-4s %s", e->not_supported ? "<not supported>" : "<not counted>",
+            is_clock(e->name) ? "msec" : "", e->name);
     } else {
         char num[64], comment[96];
         if (is_clock(e->name))
             snprintf(num, sizeof num, "%18.2f msec", v / 1e6);
         else
             snprintf(num, sizeof num, "%18.0f     ", v);
-        metric(t, e, v, secs, comment, sizeof comment);
+        metric(t, tid, e, v, secs, comment, sizeof comment);
         put(&l, "%s %-32s %-30s", num, e->name, comment);
         if (e->running > 0 && e->running < e->enabled)
             put(&l, "  (%.2f%%)", 100.0 * e->running / e->enabled);
@@ -188,6 +236,51 @@ static size_t entry_line(const struct counters *t, const struct counters_entry *
     while (l.len && buf[l.len - 1] == ' ')
         buf[--l.len] = 0;
     return l.len;
+}
+
+/* Per-thread lines of one row: highest value first, then by tid; threads
+ * that did not count last. */
+static int by_value(const void *a, const void *b)
+{
+    const struct counters_thread *x = *(const struct counters_thread *const *)a;
+    const struct counters_thread *y = *(const struct counters_thread *const *)b;
+    double vx = thread_value(x), vy = thread_value(y);
+    if (vx != vy)
+        return vx > vy ? -1 : 1;
+    return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+/* The lines of row's threads: how many readings it had, or the first negative return of fn. */
+static int thread_lines(const struct counters *t, int row, double secs, counters_line_fn fn, void *arg)
+{
+    const struct counters_thread **v = malloc((t->nthreads ? t->nthreads : 1) * sizeof *v);
+    if (!v)
+        return TR_E_NOMEM;
+    size_t n = 0;
+    for (size_t k = 0; k < t->nthreads; k++)
+        if (t->threads[k].row == row)
+            v[n++] = &t->threads[k];
+    qsort(v, n, sizeof *v, by_value);
+    int rc = 0;
+    for (size_t k = 0; k < n && rc >= 0; k++) {
+        const struct counters_thread *r = v[k];
+        double val = thread_value(r);
+        if (t->skip_zero && val <= 0)
+            continue;
+        struct counters_entry e;
+        memset(&e, 0, sizeof e);
+        snprintf(e.name, sizeof e.name, "%s", t->c[row].name);
+        e.not_supported = (r->flags & TR_CNTF_NOT_SUPPORTED) != 0;
+        e.n = val >= 0;
+        e.enabled = (double)r->enabled;
+        e.running = (double)r->running;
+        char prefix[64], buf[512];
+        snprintf(prefix, sizeof prefix, "%16s-%-8d ", r->comm, (int)r->tid);
+        size_t len = entry_line(t, r->tid, &e, val, secs, 0, prefix, buf, sizeof buf);
+        rc = fn(arg, buf, len);
+    }
+    free(v);
+    return rc < 0 ? rc : (int)n;
 }
 
 int counters_format_table(const struct counters *t, counters_line_fn fn, void *arg)
@@ -209,7 +302,13 @@ int counters_format_table(const struct counters *t, counters_line_fn fn, void *a
     EMIT("", 0);
     double secs = t->elapsed.n ? counters_mean(&t->elapsed) / 1e9 : 0;
     for (int i = 0; i < t->nc; i++) {
-        size_t n = entry_line(t, &t->c[i], counters_mean(&t->c[i]), secs, multi && t->c[i].n > 1, "", buf,
+        /* per thread; a row no thread has (<not supported>) as a total */
+        if (t->nthreads && (rc = thread_lines(t, i, secs, fn, arg)) != 0) {
+            if (rc < 0)
+                return rc;
+            continue;
+        }
+        size_t n = entry_line(t, -1, &t->c[i], counters_mean(&t->c[i]), secs, multi && t->c[i].n > 1, "", buf,
                               512);
         EMIT(buf, n);
     }
@@ -262,5 +361,5 @@ size_t counters_format_interval(struct counters *t, double at_secs, double len_s
     snprintf(prefix, sizeof prefix, "%16.9f ", at_secs);
     if (!size)
         return 0;
-    return entry_line(t, &e, v, len_secs, 0, prefix, buf, size);
+    return entry_line(t, -1, &e, v, len_secs, 0, prefix, buf, size);
 }

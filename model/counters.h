@@ -9,9 +9,11 @@
  * holding the raw value with time enabled/running (readers scale), plus
  * the events "duration_time", "user_time" and "system_time" (ns) per run;
  * -I readings carry TR_CNTF_INTERVAL and the delta since the previous one.
+ * With --per-thread a final reading is one thread's (the record's pid/tid)
+ * and the table lists every thread of each event, as perf stat --per-thread.
  *
- * A zeroed struct counters is an empty table; it holds no pointers, so it
- * is freed with its memory.  Never prints or exits.
+ * A zeroed struct counters is an empty table; counters_free frees what
+ * per-thread readings took.  Never prints or exits.
  */
 #ifndef MODEL_COUNTERS_H
 #define MODEL_COUNTERS_H
@@ -31,12 +33,24 @@ struct counters_entry {
     double enabled, running;        /* sums, for the multiplexing percentage */
 };
 
+/* One thread's final reading of one row (--per-thread). */
+struct counters_thread {
+    int32_t tid;
+    char comm[32];
+    int row; /* its event: an index into counters.c */
+    uint64_t value, enabled, running;
+    uint32_t flags; /* TR_CNTF_* */
+};
+
 struct counters {
     char target[512]; /* "'cmd args'", "'system wide'", "process id '12'"; the caller's */
     unsigned runs;    /* highest run number + 1 seen by counters_add */
     struct counters_entry c[COUNTERS_MAX]; /* table rows, in the order first seen */
     int nc;
     struct counters_entry elapsed, user, sys; /* duration_time, user_time, system_time */
+    struct counters_thread *threads; /* per-thread readings, in the order added */
+    size_t nthreads, capthreads;
+    int skip_zero; /* per thread: leave out threads that counted 0 (perf stat -a --per-thread) */
 };
 
 /* The entry of event name: one of the tool events, an existing row, or a
@@ -55,6 +69,15 @@ double counters_scale(uint64_t value, uint64_t enabled, uint64_t running);
 int counters_add(struct counters *t, const char *name, uint64_t value, uint64_t enabled, uint64_t running,
                  uint32_t flags, uint32_t run);
 
+/* Account one thread's final reading of event name (--per-thread; run 0):
+ * the table then lists each event's threads instead of its total.  0,
+ * TR_E_TOO_LARGE when the table is full, TR_E_NOMEM. */
+int counters_add_thread(struct counters *t, const char *name, int32_t tid, const char *comm, uint64_t value,
+                        uint64_t enabled, uint64_t running, uint32_t flags);
+
+/* Free the per-thread readings (the table is then empty of them). */
+void counters_free(struct counters *t);
+
 /* Mean of the entry's values over the runs that had one (0 without any). */
 double counters_mean(const struct counters_entry *e);
 /* Relative standard deviation of the mean in percent (perf stat's "+-"):
@@ -68,7 +91,9 @@ typedef int (*counters_line_fn)(void *arg, const char *line, size_t len);
 
 /* The whole table as perf stat prints it, one line at a time to fn (blank
  * lines too): the "Performance counter stats for TARGET (N runs):" header,
- * one line per row (value or msec, metric comment, "(NN.NN%)" when
+ * one line per row, or with per-thread readings one line per thread of each
+ * row ("%16s-%-8d " comm and tid first, threads by value, highest first,
+ * metrics from the thread's own task-clock and counts), each (value or msec, metric comment, "(NN.NN%)" when
  * multiplexed, "( +- N.NN% )" over several runs, "<not supported>" and
  * "<not counted>"), the seconds elapsed, user and sys.  Lines carry no
  * trailing blanks.  0, or the first negative return of fn. */

@@ -371,6 +371,7 @@ static int changes_frames(uint32_t type)
     case TR_REC_TRACE_EVENT:
     case TR_REC_FUNCTION:
     case TR_REC_LOST:
+    case TR_REC_SWITCH:
         return 0;
     default:
         return 1;
@@ -599,6 +600,8 @@ int fold_trace(struct fold *f, struct lines *l, const char *shown)
         }
         if (f->o->offcpu && rec.type == TR_REC_EXIT)
             close_pending_running(&t, rec.tid, rec.time); /* it ran until its exit */
+        if (f->o->offcpu && rec.type == TR_REC_SWITCH && !(rec.u.sw.flags & TR_SWF_OUT))
+            close_pending(&t, rec.tid, rec.time); /* a traced thread's switch-in (tr-rec-perf) */
         int r2 = 0;
         if (rec.type == TR_REC_SAMPLE && !only_syscalls)
             r2 = on_sample(&t, &rec);

@@ -2,7 +2,7 @@
  * convert.c - perf ring records to tr records: samples (stacks interned leaf
  * first, kernel frames flagged, dwarf registers and the valid part of the
  * stack copy, raw tracepoint payloads), mmap2 with build-ids, comm, fork,
- * exit and lost records.  Each batch of all rings is sorted by time.
+ * exit, switch and lost records.  Each batch of all rings is sorted by time.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -289,6 +289,20 @@ static void convert_task(struct session *s, const struct perf_event_header *h)
                t.pid != t.tid ? TR_EXITF_THREAD : 0);
 }
 
+/* A thread took (switch-in) or left the CPU: PERF_RECORD_SWITCH of a task's
+ * event, PERF_RECORD_SWITCH_CPU_WIDE of a CPU's (whose other task is not kept). */
+static void convert_switch(struct session *s, const struct perf_event_header *h)
+{
+    struct sample_id sid;
+    if (trailer(h, &sid))
+        return;
+    tr_record rec = {.type = TR_REC_SWITCH, .time = sid.time, .pid = (int32_t)sid.pid,
+                     .tid = (int32_t)sid.tid, .cpu = (int32_t)sid.cpu};
+    rec.u.sw.flags = (h->misc & PERF_RECORD_MISC_SWITCH_OUT ? TR_SWF_OUT : 0) |
+                     (h->misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT ? TR_SWF_PREEMPT : 0);
+    werr(s, tr_writer_add(s->w, &rec));
+}
+
 static void convert_lost(struct session *s, const struct perf_event_header *h, int cpu_idx)
 {
     uint64_t id = 0, lost = 0;
@@ -341,6 +355,8 @@ static void convert(struct session *s, const struct perf_event_header *h, int cp
     case PERF_RECORD_LOST:
     case PERF_RECORD_LOST_SAMPLES: convert_lost(s, h, cpu_idx); break;
     case PERF_RECORD_THROTTLE: convert_throttle(s, h, cpu_idx); break;
+    case PERF_RECORD_SWITCH:
+    case PERF_RECORD_SWITCH_CPU_WIDE: convert_switch(s, h); break;
     default: break; /* unthrottling and others: not recorded */
     }
 }

@@ -7,7 +7,7 @@
 #include "cli.h"
 #include "perf.h"
 
-enum { OPT_CALL_GRAPH = 256, OPT_STAT, OPT_DURATION, OPT_DETAILED };
+enum { OPT_CALL_GRAPH = 256, OPT_STAT, OPT_DURATION, OPT_DETAILED, OPT_PER_THREAD };
 
 static const struct cli_opt opts[] = {
     {'e', "event", "EVENT", "event to sample or count (repeatable, comma lists); default cycles, "
@@ -33,6 +33,8 @@ static const struct cli_opt opts[] = {
     {'r', "repeat", "N", "with --stat: run the command N times, show mean and stddev", 0, NULL},
     {'I', "interval-print", "MS", "with --stat: print and record counts every MS milliseconds", 0,
      NULL},
+    {0, "per-thread", NULL, "with --stat and -p, -t or -a: a count per thread (perf stat --per-thread)",
+     OPT_PER_THREAD, NULL},
     {0, NULL, NULL, NULL, 0, NULL},
 };
 
@@ -40,7 +42,7 @@ static const struct cli_tool tool = {
     .name = "tr-rec-perf",
     .synopsis = {"[-g] [-e EVENT] [-F HZ | -c PERIOD] [-o FILE] [--] COMMAND [ARG...]",
                  "[-g] [-e EVENT] [-F HZ | -c PERIOD] [-o FILE] [-d SECONDS] -p PID[,PID] | -t TID | -a [-- COMMAND...]",
-                 "--stat [-d] [-e EVENT] [-r N] [-I MS] [-o FILE] [-a | -p PID | [--] COMMAND [ARG...]]",
+                 "--stat [-d] [--per-thread] [-e EVENT] [-r N] [-I MS] [-o FILE] [-a | -p PID | [--] COMMAND [ARG...]]",
                  "-l [GLOB]"},
     .summary = "sample or count with perf events and write a tr trace",
     .opts = opts,
@@ -126,6 +128,7 @@ int main(int argc, char **argv)
         case OPT_STAT: o.stat = 1; break;
         case 'r': o.repeat = (unsigned)cli_parse_u64(cli_optarg, 1, 100000, "repeat count"); break;
         case 'I': o.interval_ms = cli_parse_u64(cli_optarg, 10, 3600000, "interval"); break;
+        case OPT_PER_THREAD: o.per_thread = 1; break;
         default: cli_usage_exit();
         }
     }
@@ -153,6 +156,10 @@ int main(int argc, char **argv)
         cli_die(CLI_EXIT_USAGE, "-F and -c exclude each other");
     if (!o.stat && (o.repeat != 1 || o.interval_ms))
         cli_die(CLI_EXIT_USAGE, "-r and -I go with --stat");
+    if (o.per_thread && (!o.stat || !(targets || o.system_wide)))
+        cli_die(CLI_EXIT_USAGE, "--per-thread goes with --stat and -p, -t or -a (as perf stat)");
+    if (o.per_thread && o.interval_ms)
+        cli_die(CLI_EXIT_USAGE, "--per-thread with -I is not supported");
     if (o.repeat > 1 && !o.cmd_argc)
         cli_die(CLI_EXIT_USAGE, "-r needs a command");
     if (!o.mmap_pages)

@@ -39,6 +39,7 @@ struct perf_opts {
     unsigned repeat;        /* -r */
     uint64_t interval_ms;   /* -I */
     int detailed;           /* --stat -d: perf stat -d's events besides the default ones */
+    int per_thread;         /* --stat --per-thread: a count per thread (-p, -t, -a) */
     /* the command and the recorder's own command line */
     char **cmd;
     int cmd_argc;
@@ -70,6 +71,8 @@ int target_fork(struct perf_child *c, char **argv, int stdout_to_stderr, const s
 int target_go(struct perf_child *c);
 /* Threads of pid from /proc/PID/task; returns the count (<= max), -1 if gone. */
 int target_threads(pid_t pid, pid_t *tids, int max);
+/* Whether a -p process or -t thread is still there (zombies included). */
+int target_alive(const struct perf_opts *o);
 /* Online CPU numbers; returns the count. */
 int target_cpus(int *cpus, int max);
 /* Parse "1,2,3" into pids; returns the count or -1. */

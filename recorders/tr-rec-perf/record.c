@@ -28,6 +28,21 @@
 
 /* --- opening events ---------------------------------------------------- */
 
+/* Whether the threads' switches are recorded (PERF_RECORD_SWITCH and, with -a,
+ * PERF_RECORD_SWITCH_CPU_WIDE): with sched:sched_switch, so that off-CPU time
+ * ends exactly at a thread's switch-in.  The tracepoint fires in the task
+ * that leaves the CPU: a task's events (a command, -p, -t) see their threads
+ * leave but not come back, and system-wide the kernel samples no switch out
+ * of some tasks (the threads of this VM's init), while the switch record of
+ * the thread that comes in is written in its own context. */
+static int records_switches(const struct session *s)
+{
+    for (int i = 0; i < s->nevs; i++)
+        if (!strcmp(s->evs[i].name, "sched:sched_switch"))
+            return 1;
+    return 0;
+}
+
 static void build_attr(struct session *s, int i, int sideband, struct perf_event_attr *a)
 {
     const struct perf_opts *o = s->o;
@@ -74,6 +89,7 @@ static void build_attr(struct session *s, int i, int sideband, struct perf_event
         a->comm = 1;
         a->comm_exec = 1;
         a->task = 1;
+        a->context_switch = (unsigned)records_switches(s);
     }
     s->sample_type[i] = a->sample_type;
 }
@@ -273,20 +289,6 @@ static int signal_fd(sigset_t *mask)
     return signalfd(-1, mask, SFD_CLOEXEC | SFD_NONBLOCK);
 }
 
-static int targets_alive(struct session *s)
-{
-    const struct perf_opts *o = s->o;
-    int alive = 0;
-    for (int i = 0; i < o->npids; i++)
-        alive |= kill(o->pids[i], 0) == 0 || errno != ESRCH;
-    for (int i = 0; i < o->ntids; i++) {
-        char p[64];
-        snprintf(p, sizeof p, "/proc/%d", (int)o->tids[i]);
-        alive |= access(p, F_OK) == 0;
-    }
-    return alive;
-}
-
 static int reap_child(struct session *s, int block)
 {
     if (!s->have_child || s->child_done)
@@ -478,7 +480,7 @@ static int record_loop(struct session *s, int sfd)
         werr(s, tr_writer_poll(s->w));
         if (s->werr || stop)
             break;
-        if (!s->have_child && (o->npids || o->ntids) && !targets_alive(s))
+        if (!s->have_child && (o->npids || o->ntids) && !target_alive(o))
             break;
         if (deadline && sb_now_ns() >= deadline)
             break;

@@ -3,6 +3,7 @@
  * command (N times with -r), read them at the end (and every -I ms), write
  * TR_REC_COUNTER records and print the perf-stat-like table on stderr.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
@@ -37,14 +38,24 @@ static const char *const detailed_events[3][7] = {
 
 struct counter {
     int *fds;
+    int *thr;         /* per fd: its thread, an index into stat_run.thr (-1: none) */
     int nfds;
-    size_t capfds;
+    size_t capfds, capthr;
     int supported;
     uint64_t last[3]; /* previous interval reading: value, enabled, running */
 };
 
+/* A thread counted on its own (-p, -t; -a with --per-thread). */
+struct sthread {
+    pid_t pid, tid;
+    int must;       /* an error when it is gone: a -t thread, a -p process's main thread */
+    char comm[32];
+};
+
 struct stat_run {
     struct perf_opts *o;
+    struct sthread *thr;
+    size_t nthr, capthr;
     tr_writer *w;
     uint32_t evid[PERF_MAX_EVENTS];
     uint32_t tool_id[3]; /* duration_time, user_time, system_time */
@@ -81,7 +92,7 @@ static int define(struct stat_run *s)
     return 0;
 }
 
-static int open_one(struct stat_run *s, int i, pid_t pid, int cpu, int enable_on_exec)
+static int open_one(struct stat_run *s, int i, pid_t pid, int cpu, int enable_on_exec, int thr)
 {
     const struct perf_ev *ev = &s->o->evs[i];
     struct perf_event_attr a = {.size = sizeof a, .type = ev->type, .config = ev->config};
@@ -108,41 +119,110 @@ static int open_one(struct stat_run *s, int i, pid_t pid, int cpu, int enable_on
             cli_warn("%s: perf_event_open: %s", ev->name, strerror(e));
         return -e;
     }
-    if (array_reserve(&c->fds, &c->capfds, (size_t)c->nfds + 1, sizeof *c->fds, 16) < 0) {
+    if (array_reserve(&c->fds, &c->capfds, (size_t)c->nfds + 1, sizeof *c->fds, 16) < 0 ||
+        array_reserve(&c->thr, &c->capthr, (size_t)c->nfds + 1, sizeof *c->thr, 16) < 0) {
         close(fd);
         return -ENOMEM;
     }
+    c->thr[c->nfds] = thr;
     c->fds[c->nfds++] = fd;
+    return 0;
+}
+
+static int add_thread(struct stat_run *s, pid_t pid, pid_t tid, int must)
+{
+    if (array_reserve(&s->thr, &s->capthr, s->nthr + 1, sizeof *s->thr, 64) < 0) {
+        cli_warn("out of memory");
+        return -1;
+    }
+    struct sthread *t = &s->thr[s->nthr++];
+    *t = (struct sthread){.pid = pid, .tid = tid, .must = must, .comm = "-"};
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/task/%d/comm", (int)pid, (int)tid);
+    FILE *f = fopen(path, "re");
+    if (f) {
+        if (fgets(t->comm, sizeof t->comm, f))
+            t->comm[strcspn(t->comm, "\n")] = 0;
+        fclose(f);
+    }
+    return 0;
+}
+
+/* The process of thread tid (its Tgid), tid itself when unknown. */
+static pid_t tgid_of(pid_t tid)
+{
+    char path[64], line[128];
+    snprintf(path, sizeof path, "/proc/%d/status", (int)tid);
+    FILE *f = fopen(path, "re");
+    pid_t pid = tid;
+    while (f && fgets(line, sizeof line, f))
+        if (!strncmp(line, "Tgid:", 5)) {
+            pid = (pid_t)atoi(line + 5);
+            break;
+        }
+    if (f)
+        fclose(f);
+    return pid;
+}
+
+/* The threads counted one by one: every thread of -p's processes, -t's
+ * threads, and with -a --per-thread every thread in /proc (perf stat's
+ * thread map, whose comms it reads at the start).  0, or -1 said. */
+static int collect_threads(struct stat_run *s)
+{
+    struct perf_opts *o = s->o;
+    pid_t tids[4096];
+    s->nthr = 0;
+    for (int p = 0; p < o->npids; p++) {
+        int n = target_threads(o->pids[p], tids, 4096);
+        if (n <= 0) {
+            cli_warn("%d: no such process", (int)o->pids[p]);
+            return -1;
+        }
+        for (int t = 0; t < n; t++)
+            if (add_thread(s, o->pids[p], tids[t], tids[t] == o->pids[p]) < 0)
+                return -1;
+    }
+    for (int t = 0; t < o->ntids; t++)
+        if (add_thread(s, tgid_of(o->tids[t]), o->tids[t], 1) < 0)
+            return -1;
+    if (o->system_wide && o->per_thread) {
+        DIR *d = opendir("/proc");
+        struct dirent *de;
+        while (d && (de = readdir(d))) {
+            pid_t pid = (pid_t)atoi(de->d_name);
+            int n = pid > 0 ? target_threads(pid, tids, 4096) : 0;
+            for (int t = 0; t < n; t++)
+                if (add_thread(s, pid, tids[t], 0) < 0) {
+                    closedir(d);
+                    return -1;
+                }
+        }
+        if (d)
+            closedir(d);
+    }
     return 0;
 }
 
 static int open_counters(struct stat_run *s, pid_t child)
 {
     struct perf_opts *o = s->o;
+    if (collect_threads(s) < 0)
+        return -1;
     for (int i = 0; i < o->nevs; i++) {
         s->ctr[i].supported = 1;
         int rc = 0;
-        if (o->system_wide) {
+        if (o->system_wide && !o->per_thread) {
             for (int c = 0; c < s->ncpus && !rc && s->ctr[i].supported; c++)
-                rc = open_one(s, i, -1, s->cpus[c], 0);
+                rc = open_one(s, i, -1, s->cpus[c], 0, -1);
         } else if (child > 0) {
-            rc = open_one(s, i, child, -1, 1);
+            rc = open_one(s, i, child, -1, 1, -1);
         } else {
-            for (int p = 0; p < o->npids && !rc; p++) {
-                pid_t tids[4096];
-                int n = target_threads(o->pids[p], tids, 4096);
-                if (n <= 0) {
-                    cli_warn("%d: no such process", (int)o->pids[p]);
-                    return -1;
-                }
-                for (int t = 0; t < n && !rc && s->ctr[i].supported; t++) {
-                    rc = open_one(s, i, tids[t], -1, 0);
-                    if (rc == -ESRCH && tids[t] != o->pids[p])
-                        rc = 0;
-                }
+            for (size_t t = 0; t < s->nthr && !rc && s->ctr[i].supported; t++) {
+                rc = open_one(s, i, s->thr[t].tid, -1, 0, (int)t);
+                if (rc == -ESRCH && !s->thr[t].must)
+                    rc = 0; /* a thread that ended meanwhile */
             }
-            for (int t = 0; t < o->ntids && !rc && s->ctr[i].supported; t++)
-                rc = open_one(s, i, o->tids[t], -1, 0);
         }
         if (rc == -ESRCH)
             cli_warn("no such process or thread");
@@ -158,6 +238,7 @@ static void close_counters(struct stat_run *s)
         for (int f = 0; f < s->ctr[i].nfds; f++)
             close(s->ctr[i].fds[f]);
         free(s->ctr[i].fds);
+        free(s->ctr[i].thr);
         memset(&s->ctr[i], 0, sizeof s->ctr[i]);
     }
 }
@@ -181,10 +262,12 @@ static void read_counter(struct stat_run *s, int i, uint64_t out[3])
     }
 }
 
+/* A counter record: a total (thr NULL) or one thread's reading. */
 static void write_counter(struct stat_run *s, uint32_t evid, uint64_t time, const uint64_t v[3],
-                          uint32_t run, uint32_t flags)
+                          uint32_t run, uint32_t flags, const struct sthread *thr)
 {
-    tr_record rec = {.type = TR_REC_COUNTER, .time = time, .pid = -1, .tid = -1, .cpu = -1};
+    tr_record rec = {.type = TR_REC_COUNTER, .time = time, .pid = thr ? thr->pid : -1,
+                     .tid = thr ? thr->tid : -1, .cpu = -1};
     rec.u.counter.event = evid;
     rec.u.counter.value = v[0];
     rec.u.counter.enabled = v[1];
@@ -203,6 +286,33 @@ static uint32_t counter_flags(const struct counter *c, const uint64_t v[3])
     return 0;
 }
 
+/* --per-thread: each thread's final reading of counter i, recorded with its
+ * pid/tid and put in the table. */
+static void per_thread_readings(struct stat_run *s, int i, uint64_t time)
+{
+    const struct counter *c = &s->ctr[i];
+    for (int f = 0; f < c->nfds; f++) {
+        uint64_t v[3];
+        if (c->thr[f] < 0 || read(c->fds[f], v, sizeof v) != (ssize_t)sizeof v)
+            continue;
+        const struct sthread *t = &s->thr[c->thr[f]];
+        uint32_t fl = counter_flags(c, v);
+        write_counter(s, s->evid[i], time, v, 0, fl, t);
+        werr(s, counters_add_thread(&s->table, s->o->evs[i].name, t->tid, t->comm, v[0], v[1], v[2], fl));
+    }
+}
+
+/* --per-thread: the threads' names, as perf stat read them at the start. */
+static void write_comms(struct stat_run *s, uint64_t time)
+{
+    for (size_t k = 0; k < s->nthr; k++) {
+        tr_record rec = {.type = TR_REC_COMM, .time = time, .pid = s->thr[k].pid, .tid = s->thr[k].tid, .cpu = -1};
+        rec.u.comm.comm = s->thr[k].comm;
+        rec.u.comm.len = strlen(s->thr[k].comm);
+        werr(s, tr_writer_add(s->w, &rec));
+    }
+}
+
 static void interval(struct stat_run *s, uint64_t now, uint64_t t0, uint64_t len_ns, int first,
                      uint32_t run)
 {
@@ -218,7 +328,7 @@ static void interval(struct stat_run *s, uint64_t now, uint64_t t0, uint64_t len
             s->ctr[i].last[k] = v[k];
         }
         uint32_t fl = counter_flags(&s->ctr[i], d) | TR_CNTF_INTERVAL;
-        write_counter(s, s->evid[i], now, d, run, fl);
+        write_counter(s, s->evid[i], now, d, run, fl, NULL);
         char line[512];
         size_t n = counters_format_interval(&scratch, (double)(now - t0) / 1e9, (double)len_ns / 1e9,
                                             s->o->evs[i].name, d[0], d[1], d[2], fl, line, sizeof line);
@@ -231,7 +341,7 @@ static void set_target(struct stat_run *s)
 {
     struct perf_opts *o = s->o;
     char cmd[480];
-    if (o->cmd_argc && !(o->npids || o->ntids)) {
+    if (o->cmd_argc && !perf_cmd_is_timer(o)) {
         target_join(cmd, sizeof cmd, o->cmd, o->cmd_argc);
         snprintf(s->table.target, sizeof s->table.target, "'%s'", cmd);
     } else if (o->system_wide) {
@@ -280,6 +390,8 @@ static int run_once(struct stat_run *s, uint32_t run, int sfd, const sigset_t *m
     char start[32];
     snprintf(start, sizeof start, "%llu", (unsigned long long)t0);
     werr(s, tr_writer_meta(s->w, META_STAT_START, start));
+    if (o->per_thread)
+        write_comms(s, t0);
     uint64_t last = t0;
     int status = 0, done = 0, first = 1;
     struct rusage ru = {0};
@@ -297,6 +409,9 @@ static int run_once(struct stat_run *s, uint32_t run, int sfd, const sigset_t *m
             if (timeout < 0 || left < timeout)
                 timeout = left;
         }
+        int attached = !o->cmd_argc && (o->npids || o->ntids); /* ends when its targets do, as perf stat */
+        if (attached && (timeout < 0 || timeout > 100))
+            timeout = 100;
         struct pollfd p = {.fd = sfd, .events = POLLIN};
         int n = poll(&p, 1, timeout);
         if (n < 0 && errno != EINTR)
@@ -312,6 +427,8 @@ static int run_once(struct stat_run *s, uint32_t run, int sfd, const sigset_t *m
             child.pid = -child.pid;
             done = 1;
         }
+        if (attached && !target_alive(o))
+            done = 1;
         uint64_t now = sb_now_ns();
         if (!done && o->interval_ms && now >= last + o->interval_ms * 1000000ull) {
             interval(s, now, t0, now - last, first, run);
@@ -330,10 +447,14 @@ static int run_once(struct stat_run *s, uint32_t run, int sfd, const sigset_t *m
     if (o->interval_ms && t1 > last)
         interval(s, t1, t0, t1 - last, first, run);
     for (int i = 0; i < o->nevs; i++) {
+        if (o->per_thread && s->ctr[i].supported) {
+            per_thread_readings(s, i, t1);
+            continue;
+        }
         uint64_t v[3];
         read_counter(s, i, v);
         uint32_t fl = counter_flags(&s->ctr[i], v);
-        write_counter(s, s->evid[i], t1, v, run, fl);
+        write_counter(s, s->evid[i], t1, v, run, fl, NULL);
         counters_add(&s->table, o->evs[i].name, v[0], v[1], v[2], fl, run);
     }
     uint64_t tv[3][3] = {{t1 - t0, 0, 0},
@@ -341,7 +462,7 @@ static int run_once(struct stat_run *s, uint32_t run, int sfd, const sigset_t *m
                          {(uint64_t)ru.ru_stime.tv_sec * 1000000000ull + (uint64_t)ru.ru_stime.tv_usec * 1000u, 0, 0}};
     static const char *const names[] = {"duration_time", "user_time", "system_time"};
     for (int k = 0; k < (o->cmd_argc ? 3 : 1); k++) {
-        write_counter(s, s->tool_id[k], t1, tv[k], run, 0);
+        write_counter(s, s->tool_id[k], t1, tv[k], run, 0, NULL);
         counters_add(&s->table, names[k], tv[k][0], 0, 0, 0, run);
     }
     close_counters(s);
@@ -372,6 +493,7 @@ int perf_stat(struct perf_opts *o)
     perf_evs_user_only(o->evs, o->nevs, o->quiet);
     s->ncpus = target_cpus(s->cpus, MAX_CPUS);
     set_target(s);
+    s->table.skip_zero = o->system_wide && o->per_thread; /* as perf stat -a --per-thread */
     for (int i = 0; i < o->nevs; i++)
         counters_find(&s->table, o->evs[i].name); /* table order = event order */
 
@@ -423,6 +545,8 @@ int perf_stat(struct perf_opts *o)
     if (s->table.runs && !o->interval_ms)
         counters_format_table(&s->table, line_to_stderr, NULL);
     tr_writer_free(s->w);
+    counters_free(&s->table);
+    free(s->thr);
     if (out_fd != STDOUT_FILENO)
         close(out_fd);
     close(sfd);

@@ -165,3 +165,16 @@ pid_t target_tgid(pid_t tid)
     fclose(f);
     return tgid > 0 ? tgid : tid;
 }
+
+int target_alive(const struct perf_opts *o)
+{
+    int alive = 0;
+    for (int i = 0; i < o->npids; i++)
+        alive |= kill(o->pids[i], 0) == 0 || errno != ESRCH;
+    for (int i = 0; i < o->ntids; i++) {
+        char p[64];
+        snprintf(p, sizeof p, "/proc/%d", (int)o->tids[i]);
+        alive |= access(p, F_OK) == 0;
+    }
+    return alive;
+}

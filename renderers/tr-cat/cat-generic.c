@@ -200,6 +200,9 @@ int cat_generic_text(struct cat_ctx *c, const tr_record *rec)
         else fprintf(f, " status %d", (u->exit.status >> 8) & 0xff);
         if (u->exit.flags & TR_EXITF_THREAD) fprintf(f, " (thread)");
         break;
+    case TR_REC_SWITCH:
+        fprintf(f, " %s%s", u->sw.flags & TR_SWF_OUT ? "out" : "in", u->sw.flags & TR_SWF_PREEMPT ? " preempt" : "");
+        break;
     case TR_REC_MMAP:
         fprintf(f, " %016" PRIx64 "-%016" PRIx64 " pgoff 0x%" PRIx64 " prot %c%c%c ", u->mmap.start,
                 u->mmap.start + u->mmap.len, u->mmap.pgoff, u->mmap.prot & 1 ? 'r' : '-', u->mmap.prot & 2 ? 'w' : '-',
@@ -377,6 +380,9 @@ int cat_generic_json(struct cat_ctx *c, const tr_record *rec)
         break;
     case TR_REC_EXIT:
         fprintf(f, ",\"status\":%d,\"flags\":%u", u->exit.status, u->exit.flags);
+        break;
+    case TR_REC_SWITCH:
+        fprintf(f, ",\"flags\":%u", u->sw.flags);
         break;
     case TR_REC_MMAP:
         fprintf(f, ",\"start\":%" PRIu64 ",\"len\":%" PRIu64 ",\"pgoff\":%" PRIu64 ",\"prot\":%u,\"flags\":%u",

@@ -531,8 +531,16 @@ static void account_counter(struct cat_ctx *c, const tr_record *rec)
     struct counters *t = table(c);
     if (!t || (rec->u.counter.flags & TR_CNTF_INTERVAL))
         return;
-    counters_add(t, ev ? ev->name : "[unknown event]", rec->u.counter.value, rec->u.counter.enabled,
-                 rec->u.counter.running, rec->u.counter.flags, rec->u.counter.run);
+    const char *name = ev ? ev->name : "[unknown event]";
+    if (rec->tid >= 0) { /* --per-thread: one thread's reading */
+        const char *target = tr_reader_meta(c->r, META_TARGET);
+        t->skip_zero = target && !strcmp(target, "system");
+        counters_add_thread(t, name, rec->tid, cat_comm_raw(c, rec->tid), rec->u.counter.value,
+                            rec->u.counter.enabled, rec->u.counter.running, rec->u.counter.flags);
+        return;
+    }
+    counters_add(t, name, rec->u.counter.value, rec->u.counter.enabled, rec->u.counter.running,
+                 rec->u.counter.flags, rec->u.counter.run);
 }
 
 static int print_table_json(struct cat_ctx *c, const struct counters *t)
@@ -551,7 +559,19 @@ static int print_table_json(struct cat_ctx *c, const struct counters *t)
         fprintf(f, "%s{\"event\":\"", i ? "," : "");
         cli_json_str(f, k->name, strlen(k->name));
         fputc('"', f);
-        if (k->not_supported)
+        int threads = 0;
+        for (size_t j = 0; j < t->nthreads; j++) {
+            const struct counters_thread *r = &t->threads[j];
+            if (r->row != i)
+                continue;
+            fprintf(f, "%s{\"tid\":%d,\"comm\":\"", threads++ ? "," : ",\"threads\":[", (int)r->tid);
+            cat_json_str(f, r->comm, strlen(r->comm));
+            fprintf(f, "\",\"value\":%" PRIu64 ",\"enabled\":%" PRIu64 ",\"running\":%" PRIu64 "}", r->value,
+                    r->enabled, r->running);
+        }
+        if (threads) /* the threads' readings are the values */
+            fputc(']', f);
+        else if (k->not_supported)
             fprintf(f, ",\"supported\":false");
         else if (k->not_counted || !k->n)
             fprintf(f, ",\"counted\":false");
@@ -590,6 +610,8 @@ int cat_sample_record(struct cat_ctx *c, const tr_record *rec)
     switch (rec->type) {
     case TR_REC_SAMPLE:
         return c->o->json ? 0 : print_sample(c, rec);
+    case TR_REC_SWITCH:
+        return !c->o->json; /* as perf script without --show-switch-events */
     case TR_REC_COUNTER:
         if (c->o->json)
             return 0;
@@ -666,6 +688,7 @@ int cat_sample_summary(struct cat_ctx *c)
 void cat_sample_reset(struct cat_ctx *c)
 {
     if (c->sample) {
+        counters_free(&c->sample->table);
         free(c->sample->lines);
         free(c->sample->text);
         free(c->sample->out);

@@ -86,6 +86,7 @@ int synth_dump(tr_reader *r)
         case TR_REC_COMM: printf(" exec=%u \"%.*s\"", u->comm.exec, (int)u->comm.len, u->comm.comm); break;
         case TR_REC_FORK: printf(" %d/%d", u->fork.ppid, u->fork.ptid); break;
         case TR_REC_EXIT: printf(" %d %u", u->exit.status, u->exit.flags); break;
+        case TR_REC_SWITCH: printf(" %u", u->sw.flags); break;
         case TR_REC_MMAP:
             printf(" %" PRIx64 " %" PRIx64 " %" PRIx64 " %u %u ", u->mmap.start, u->mmap.len, u->mmap.pgoff, u->mmap.prot, u->mmap.flags);
             bytes(u->mmap.build_id, u->mmap.build_id_len);

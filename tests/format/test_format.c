@@ -221,6 +221,43 @@ static void test_round_trip_every_type(void **state)
     free(b.p);
 }
 
+/* A switch record (1.3): its thread, time and flags come back. */
+static int fill_switches(tr_writer *w, void *arg)
+{
+    (void)arg;
+    tr_record r = {.type = TR_REC_SWITCH, .time = 5000, .pid = 10, .tid = 11, .cpu = 1};
+    r.u.sw.flags = TR_SWF_OUT | TR_SWF_PREEMPT;
+    int e = tr_writer_add(w, &r);
+    r.time = 7000, r.u.sw.flags = 0;
+    return e ? e : tr_writer_add(w, &r);
+}
+
+static void test_switch_round_trip(void **state)
+{
+    (void)state;
+    bytes b = write_trace(fill_switches, NULL, NULL, 1);
+    tr_reader *r;
+    assert_int_equal(tr_reader_open_mem(&r, b.p, b.len, NULL), 0);
+    tr_record rec;
+    uint32_t flags[2];
+    uint64_t times[2];
+    int n = 0;
+    while (tr_reader_next(r, &rec) == 1)
+        if (rec.type == TR_REC_SWITCH) {
+            assert_true(n < 2);
+            assert_int_equal(rec.tid, 11);
+            assert_int_equal(rec.cpu, 1);
+            flags[n] = rec.u.sw.flags, times[n++] = rec.time;
+        }
+    assert_int_equal(n, 2);
+    assert_int_equal(flags[0], TR_SWF_OUT | TR_SWF_PREEMPT);
+    assert_int_equal(flags[1], 0);
+    assert_int_equal(times[1] - times[0], 2000);
+    assert_string_equal(tr_rec_type_name(TR_REC_SWITCH), "switch");
+    tr_reader_free(r);
+    free(b.p);
+}
+
 static void test_interning_gives_stable_ids(void **state)
 {
     (void)state;
@@ -1228,6 +1265,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip_every_type),
+        cmocka_unit_test(test_switch_round_trip),
         cmocka_unit_test(test_interning_gives_stable_ids),
         cmocka_unit_test(test_every_truncation_reads_its_complete_part),
         cmocka_unit_test(test_corrupt_chunk_is_skipped_and_reading_resumes),

@@ -159,6 +159,53 @@ static void test_special_rows(void **state)
     assert_int_equal(full.c[3].n, 2);
 }
 
+/* --per-thread: each event's threads, highest first, metrics from the thread's own task-clock;
+ * the expected lines are perf stat --per-thread's (6.1) of the same values, trailing blanks cut. */
+static void test_per_thread(void **state)
+{
+    (void)state;
+    struct counters t;
+    memset(&t, 0, sizeof t);
+    snprintf(t.target, sizeof t.target, "process id '21617'");
+    assert_int_equal(counters_add_thread(&t, "task-clock", 21619, "sleeper", 127250, 127250, 127250, 0), 0);
+    assert_int_equal(counters_add_thread(&t, "task-clock", 21621, "burner", 315456300, 315456300, 315456300, 0), 0);
+    assert_int_equal(counters_add_thread(&t, "task-clock", 1, "process_api", 0, 0, 0, 0), 0);
+    assert_int_equal(counters_add_thread(&t, "context-switches", 21620, "reader", 0, 110000, 110000, 0), 0);
+    assert_int_equal(counters_add_thread(&t, "context-switches", 21619, "sleeper", 4, 127250, 127250, 0), 0);
+    assert_int_equal(counters_add_thread(&t, "context-switches", 21621, "burner", 96, 315456300, 315456300, 0), 0);
+    assert_int_equal(counters_add_thread(&t, "duration_time", 1, "x", 1, 1, 1, 0), TR_E_TOO_LARGE);
+    assert_int_equal(counters_add(&t, "cycles", 0, 0, 0, TR_CNTF_NOT_SUPPORTED, 0), 0);
+    assert_int_equal(counters_add(&t, "duration_time", 1001115053, 0, 0, 0, 0), 0);
+    struct lines l = {.n = 0};
+    assert_int_equal(counters_format_table(&t, collect, &l), 0);
+    const char *want[] = {
+        "",
+        " Performance counter stats for process id '21617':",
+        "",
+        "          burner-21621                315.46 msec task-clock                       #    0.315 CPUs utilized",
+        "         sleeper-21619                  0.13 msec task-clock                       #    0.000 CPUs utilized",
+        "     process_api-1             <not counted> msec task-clock",
+        "          burner-21621                    96      context-switches                 #  304.321 /sec",
+        "         sleeper-21619                     4      context-switches                 #   31.434 K/sec",
+        "          reader-21620                     0      context-switches                 #    0.000 /sec",
+        "   <not supported>      cycles",
+        "",
+        "       1.001115053 seconds time elapsed",
+        ""};
+    assert_int_equal(l.n, (int)(sizeof want / sizeof want[0]));
+    for (int i = 0; i < l.n; i++)
+        assert_string_equal(l.text[i], want[i]);
+    /* system-wide (perf stat -a --per-thread): threads that counted nothing are left out */
+    t.skip_zero = 1;
+    l.n = 0;
+    assert_int_equal(counters_format_table(&t, collect, &l), 0);
+    assert_null(line_with(&l, "reader"));
+    assert_null(line_with(&l, "process_api"));
+    assert_non_null(line_with(&l, "sleeper-21619                     4"));
+    counters_free(&t);
+    assert_int_equal(t.nthreads, 0);
+}
+
 static void test_metrics(void **state)
 {
     (void)state;
@@ -315,6 +362,7 @@ int main(void)
         cmocka_unit_test(test_scale),        cmocka_unit_test(test_runs_mean_stddev),
         cmocka_unit_test(test_special_rows), cmocka_unit_test(test_metrics),
         cmocka_unit_test(test_interval),     cmocka_unit_test(test_from_records),
+        cmocka_unit_test(test_per_thread),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
