@@ -565,7 +565,7 @@ static int print_table_json(struct cat_ctx *c, const struct counters *t)
             if (r->row != i)
                 continue;
             fprintf(f, "%s{\"tid\":%d,\"comm\":\"", threads++ ? "," : ",\"threads\":[", (int)r->tid);
-            cat_json_str(f, r->comm, strlen(r->comm));
+            cli_json_str(f, r->comm, strlen(r->comm));
             fprintf(f, "\",\"value\":%" PRIu64 ",\"enabled\":%" PRIu64 ",\"running\":%" PRIu64 "}", r->value,
                     r->enabled, r->running);
         }
