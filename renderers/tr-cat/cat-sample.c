@@ -419,7 +419,7 @@ static int print_table_json(struct cat_ctx *c, const struct counters *t)
 {
     FILE *f = c->out;
     fprintf(f, "{\"type\":\"counter_summary\",\"target\":\"");
-    cat_json_str(f, t->target, strlen(t->target));
+    json_str(f, t->target, strlen(t->target));
     fprintf(f, "\",\"runs\":%u", t->runs);
     if (t->elapsed.n)
         fprintf(f, ",\"elapsed_ns\":%.0f", counters_mean(&t->elapsed));
@@ -429,7 +429,7 @@ static int print_table_json(struct cat_ctx *c, const struct counters *t)
     for (int i = 0; i < t->nc; i++) {
         const struct counters_entry *k = &t->c[i];
         fprintf(f, "%s{\"event\":\"", i ? "," : "");
-        cat_json_str(f, k->name, strlen(k->name));
+        json_str(f, k->name, strlen(k->name));
         fputc('"', f);
         if (k->not_supported)
             fprintf(f, ",\"supported\":false");
@@ -534,7 +534,7 @@ int cat_sample_summary(struct cat_ctx *c)
             const tr_event_def *ev = tr_reader_event(c->r, s->per_event[i].event);
             const char *n = ev ? ev->name : "[unknown event]";
             fprintf(c->out, "%s{\"event\":\"", i ? "," : "");
-            cat_json_str(c->out, n, strlen(n));
+            json_str(c->out, n, strlen(n));
             fprintf(c->out, "\",\"samples\":%" PRIu64 ",\"period\":%" PRIu64 "}", s->per_event[i].n,
                     s->per_event[i].period);
         }

@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "json.h"
 #include "syscalls_decode.h"
 #include "tr.h"
 
@@ -127,8 +128,6 @@ const char *cat_textn(struct cat_ctx *c, const char *s, size_t len); /* always e
 /* Every record, selected or not, before it is printed: the process model
  * (c->procs, created on first use), whose comms and maps the families show. */
 void cat_track(struct cat_ctx *c, const tr_record *rec);
-/* JSON string body (without quotes) */
-void cat_json_str(FILE *f, const char *s, size_t len);
 /* "12345.678901" seconds of time on the stream clock */
 void cat_time(FILE *f, uint64_t ns);
 /* Frame as "addr func+0xoff (module)" into buf */
