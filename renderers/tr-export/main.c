@@ -161,9 +161,13 @@ int main(int argc, char **argv)
     so.warn = sym_warn;
     so.each_process = verbose;
     int status = run(&x, fmt, fd, &so);
-    if (x.out != stdout && fclose(x.out) != 0 && status != CLI_EXIT_FAIL) {
-        cli_warn("write error: %s: %s", output, strerror(errno));
-        status = CLI_EXIT_FAIL;
+    if (x.out != stdout) {
+        if (fclose(x.out) != 0 && status != CLI_EXIT_FAIL) {
+            cli_warn("write error: %s: %s", output, strerror(errno));
+            status = CLI_EXIT_FAIL;
+        }
+        if (status == CLI_EXIT_FAIL)
+            unlink(output); /* no half-written export left behind */
     }
     return cli_finish_stdout(status);
 }

@@ -1,0 +1,133 @@
+// speedscope.js APPDIR FILE: open FILE in speedscope's web app (APPDIR: its npm package's
+// dist/release), served on localhost, in headless Chromium over the DevTools protocol, and
+// print what the page shows: the profile's name, the profiles, the frames of the Sandwich
+// view with their totals.  Used by tests/tr-export/cases/speedscope-*.
+"use strict";
+const { spawn } = require("child_process");
+const fs = require("fs");
+const path = require("path");
+
+const chromium = process.env.CHROMIUM || "/usr/bin/chromium";
+const http = require("http");
+const app = path.resolve(process.argv[2]), file = path.resolve(process.argv[3]);
+// a fresh profile in the current (temporary) directory of the test case
+const profile = fs.mkdtempSync(path.resolve("chromium-profile-"));
+const child = spawn(chromium, [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--no-first-run", "--disable-component-update", "--disable-sync",
+    "--user-data-dir=" + profile, "--remote-debugging-pipe", "about:blank",
+], { stdio: ["ignore", "ignore", "ignore", "pipe", "pipe"] });
+const toBrowser = child.stdio[3], fromBrowser = child.stdio[4];
+
+let nextId = 1, buffered = "";
+const waiting = new Map(), listeners = [];
+fromBrowser.on("data", (chunk) => {
+    buffered += chunk.toString("utf8");
+    let nul;
+    while ((nul = buffered.indexOf("\0")) >= 0) {
+        const msg = JSON.parse(buffered.slice(0, nul));
+        buffered = buffered.slice(nul + 1);
+        if (msg.id && waiting.has(msg.id)) {
+            const { resolve, reject } = waiting.get(msg.id);
+            waiting.delete(msg.id);
+            if (msg.error) reject(new Error(JSON.stringify(msg.error))); else resolve(msg.result);
+        } else if (msg.method) {
+            for (const l of listeners.slice()) l(msg);
+        }
+    }
+});
+function send(method, params = {}, sessionId) {
+    const id = nextId++;
+    const msg = { id, method, params };
+    if (sessionId) msg.sessionId = sessionId;
+    toBrowser.write(JSON.stringify(msg) + "\0");
+    return new Promise((resolve, reject) => waiting.set(id, { resolve, reject }));
+}
+function once(method, sessionId) {
+    return new Promise((resolve) => {
+        const l = (msg) => {
+            if (msg.method === method && (!sessionId || msg.sessionId === sessionId)) {
+                listeners.splice(listeners.indexOf(l), 1);
+                resolve(msg.params);
+            }
+        };
+        listeners.push(l);
+    });
+}
+
+const errors = [];
+const types = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".json": "application/json",
+    ".wasm": "application/wasm", ".png": "image/png", ".woff2": "font/woff2" };
+// the app and the profile, on localhost only
+const server = http.createServer((req, res) => {
+    const url = decodeURIComponent(req.url.split("?")[0].split("#")[0]);
+    const p = url === "/profile.json" ? file : path.join(app, path.normalize(url === "/" ? "/index.html" : url));
+    fs.readFile(p, (err, data) => {
+        if (err) { res.writeHead(404); res.end(); return; }
+        res.writeHead(200, { "Content-Type": types[path.extname(p)] || "application/octet-stream" });
+        res.end(data);
+    });
+});
+async function main() {
+    const timer = setTimeout(() => { console.log("FAIL: timeout"); finish(1); }, 90000);
+    await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const base = "http://127.0.0.1:" + server.address().port;
+    const { targetId } = await send("Target.createTarget", { url: "about:blank" });
+    const { sessionId } = await send("Target.attachToTarget", { targetId, flatten: true });
+    const s = (m, p) => send(m, p, sessionId);
+    listeners.push((msg) => {
+        if (msg.sessionId !== sessionId) return;
+        if (msg.method === "Runtime.exceptionThrown")
+            errors.push(msg.params.exceptionDetails.exception ?
+                msg.params.exceptionDetails.exception.description : msg.params.exceptionDetails.text);
+    });
+    await s("Runtime.enable");
+    await s("Page.enable");
+    await s("Emulation.setDeviceMetricsOverride", { width: 1600, height: 4000, deviceScaleFactor: 1, mobile: false });
+    const evaluate = async (expr) => {
+        const r = await s("Runtime.evaluate", { expression: expr, returnByValue: true });
+        if (r.exceptionDetails) throw new Error(expr + ": " + JSON.stringify(r.exceptionDetails));
+        return r.result.value;
+    };
+    const text = () => evaluate("document.body.innerText");
+    const until = async (what, pred) => {
+        for (let i = 0; i < 300; i++) {
+            const t = await text();
+            if (pred(t)) return t;
+            await new Promise((r) => setTimeout(r, 100));
+        }
+        throw new Error("the page never showed " + what + ": " + JSON.stringify(await text()));
+    };
+    const loaded = once("Page.loadEventFired", sessionId);
+    await s("Page.navigate", { url: base + "/#profileURL=" + encodeURIComponent(base + "/profile.json") });
+    await loaded;
+    await until("the profile", (t) => /Sandwich/.test(t) && !/Loading/.test(t));
+    const title = (t) => t.split("\n").find((l) => / \(\d+\/\d+\)$/.test(l));
+    let t = await text();
+    console.log("profile: " + title(t));
+    // the Sandwich view's table: one row per frame, with its total and self weight
+    await evaluate(`[...document.querySelectorAll("div")].find((d) => d.textContent === "🥪Sandwich").click()`);
+    t = await until("the sandwich table", (t) => /Symbol Name/.test(t));
+    const rows = await evaluate(`[...document.querySelectorAll("tr")].map((r) => r.innerText.split("\\t").join(" | "))`);
+    console.log("sandwich rows: " + rows.length);
+    for (const r of rows) console.log("  " + r);
+    // every profile, with n (next profile)
+    const n = Number(/\((\d+)\/(\d+)\)/.exec(title(t))[2]);
+    for (let i = 1; i < n; i++) {
+        for (const type of ["keyDown", "keyUp"])
+            await s("Input.dispatchKeyEvent", { type, key: "n", text: type === "keyDown" ? "n" : undefined, code: "KeyN", windowsVirtualKeyCode: 78 });
+        t = await until("profile " + (i + 1), (t) => (title(t) || "").endsWith("(" + (i + 1) + "/" + n + ")"));
+        console.log("profile: " + title(t));
+    }
+    console.log(errors.length ? "script errors: " + errors.join("; ") : "no script errors");
+    clearTimeout(timer);
+    finish(0);
+}
+function finish(code) {
+    server.close();
+    child.on("exit", () => process.exit(code));
+    send("Browser.close").catch(() => {});
+    setTimeout(() => { try { child.kill("SIGKILL"); } catch (e) { /* gone */ } }, 3000);
+    setTimeout(() => process.exit(code), 5000);
+}
+main().catch((e) => { console.log("FAIL: " + e.message); finish(1); });
