@@ -108,9 +108,11 @@ async function main() {
     // the Sandwich view's table: one row per frame, with its total and self weight
     await evaluate(`[...document.querySelectorAll("div")].find((d) => d.textContent === "🥪Sandwich").click()`);
     t = await until("the sandwich table", (t) => /Symbol Name/.test(t));
-    const rows = await evaluate(`[...document.querySelectorAll("tr")].map((r) => r.innerText.split("\\t").join(" | "))`);
-    console.log("sandwich rows: " + rows.length);
-    for (const r of rows) console.log("  " + r);
+    // the tables' rows, cell by cell, without the percentages
+    const rows = () => evaluate(`[...document.querySelectorAll("tr")].map((r) => [...r.cells].map((c) =>
+        c.innerText.replace(/\\s*\\([<>\\d.]+%\\)\\s*$/, "").trim()).join(" | "))`);
+    const show = async () => { for (const r of await rows()) console.log("  " + r); };
+    await show();
     // every profile, with n (next profile)
     const n = Number(/\((\d+)\/(\d+)\)/.exec(title(t))[2]);
     for (let i = 1; i < n; i++) {
@@ -118,6 +120,7 @@ async function main() {
             await s("Input.dispatchKeyEvent", { type, key: "n", text: type === "keyDown" ? "n" : undefined, code: "KeyN", windowsVirtualKeyCode: 78 });
         t = await until("profile " + (i + 1), (t) => (title(t) || "").endsWith("(" + (i + 1) + "/" + n + ")"));
         console.log("profile: " + title(t));
+        await show();
     }
     console.log(errors.length ? "script errors: " + errors.join("; ") : "no script errors");
     clearTimeout(timer);
