@@ -1,10 +1,11 @@
 /* chrome.c - tr-export --chrome: Chrome trace event JSON, the object form
  * (what Perfetto and chrome://tracing open):
  *   traceEvents: syscalls and library calls as complete ("X") events on their
- *     thread, tracepoint events as thread instants ("i"), sched_switch as the
+ *     thread (without arguments: viewers tell frames apart by name and
+ *     arguments, and a call's return value would make each call a frame), tracepoint events as thread instants ("i"), sched_switch as the
  *     switched-out thread's state ("X" slices "[off-cpu S]" ... until it runs
  *     again, as tr-fold --offcpu counts them), process and thread names ("M");
- *   samples: stack samples (cpu, tid, ts, name, sf, weight);
+ *   samples: stack samples (cpu, pid, tid, ts, name, sf, weight), when there are any;
  *   stackFrames: the frames of the samples' and calls' stacks, as a tree.
  * Timestamps are microseconds on the trace's clock.  Events and samples are
  * written as they are read (samples through a temporary file, their array
@@ -136,11 +137,7 @@ static void call(struct chrome *c, const tr_record *rec)
     exp_us(f, lib ? rec->u.libcall.duration : rec->u.syscall.duration);
     if (node)
         fprintf(f, ",\"sf\":%" PRIu64, node);
-    uint32_t flags = lib ? rec->u.libcall.flags : rec->u.syscall.flags;
-    if (flags & TR_SYSF_UNFINISHED)
-        fputs(",\"args\":{\"unfinished\":true}}", f);
-    else
-        fprintf(f, ",\"args\":{\"ret\":%" PRId64 "}}", lib ? rec->u.libcall.ret : rec->u.syscall.ret);
+    fputc('}', f);
 }
 
 static void trace_event(struct chrome *c, const tr_record *rec)
@@ -224,10 +221,16 @@ static int chrome_finish(void *st, struct exp *x)
 {
     struct chrome *c = st;
     FILE *f = x->out;
-    fputs("\n],\"samples\":[", f);
-    if (exp_copy(f, c->samples) < 0)
-        return -1;
-    fputs("\n],\"stackFrames\":{", f);
+    fputs("\n]", f);
+    /* (speedscope reads a file with samples as its samples only, per thread,
+     * and one with no samples as its events: the key only when there are some) */
+    if (c->nsamples) {
+        fputs(",\"samples\":[", f);
+        if (exp_copy(f, c->samples) < 0)
+            return -1;
+        fputs("\n]", f);
+    }
+    fputs(",\"stackFrames\":{", f);
     for (size_t i = 0; i < c->nodes.n; i++) {
         const char *k = smap_key(&c->nodes, &c->nodes.e[i]);
         uint32_t parent;

@@ -102,7 +102,8 @@ async function main() {
     await s("Page.navigate", { url: base + "/#profileURL=" + encodeURIComponent(base + "/profile.json") });
     await loaded;
     await until("the profile", (t) => /Sandwich/.test(t) && !/Loading/.test(t));
-    const title = (t) => t.split("\n").find((l) => / \(\d+\/\d+\)$/.test(l));
+    // the toolbar: the views, the profile's name ("NAME (i/n)" when there are several), the buttons
+    const title = (t) => t.split("\n")[1];
     let t = await text();
     console.log("profile: " + title(t));
     // the Sandwich view's table: one row per frame, with its total and self weight
@@ -114,7 +115,7 @@ async function main() {
     const show = async () => { for (const r of await rows()) console.log("  " + r); };
     await show();
     // every profile, with n (next profile)
-    const n = Number(/\((\d+)\/(\d+)\)/.exec(title(t))[2]);
+    const several = / \((\d+)\/(\d+)\)$/.exec(title(t)), n = several ? Number(several[2]) : 1;
     for (let i = 1; i < n; i++) {
         for (const type of ["keyDown", "keyUp"])
             await s("Input.dispatchKeyEvent", { type, key: "n", text: type === "keyDown" ? "n" : undefined, code: "KeyN", windowsVirtualKeyCode: 78 });
