@@ -22,6 +22,7 @@ struct exp {
     FILE *out;
     const char *shown;       /* the input's name in messages */
     int no_inline;           /* drop inlined frames */
+    int lines;               /* source files and lines resolved */
     uint64_t first, last;    /* times of the first and last timed records */
     int have_first;
     uint64_t unresolved;     /* stacks that could not be resolved */

@@ -17,6 +17,7 @@ static const struct cli_opt opts[] = {
     {0, "chrome", NULL, "Chrome trace event JSON (Perfetto, chrome://tracing)", OPT_CHROME, NULL},
     {0, "speedscope", NULL, "speedscope JSON: a timeline per thread and a sampled profile", OPT_SPEEDSCOPE, NULL},
     {'o', "output", "FILE", "write to FILE (default: standard output)", 0, "file"},
+    {'l', "lines", NULL, "source files and lines of frames (slower: reads the line tables)", 0, NULL},
     {0, "no-inline", NULL, "drop inlined frames (default: kept)", OPT_NO_INLINE, NULL},
     {0, "cache-dir", "DIR", "symbolization cache directory (default ~/.cache/tr)", OPT_CACHE_DIR, "dir"},
     {0, "no-cache", NULL, "neither read nor write the symbolization cache", OPT_NO_CACHE, NULL},
@@ -131,6 +132,7 @@ int main(int argc, char **argv)
         case OPT_CHROME: fmt = &exp_chrome; formats++; break;
         case OPT_SPEEDSCOPE: fmt = &exp_speedscope; formats++; break;
         case 'o': output = cli_optarg; break;
+        case 'l': x.lines = 1; break;
         case OPT_NO_INLINE: x.no_inline = 1; break;
         case OPT_CACHE_DIR: cache_dir = cli_optarg; no_cache = 0; break;
         case OPT_NO_CACHE: no_cache = 1; break;
@@ -160,6 +162,7 @@ int main(int argc, char **argv)
     so.cache_dir = no_cache ? NULL : cache_dir ? cache_dir : sym_default_cache_dir();
     so.warn = sym_warn;
     so.each_process = verbose;
+    so.lines = x.lines;
     int status = run(&x, fmt, fd, &so);
     if (x.out != stdout) {
         if (fclose(x.out) != 0 && status != CLI_EXIT_FAIL) {

@@ -313,6 +313,8 @@ static int pprof_finish(void *st, struct exp *x)
         pb_uint(&m, 5, k[3]);
         pb_uint(&m, 6, k[4]);
         pb_uint(&m, 7, 1); /* has_functions */
+        pb_uint(&m, 8, (uint64_t)x->lines); /* has_filenames */
+        pb_uint(&m, 9, (uint64_t)x->lines); /* has_line_numbers */
         pb_uint(&m, 10, !x->no_inline);
         if (gz_field(&g, &scratch, 3, &m) < 0)
             goto out;
