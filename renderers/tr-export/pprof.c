@@ -233,6 +233,17 @@ static int pprof_record(void *st, struct exp *x, const tr_record *rec)
 
 /* ---- writing ---------------------------------------------------------- */
 
+/* The key of entry i of m as words (smap keeps key bytes unaligned), in p->key;
+ * *n of them.  NULL out of memory. */
+static const uint64_t *key_at(struct pprof *p, const struct smap *m, size_t i, size_t *n)
+{
+    *n = m->e[i].len / sizeof *p->key;
+    if (array_reserve(&p->key, &p->cap_key, *n + 1, sizeof *p->key, 64) < 0)
+        return p->nomem = 1, NULL;
+    memcpy(p->key, smap_key(m, &m->e[i]), m->e[i].len);
+    return p->key;
+}
+
 static void value_type(struct pb *m, struct pprof *p, unsigned f, const char *type, const char *unit, struct pb *sub)
 {
     pb_clear(sub);
@@ -279,8 +290,10 @@ static int pprof_finish(void *st, struct exp *x)
     uint64_t comm_key = str(p, "comm"), pid_key = str(p, "pid");
     /* samples */
     for (size_t i = 0; i < p->samples.n; i++) {
-        const uint64_t *k = (const uint64_t *)(const void *)smap_key(&p->samples, &p->samples.e[i]);
-        size_t nk = p->samples.e[i].len / sizeof *k;
+        size_t nk;
+        const uint64_t *k = key_at(p, &p->samples, i, &nk);
+        if (!k)
+            goto out;
         const struct pevent *ev = &p->ev[k[0]];
         size_t t = types[k[0]];
         memset(vals, 0, ntypes * sizeof *vals);
@@ -304,7 +317,10 @@ static int pprof_finish(void *st, struct exp *x)
     }
     /* mappings */
     for (size_t i = 0; i < p->maps.n; i++) {
-        const uint64_t *k = (const uint64_t *)(const void *)smap_key(&p->maps, &p->maps.e[i]);
+        size_t nk;
+        const uint64_t *k = key_at(p, &p->maps, i, &nk);
+        if (!k)
+            goto out;
         pb_clear(&m);
         pb_uint(&m, 1, i + 1);
         pb_uint(&m, 2, k[0]);
@@ -321,8 +337,10 @@ static int pprof_finish(void *st, struct exp *x)
     }
     /* locations */
     for (size_t i = 0; i < p->locs.n; i++) {
-        const uint64_t *k = (const uint64_t *)(const void *)smap_key(&p->locs, &p->locs.e[i]);
-        size_t nk = p->locs.e[i].len / sizeof *k;
+        size_t nk;
+        const uint64_t *k = key_at(p, &p->locs, i, &nk);
+        if (!k)
+            goto out;
         pb_clear(&m);
         pb_uint(&m, 1, i + 1);
         if (k[0])
@@ -340,7 +358,10 @@ static int pprof_finish(void *st, struct exp *x)
     }
     /* functions */
     for (size_t i = 0; i < p->funcs.n; i++) {
-        const uint64_t *k = (const uint64_t *)(const void *)smap_key(&p->funcs, &p->funcs.e[i]);
+        size_t nk;
+        const uint64_t *k = key_at(p, &p->funcs, i, &nk);
+        if (!k)
+            goto out;
         pb_clear(&m);
         pb_uint(&m, 1, i + 1);
         pb_uint(&m, 2, k[0]);

@@ -236,6 +236,14 @@ static void events(FILE *f, const struct sev *e, size_t n, int *first)
                 e[i].open ? 'O' : 'C', e[i].frame, e[i].at);
 }
 
+/* The kind of stacks entry i (its first word; key bytes are unaligned). */
+static uint32_t stack_kind(const struct ss *s, size_t i)
+{
+    uint32_t k;
+    memcpy(&k, smap_key(&s->stacks, &s->stacks.e[i]), sizeof k);
+    return k;
+}
+
 static int ss_finish(void *st, struct exp *x)
 {
     struct ss *s = st;
@@ -248,7 +256,7 @@ static int ss_finish(void *st, struct exp *x)
     uint32_t kind = s->nsamples ? 0 : 1;
     uint64_t total = 0;
     for (size_t i = 0; i < s->stacks.n; i++)
-        if (((const uint32_t *)(const void *)smap_key(&s->stacks, &s->stacks.e[i]))[0] == kind)
+        if (stack_kind(s, i) == kind)
             total += s->stacks.e[i].n;
     if (total) {
         char name[300];
@@ -258,19 +266,22 @@ static int ss_finish(void *st, struct exp *x)
         fprintf(f, ",\"unit\":\"none\",\"startValue\":0,\"endValue\":%" PRIu64 ",\"samples\":[", total);
         int first = 1;
         for (size_t i = 0; i < s->stacks.n; i++) {
-            const uint32_t *k = (const uint32_t *)(const void *)smap_key(&s->stacks, &s->stacks.e[i]);
-            if (k[0] != kind)
+            if (stack_kind(s, i) != kind)
                 continue;
             fputs(first ? "[" : ",[", f);
             first = 0;
-            for (size_t j = 1; j < s->stacks.e[i].len / 4; j++)
-                fprintf(f, "%s%" PRIu32, j > 1 ? "," : "", k[j]);
+            const char *k = smap_key(&s->stacks, &s->stacks.e[i]);
+            for (size_t j = 1; j < s->stacks.e[i].len / 4; j++) {
+                uint32_t fr;
+                memcpy(&fr, k + 4 * j, sizeof fr);
+                fprintf(f, "%s%" PRIu32, j > 1 ? "," : "", fr);
+            }
             fputc(']', f);
         }
         fputs("],\"weights\":[", f);
         first = 1;
         for (size_t i = 0; i < s->stacks.n; i++)
-            if (((const uint32_t *)(const void *)smap_key(&s->stacks, &s->stacks.e[i]))[0] == kind) {
+            if (stack_kind(s, i) == kind) {
                 fprintf(f, "%s%" PRIu64, first ? "" : ",", s->stacks.e[i].n);
                 first = 0;
             }
