@@ -1,59 +1,13 @@
 // speedscope.js APPDIR FILE: open FILE in speedscope's web app (APPDIR: its npm package's
-// dist/release), served on localhost, in headless Chromium over the DevTools protocol, and
-// print what the page shows: the profile's name, the profiles, the frames of the Sandwich
-// view with their totals.  Used by tests/tr-export/cases/speedscope-*.
+// dist/release), served on localhost, in headless Chromium (tests/chromium.js), and print what
+// the page shows: each profile's name, the profile list and the frames of the Sandwich view
+// with their totals.  Used by tests/tr-export/cases/speedscope-browser and chrome-browser.
 "use strict";
-const { spawn } = require("child_process");
 const fs = require("fs");
-const path = require("path");
-
-const chromium = process.env.CHROMIUM || "/usr/bin/chromium";
 const http = require("http");
+const path = require("path");
 const app = path.resolve(process.argv[2]), file = path.resolve(process.argv[3]);
-// a fresh profile in the current (temporary) directory of the test case
-const profile = fs.mkdtempSync(path.resolve("chromium-profile-"));
-const child = spawn(chromium, [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--no-first-run", "--disable-component-update", "--disable-sync",
-    "--user-data-dir=" + profile, "--remote-debugging-pipe", "about:blank",
-], { stdio: ["ignore", "ignore", "ignore", "pipe", "pipe"] });
-const toBrowser = child.stdio[3], fromBrowser = child.stdio[4];
-
-let nextId = 1, buffered = "";
-const waiting = new Map(), listeners = [];
-fromBrowser.on("data", (chunk) => {
-    buffered += chunk.toString("utf8");
-    let nul;
-    while ((nul = buffered.indexOf("\0")) >= 0) {
-        const msg = JSON.parse(buffered.slice(0, nul));
-        buffered = buffered.slice(nul + 1);
-        if (msg.id && waiting.has(msg.id)) {
-            const { resolve, reject } = waiting.get(msg.id);
-            waiting.delete(msg.id);
-            if (msg.error) reject(new Error(JSON.stringify(msg.error))); else resolve(msg.result);
-        } else if (msg.method) {
-            for (const l of listeners.slice()) l(msg);
-        }
-    }
-});
-function send(method, params = {}, sessionId) {
-    const id = nextId++;
-    const msg = { id, method, params };
-    if (sessionId) msg.sessionId = sessionId;
-    toBrowser.write(JSON.stringify(msg) + "\0");
-    return new Promise((resolve, reject) => waiting.set(id, { resolve, reject }));
-}
-function once(method, sessionId) {
-    return new Promise((resolve) => {
-        const l = (msg) => {
-            if (msg.method === method && (!sessionId || msg.sessionId === sessionId)) {
-                listeners.splice(listeners.indexOf(l), 1);
-                resolve(msg.params);
-            }
-        };
-        listeners.push(l);
-    });
-}
+const { send, once, listeners, finish: close } = require("../chromium.js")();
 
 const errors = [];
 const types = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".json": "application/json",
@@ -129,9 +83,6 @@ async function main() {
 }
 function finish(code) {
     server.close();
-    child.on("exit", () => process.exit(code));
-    send("Browser.close").catch(() => {});
-    setTimeout(() => { try { child.kill("SIGKILL"); } catch (e) { /* gone */ } }, 3000);
-    setTimeout(() => process.exit(code), 5000);
+    close(code);
 }
 main().catch((e) => { console.log("FAIL: " + e.message); finish(1); });
