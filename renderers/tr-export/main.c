@@ -148,7 +148,7 @@ int main(int argc, char **argv)
         cli_warn("one trace at a time (concatenated traces are one: cat a.tr b.tr | tr-export ...)");
         cli_usage_exit();
     }
-    if (fmt == &exp_pprof && !output && isatty(STDOUT_FILENO))
+    if (fmt == &exp_pprof && (!output || !strcmp(output, "-")) && isatty(STDOUT_FILENO))
         cli_die(CLI_EXIT_USAGE, "a gzipped profile is not for a terminal: use -o FILE or a pipe");
     cli_ignore_sigpipe();
     int fd = cli_open_input(cli_optind < argc ? argv[cli_optind] : NULL, &x.shown);

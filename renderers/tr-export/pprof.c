@@ -37,8 +37,10 @@ struct pprof {
     size_t cap_v;
     hashmap cache;         /* (event << 32 | stack, pid << 32 | tid) -> sample index + 1 */
     offcpu *off;
-    uint64_t *key;         /* the key being built */
+    uint64_t *key;         /* the sample key being built */
     size_t nkey, cap_key;
+    uint64_t *lkey;        /* a location's key */
+    size_t cap_lkey;
     int nomem;
 };
 
@@ -89,11 +91,13 @@ static uint64_t function_id(struct pprof *p, const char *name, const char *file)
 /* The location of frames fr[0..n): one address, its inlined functions first. */
 static uint64_t location_id(struct pprof *p, struct exp *x, int32_t pid, const sym_frame *fr, size_t n)
 {
-    uint64_t k[2 + 2 * 16];
+    if (array_reserve(&p->lkey, &p->cap_lkey, 2 + 2 * n, sizeof *p->lkey, 16) < 0)
+        return p->nomem = 1, 0;
+    uint64_t *k = p->lkey;
     size_t nk = 2;
     k[0] = mapping_id(p, x, pid, fr[n - 1].addr);
     k[1] = fr[n - 1].addr;
-    for (size_t i = 0; i < n && nk + 2 <= sizeof k / sizeof *k; i++) {
+    for (size_t i = 0; i < n; i++) {
         if (fr[i].flags & SYM_UNKNOWN)
             continue; /* no function: pprof shows the address in its mapping */
         k[nk++] = function_id(p, fr[i].func, fr[i].file);
@@ -443,6 +447,7 @@ static void pprof_free(void *st)
     free(p->ev);
     free(p->v);
     free(p->key);
+    free(p->lkey);
     hashmap_free(&p->cache);
     offcpu_free(p->off);
     free(p);
