@@ -1,7 +1,7 @@
 // chromium.js: headless Chromium driven over the DevTools protocol (--remote-debugging-pipe,
 // no npm module needed), for the tests that check what a page shows: tests/flame/browser.js
 // (tr-flame's SVG), tests/tr-export/speedscope.js (exports in speedscope's web app).
-//     const { send, once, listeners, finish } = require("../chromium.js")();
+//     const { once, page, finish } = require("../chromium.js")();
 "use strict";
 const { spawn } = require("child_process");
 const fs = require("fs");
@@ -60,5 +60,29 @@ module.exports = function launch() {
         setTimeout(() => { try { child.kill("SIGKILL"); } catch (e) { /* gone */ } }, 3000);
         setTimeout(() => process.exit(code), 5000);
     }
-    return { send, once, listeners, finish };
+    // A new page of width x height: { s (a command to it), sessionId, evaluate (an expression's
+    // value) }; its script errors (exceptions, console.error) are pushed onto errors.
+    async function page(width, height, errors) {
+        const { targetId } = await send("Target.createTarget", { url: "about:blank" });
+        const { sessionId } = await send("Target.attachToTarget", { targetId, flatten: true });
+        const s = (m, p) => send(m, p, sessionId);
+        listeners.push((msg) => {
+            if (msg.sessionId !== sessionId) return;
+            if (msg.method === "Runtime.exceptionThrown")
+                errors.push(msg.params.exceptionDetails.exception ?
+                    msg.params.exceptionDetails.exception.description : msg.params.exceptionDetails.text);
+            if (msg.method === "Runtime.consoleAPICalled" && msg.params.type === "error")
+                errors.push(msg.params.args.map((a) => a.value).join(" "));
+        });
+        await s("Runtime.enable");
+        await s("Page.enable");
+        await s("Emulation.setDeviceMetricsOverride", { width, height, deviceScaleFactor: 1, mobile: false });
+        const evaluate = async (expr) => {
+            const r = await s("Runtime.evaluate", { expression: expr, returnByValue: true });
+            if (r.exceptionDetails) throw new Error(expr + ": " + JSON.stringify(r.exceptionDetails));
+            return r.result.value;
+        };
+        return { s, sessionId, evaluate };
+    }
+    return { send, once, listeners, page, finish };
 };

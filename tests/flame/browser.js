@@ -4,30 +4,12 @@
 const path = require("path");
 
 const svg = path.resolve(process.argv[2]);
-const { send, once, listeners, finish } = require("../chromium.js")();
+const { once, page, finish } = require("../chromium.js")();
 
 const errors = [];
 async function main() {
     const timer = setTimeout(() => { console.log("FAIL: timeout"); finish(1); }, 60000);
-    const { targetId } = await send("Target.createTarget", { url: "about:blank" });
-    const { sessionId } = await send("Target.attachToTarget", { targetId, flatten: true });
-    const s = (m, p) => send(m, p, sessionId);
-    listeners.push((msg) => {
-        if (msg.sessionId !== sessionId) return;
-        if (msg.method === "Runtime.exceptionThrown")
-            errors.push(msg.params.exceptionDetails.exception ?
-                msg.params.exceptionDetails.exception.description : msg.params.exceptionDetails.text);
-        if (msg.method === "Runtime.consoleAPICalled" && msg.params.type === "error")
-            errors.push(msg.params.args.map((a) => a.value).join(" "));
-    });
-    await s("Runtime.enable");
-    await s("Page.enable");
-    await s("Emulation.setDeviceMetricsOverride", { width: 1300, height: 900, deviceScaleFactor: 1, mobile: false });
-    const evaluate = async (expr) => {
-        const r = await s("Runtime.evaluate", { expression: expr, returnByValue: true });
-        if (r.exceptionDetails) throw new Error(expr + ": " + JSON.stringify(r.exceptionDetails));
-        return r.result.value;
-    };
+    const { s, sessionId, evaluate } = await page(1300, 900, errors);
     const load = async (query) => {
         const loaded = once("Page.loadEventFired", sessionId);
         await s("Page.navigate", { url: "file://" + svg + (query || "") });

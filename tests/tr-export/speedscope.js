@@ -7,7 +7,7 @@ const fs = require("fs");
 const http = require("http");
 const path = require("path");
 const app = path.resolve(process.argv[2]), file = path.resolve(process.argv[3]);
-const { send, once, listeners, finish: close } = require("../chromium.js")();
+const { once, page, finish: close } = require("../chromium.js")();
 
 const errors = [];
 const types = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".json": "application/json",
@@ -26,23 +26,7 @@ async function main() {
     const timer = setTimeout(() => { console.log("FAIL: timeout"); finish(1); }, 90000);
     await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
     const base = "http://127.0.0.1:" + server.address().port;
-    const { targetId } = await send("Target.createTarget", { url: "about:blank" });
-    const { sessionId } = await send("Target.attachToTarget", { targetId, flatten: true });
-    const s = (m, p) => send(m, p, sessionId);
-    listeners.push((msg) => {
-        if (msg.sessionId !== sessionId) return;
-        if (msg.method === "Runtime.exceptionThrown")
-            errors.push(msg.params.exceptionDetails.exception ?
-                msg.params.exceptionDetails.exception.description : msg.params.exceptionDetails.text);
-    });
-    await s("Runtime.enable");
-    await s("Page.enable");
-    await s("Emulation.setDeviceMetricsOverride", { width: 1600, height: 4000, deviceScaleFactor: 1, mobile: false });
-    const evaluate = async (expr) => {
-        const r = await s("Runtime.evaluate", { expression: expr, returnByValue: true });
-        if (r.exceptionDetails) throw new Error(expr + ": " + JSON.stringify(r.exceptionDetails));
-        return r.result.value;
-    };
+    const { s, sessionId, evaluate } = await page(1600, 4000, errors);
     const text = () => evaluate("document.body.innerText");
     const until = async (what, pred) => {
         for (let i = 0; i < 300; i++) {
