@@ -53,6 +53,8 @@ static int run(struct exp *x, const struct exp_format *fmt, int fd, const sym_op
     }
     if (!(x->sym = sym_new(so))) {
         tr_reader_free(x->r);
+        if (map)
+            munmap(map, maplen);
         cli_warn("out of memory");
         return CLI_EXIT_FAIL;
     }
