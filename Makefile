@@ -28,9 +28,12 @@ PKGS := libzstd libdw libelf zlib libtracefs libtraceevent cmocka capstone
 # reads tr-cat --json, valgrind checks the reader, libdebuginfod1 is what tr-symbolize loads for
 # debuginfod, chromium driven by nodejs runs the flame graph's browser test; clang builds the
 # fuzz targets (make fuzz, fuzz-cat, fuzz-folded, fuzz-symbolize), bc does the benchmarks' sums,
-# zsh runs the zsh completion's case.
+# zsh runs the zsh completion's case, golang-go is go tool pprof, the reference reader of
+# tr-export --pprof (npm, which fetches speedscope for tr-export's browser cases, comes with nodejs
+# where nodejs is NodeSource's; Debian's is the npm package).
 TEST_DEB_PACKAGES := g++ rustc binutils python3 perl procps util-linux mount bsdutils \
-	strace linux-perf trace-cmd zstd jq valgrind libdebuginfod1 chromium nodejs clang bc zsh
+	strace linux-perf trace-cmd zstd jq valgrind libdebuginfod1 chromium nodejs clang bc zsh \
+	golang-go
 
 ifeq ($(SAN),1)
 B := build/san

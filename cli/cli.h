@@ -113,9 +113,6 @@ int cli_command_status(int wstatus);
  * signal N as the command did (core dumps off), as strace does; a signal
  * that does not kill leaves exit(status). */
 _Noreturn void cli_exit(int status);
-/* s[0..len) as the inside of a JSON string (no quotes): JSON's escapes,
- * valid UTF-8 passed through, control characters and stray bytes as \uXXXX. */
-void cli_json_str(FILE *f, const char *s, size_t len);
 /* Ignore SIGPIPE so a closed pipe is an EPIPE error, not a silent death. */
 void cli_ignore_sigpipe(void);
 

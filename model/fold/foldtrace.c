@@ -15,14 +15,10 @@
 #include "symbolize/symbolize.h"
 #include "array.h"
 #include "hashmap.h"
+#include "offcpu.h"
 #include "cli.h"
 #include "procs.h"
-#include "tpformat.h"
 #include "tr.h"
-
-/* A task off the CPU since time, its wait counted in entry; woken: when a
- * wakeup of it was seen (0 none). */
-struct pending { uint64_t time, woken; size_t entry; int used; };
 
 struct tstate {
     struct fold *f;
@@ -38,22 +34,12 @@ struct tstate {
      * session's, or with --no-symbolize own_procs */
     const struct procs *procs;
     struct procs *own_procs;
-    struct smap off;           /* tid -> index into pend (off-CPU) */
-    struct pending *pend;
-    size_t npend, cap_pend;
+    offcpu *off;               /* --offcpu: the waits, each counted in its map entry */
     char event[256];           /* the event folded */
     int event_chosen;
     char other[256];
     uint64_t other_samples, samples, syscalls, first_time;
     int have_first;
-    /* sched_switch payload layout, from the stream's formats */
-    tpformat *tp;
-    tpformat_field sw_next, sw_prev, sw_state;
-    int sw_known, sw_has_state;
-    /* the "pid" field of sched_wakeup, sched_waking, sched_wakeup_new: 1 known, 0 unknown,
-     * -1 not looked up */
-    tpformat_field wk[3];
-    int wk_known[3];
     uint64_t unresolved;
     stacks_frames frames;      /* the stack being folded (--no-symbolize) */
     int no_symbolize;
@@ -182,136 +168,29 @@ static int add_frames(struct tstate *t, struct pscript *ps, const tr_record *rec
     return complete;
 }
 
-/* ---- sched_switch payload ------------------------------------------- */
+/* ---- off-CPU (model/offcpu.h) ---------------------------------------- */
 
-/* The sched_switch fields by name, from the stream's formats (payloads
- * recorded with raw_flags). */
-static void load_switch_format(struct tstate *t, uint32_t raw_flags)
+/* A wait ended: counted in the map entry of its stack. */
+static void wait_ended(void *ctx, uint64_t entry, int32_t tid, uint64_t start, uint64_t end)
 {
-    const tpformat_event *ev = NULL;
-    if (tpformat_use(t->tp, t->r, raw_flags) >= 0)
-        ev = tpformat_event_by_name(t->tp, "sched", "sched_switch");
-    t->sw_known = ev && tpformat_field_find(ev, "next_pid", &t->sw_next) &&
-                  tpformat_field_find(ev, "prev_pid", &t->sw_prev);
-    t->sw_has_state = ev && tpformat_field_find(ev, "prev_state", &t->sw_state);
-}
-
-/* The integer field f of a payload, -1 when it cannot be read. */
-static int64_t payload_int(const tpformat_field *f, uint32_t raw_flags, const uint8_t *data, size_t len)
-{
-    uint64_t v;
-    return tpformat_read(f, raw_flags, data, len, &v) < 0 ? -1 : (int64_t)v;
-}
-
-static struct pending *pending_of(struct tstate *t, int32_t tid, int create)
-{
-    struct smap_entry *e = smap_get(&t->off, &tid, sizeof tid);
-    if (!e)
-        return NULL;
-    if (!e->n) {
-        if (!create)
-            return NULL;
-        if (array_reserve(&t->pend, &t->cap_pend, t->npend + 1, sizeof *t->pend, 64) < 0)
-            return NULL;
-        memset(&t->pend[t->npend], 0, sizeof *t->pend);
-        e->n = ++t->npend;
-    }
-    return &t->pend[e->n - 1];
-}
-
-/* tid leaves the CPU at time: its wait is counted in the entry just added
- * (or found) for its stack, the last key built.  0, or -1 out of memory. */
-static int open_pending(struct tstate *t, int32_t tid, uint64_t time)
-{
-    struct pending *p = pending_of(t, tid, 1);
-    if (!p)
-        return -1;
-    *p = (struct pending){.time = time, .entry = t->f->last_entry, .used = 1};
-    return 0;
-}
-
-static void end_wait(struct tstate *t, struct pending *p, uint64_t time)
-{
-    t->f->map.e[p->entry].n += time > p->time ? time - p->time : 0;
-    p->used = 0;
-}
-
-/* tid runs again now: its recorded switch-in ends its wait. */
-static void close_pending(struct tstate *t, int32_t tid, uint64_t time)
-{
-    struct pending *p = pending_of(t, tid, 0);
-    if (p && p->used)
-        end_wait(t, p, time);
-}
-
-/* tid is seen running (an event of its own) without its switch-in on
- * record: its wait ended by now, at its wakeup when one was seen. */
-static void close_pending_running(struct tstate *t, int32_t tid, uint64_t time)
-{
-    struct pending *p = pending_of(t, tid, 0);
-    if (p && p->used)
-        end_wait(t, p, p->woken && p->woken < time ? p->woken : time);
-}
-
-/* A wakeup event (name, raw payload): the woken task's wait ends there if
- * its switch-in turns out not to be recorded. */
-static void note_wakeup(struct tstate *t, const char *name, size_t nl, const uint8_t *data, size_t len,
-                        uint32_t raw_flags, uint64_t time)
-{
-    static const char *const events[3] = {"sched_wakeup", "sched_waking", "sched_wakeup_new"};
-    int i = 0;
-    if (nl < 6 || memcmp(name, "sched:", 6))
-        return;
-    while (i < 3 && (nl - 6 != strlen(events[i]) || memcmp(name + 6, events[i], nl - 6)))
-        i++;
-    if (i == 3)
-        return;
-    if (t->wk_known[i] < 0) {
-        const tpformat_event *ev = NULL;
-        if (tpformat_use(t->tp, t->r, raw_flags) >= 0)
-            ev = tpformat_event_by_name(t->tp, "sched", events[i]);
-        t->wk_known[i] = ev && tpformat_field_find(ev, "pid", &t->wk[i]);
-    }
-    int32_t pid = t->wk_known[i] ? (int32_t)payload_int(&t->wk[i], raw_flags, data, len) : -1;
-    struct pending *p = pid > 0 ? pending_of(t, pid, 0) : NULL;
-    if (p && p->used && !p->woken)
-        p->woken = time;
-}
-
-/* Whether a switch-out of task prev, in state (prev_state, -1 unknown),
- * starts a wait: the idle task (pid 0) waits for nothing, and a dying task
- * (X, Z: its last switch, in do_task_dead) runs no more. */
-static int switch_waits(int32_t prev, int64_t state)
-{
-    return prev > 0 && !(state > 0 && (state & 0x30));
+    (void)tid;
+    ((struct fold *)ctx)->map.e[entry].n += end - start;
 }
 
 /* A switch: the task switching out (the sample's thread, with its stack)
- * waits from now until it runs again: until a recorded switch-in (next_pid,
- * exact; every switch is recorded system-wide), else until its next sample
- * of any event (it ran by then: an upper bound). */
+ * waits from now until it runs again (model/offcpu.h). */
 static int offcpu_sample(struct tstate *t, const tr_record *rec)
 {
-    if (!t->sw_known)
-        load_switch_format(t, rec->u.sample.raw_flags);
-    int64_t state = -1;
-    if (t->sw_known) {
-        uint32_t fl = rec->u.sample.raw_flags;
-        const uint8_t *d = rec->u.sample.raw;
-        size_t n = rec->u.sample.raw_len;
-        int32_t next = (int32_t)payload_int(&t->sw_next, fl, d, n);
-        if (next > 0)
-            close_pending(t, next, rec->time);
-        if (t->sw_has_state)
-            state = payload_int(&t->sw_state, fl, d, n);
-    }
-    close_pending_running(t, rec->tid, rec->time);
-    if (!switch_waits(rec->tid, state) || !wanted(t, rec))
+    offcpu_switch_info sw;
+    offcpu_switch(t->off, t->r, rec->u.sample.raw_flags, rec->u.sample.raw, rec->u.sample.raw_len, &sw);
+    offcpu_switch_in(t->off, sw.next, rec->time);
+    offcpu_running(t->off, rec->tid, rec->time);
+    if (!offcpu_waits(rec->tid, sw.state) || !wanted(t, rec))
         return 0;
     pscript_begin(t->ps, comm_of(t, rec->tid), rec->pid, rec->tid, 0);
     if (add_frames(t, t->ps, rec) < 0 || pscript_end(t->ps) < 0)
         return -1;
-    return open_pending(t, rec->tid, rec->time);
+    return offcpu_switch_out(t->off, rec->tid, rec->time, t->f->last_entry);
 }
 
 static int on_sample(struct tstate *t, const tr_record *rec)
@@ -325,9 +204,9 @@ static int on_sample(struct tstate *t, const tr_record *rec)
     }
     if (strlen(t->event) != nl || memcmp(t->event, name, nl)) {
         if (t->o->offcpu) {
-            close_pending_running(t, rec->tid, rec->time); /* it is running */
-            note_wakeup(t, name, nl, rec->u.sample.raw, rec->u.sample.raw_len, rec->u.sample.raw_flags,
-                        rec->time);
+            offcpu_running(t->off, rec->tid, rec->time); /* it is running */
+            offcpu_wakeup(t->off, t->r, name, nl, rec->u.sample.raw, rec->u.sample.raw_len,
+                          rec->u.sample.raw_flags, rec->time);
         }
         if (!t->other[0])
             snprintf(t->other, sizeof t->other, "%.*s", (int)nl, name);
@@ -400,19 +279,6 @@ static int on_syscall(struct tstate *t, const tr_record *rec)
     return pscript_end(t->sys_ps);
 }
 
-/* The state a task left the CPU in, from sched_switch's prev_state, as the
- * leaf of its off-CPU stack: "R" preempted, "S" sleeping, "D" disk ... */
-static const char *switch_state(int64_t state)
-{
-    static const char *const names[] = {"[off-cpu S]", "[off-cpu D]", "[off-cpu T]", "[off-cpu t]",
-                                        "[off-cpu X]", "[off-cpu Z]", "[off-cpu P]", "[off-cpu I]"};
-    if (state < 0) return "[off-cpu]";
-    if ((state & 0xff) == 0) return "[off-cpu R]";
-    for (int i = 0; i < 8; i++)
-        if (state & (1 << i)) return names[i];
-    return "[off-cpu]";
-}
-
 /* Tracepoint events of tr-rec-ftrace.  Folded by task and event (the event
  * the leaf, under the task); with --offcpu, sched:sched_switch events give
  * each task's time off the CPU: from its switch-out to its next switch-in,
@@ -429,32 +295,26 @@ static int on_trace_event(struct tstate *t, const tr_record *rec)
         /* any event of a task shows it running: a wait whose switch-in was
          * not recorded ends here at the latest (at its wakeup if seen) */
         if (rec->tid > 0)
-            close_pending_running(t, rec->tid, rec->time);
-        if (strcmp(name, "sched:sched_switch")) {
-            note_wakeup(t, name, strlen(name), rec->u.trace_event.data, rec->u.trace_event.len,
-                        rec->u.trace_event.flags, rec->time);
-            return 0;
-        }
-        uint32_t fl = rec->u.trace_event.flags;
-        if (!t->sw_known)
-            load_switch_format(t, fl);
-        if (!t->sw_known)
-            return 0;
+            offcpu_running(t->off, rec->tid, rec->time);
         const uint8_t *d = rec->u.trace_event.data;
         size_t n = rec->u.trace_event.len;
-        int32_t prev = (int32_t)payload_int(&t->sw_prev, fl, d, n);
-        int32_t next = (int32_t)payload_int(&t->sw_next, fl, d, n);
-        if (next > 0)
-            close_pending(t, next, rec->time);
-        int64_t state = t->sw_has_state ? payload_int(&t->sw_state, fl, d, n) : -1;
-        if (!switch_waits(prev, state) || !wanted(t, rec))
+        uint32_t fl = rec->u.trace_event.flags;
+        if (strcmp(name, "sched:sched_switch")) {
+            offcpu_wakeup(t->off, t->r, name, strlen(name), d, n, fl, rec->time);
+            return 0;
+        }
+        offcpu_switch_info sw;
+        if (!offcpu_switch(t->off, t->r, fl, d, n, &sw))
+            return 0;
+        offcpu_switch_in(t->off, sw.next, rec->time);
+        if (!offcpu_waits(sw.prev, sw.state) || !wanted(t, rec))
             return 0;
         t->events++;
-        pscript_begin(t->ps, comm_of(t, prev), rec->pid, prev, 0);
-        if (pscript_leaf(t->ps, switch_state(state)) < 0 ||
+        pscript_begin(t->ps, comm_of(t, sw.prev), rec->pid, sw.prev, 0);
+        if (pscript_leaf(t->ps, offcpu_state_name(sw.state)) < 0 ||
             pscript_end(t->ps) < 0)
             return -1;
-        return open_pending(t, prev, rec->time);
+        return offcpu_switch_out(t->off, sw.prev, rec->time, t->f->last_entry);
     }
     if (t->o->ps.event && strcmp(t->o->ps.event, name))
         return 0;
@@ -509,14 +369,11 @@ int fold_trace(struct fold *f, struct lines *l, const char *shown)
     int fd = l->fd;
     struct tstate t;
     memset(&t, 0, sizeof t);
-    for (int i = 0; i < 3; i++)
-        t.wk_known[i] = -1;
     t.f = f;
     t.o = f->o;
     t.no_symbolize = f->o->no_symbolize;
     smap_init(&t.sysmap);
     smap_init(&t.evmap);
-    smap_init(&t.off);
     int status = CLI_EXIT_OK;
     void *map = NULL; /* the input file, for the symbolizer's prescan */
     size_t maplen = 0;
@@ -540,11 +397,11 @@ int fold_trace(struct fold *f, struct lines *l, const char *shown)
     so.cache_dir = f->o->no_cache ? NULL : f->o->cache_dir ? f->o->cache_dir : sym_default_cache_dir();
     so.warn = f->o->quiet ? NULL : sym_warn;
     so.each_process = f->o->verbose;
-    if ((!t.no_symbolize && !(t.sym = sym_new(&so))) || tpformat_new(&t.tp) < 0 ||
+    if ((!t.no_symbolize && !(t.sym = sym_new(&so))) || !(t.off = offcpu_new(wait_ended, f)) ||
         (t.no_symbolize && !(t.own_procs = procs_new(NULL)))) {
         if (t.sym)
             sym_free(t.sym);
-        tpformat_free(t.tp);
+        offcpu_free(t.off);
         tr_reader_free(t.r);
         cli_warn("out of memory");
         return CLI_EXIT_FAIL;
@@ -585,13 +442,7 @@ int fold_trace(struct fold *f, struct lines *l, const char *shown)
         if (rec.type == TR_REC_STREAM_START) {
             stacks_folder_forget_frames(pscript_folder(t.ps)); /* frame ids are the stream's */
             stacks_folder_forget_frames(pscript_folder(t.sys_ps));
-            t.sw_known = 0;
-            tpformat_reset(t.tp);
-            for (int i = 0; i < 3; i++)
-                t.wk_known[i] = -1;
-            smap_free(&t.off); /* waits do not continue into another recording */
-            smap_init(&t.off);
-            t.npend = 0;
+            offcpu_reset(t.off); /* waits do not continue into another recording */
             continue;
         }
         if (rec.time && !t.have_first) {
@@ -599,9 +450,9 @@ int fold_trace(struct fold *f, struct lines *l, const char *shown)
             t.have_first = 1;
         }
         if (f->o->offcpu && rec.type == TR_REC_EXIT)
-            close_pending_running(&t, rec.tid, rec.time); /* it ran until its exit */
+            offcpu_running(t.off, rec.tid, rec.time); /* it ran until its exit */
         if (f->o->offcpu && rec.type == TR_REC_SWITCH && !(rec.u.sw.flags & TR_SWF_OUT))
-            close_pending(&t, rec.tid, rec.time); /* a traced thread's switch-in (tr-rec-perf) */
+            offcpu_switch_in(t.off, rec.tid, rec.time); /* a traced thread's switch-in (tr-rec-perf) */
         int r2 = 0;
         if (rec.type == TR_REC_SAMPLE && !only_syscalls)
             r2 = on_sample(&t, &rec);
@@ -631,7 +482,7 @@ int fold_trace(struct fold *f, struct lines *l, const char *shown)
             status = CLI_EXIT_FAIL;
     } else if (f->o->offcpu) {
         f->units_ns = 1;
-        if (!t.sw_known && !f->o->quiet)
+        if (!offcpu_layout_known(t.off) && !f->o->quiet)
             cli_warn("%s: no sched_switch payload layout in the trace: off-CPU time runs to the "
                      "thread's next sample", shown);
     }
@@ -645,12 +496,10 @@ out:
         sym_free(t.sym);
     if (map)
         munmap(map, maplen);
-    tpformat_free(t.tp);
+    offcpu_free(t.off);
     tr_reader_free(t.r);
     smap_free(&t.sysmap);
     smap_free(&t.evmap);
-    smap_free(&t.off);
-    free(t.pend);
     procs_free(t.own_procs);
     stacks_frames_free(&t.frames);
     hashmap_free(&t.folded);

@@ -11,6 +11,7 @@
 #include "annotate.h"
 #include "array.h"
 #include "cli.h"
+#include "json.h"
 #include "tr.h"
 
 #define MAX_CODE (4u << 20) /* the most bytes of one function disassembled */
@@ -462,7 +463,7 @@ static void jstr(FILE *o, const char *s)
         return;
     }
     fputc('"', o);
-    cli_json_str(o, s, strlen(s));
+    json_str(o, s, strlen(s));
     fputc('"', o);
 }
 

@@ -118,7 +118,7 @@ static void json_cstring(FILE *f, const uint8_t *p, size_t max)
     while (n < max && p[n])
         n++;
     fputc('"', f);
-    cli_json_str(f, (const char *)p, n);
+    json_str(f, (const char *)p, n);
     fputc('"', f);
 }
 
@@ -163,12 +163,12 @@ static int print_json(struct cat_ctx *c, const tr_record *rec, const tpformat_ev
             rec->stream, rec->time, rec->pid, rec->tid, rec->cpu);
     const char *comm = comm_of(c, rec->tid);
     fputs("\"comm\":\"", f);
-    cli_json_str(f, comm, strlen(comm));
+    json_str(f, comm, strlen(comm));
     fputs("\",\"event\":\"", f);
     const char *sys = tpformat_event_system(ev), *name = tpformat_event_name(ev);
-    cli_json_str(f, sys, strlen(sys));
+    json_str(f, sys, strlen(sys));
     fputc(':', f);
-    cli_json_str(f, name, strlen(name));
+    json_str(f, name, strlen(name));
     fprintf(f, "\",\"flags\":%u,\"hex\":\"", rec->u.trace_event.flags);
     for (size_t i = 0; i < rec->u.trace_event.len; i++)
         fprintf(f, "%02x", rec->u.trace_event.data[i]);
@@ -176,7 +176,7 @@ static int print_json(struct cat_ctx *c, const tr_record *rec, const tpformat_ev
     tpformat_field fd;
     for (size_t i = 0; tpformat_field_at(ev, i, &fd); i++) {
         fprintf(f, "%s\"", i ? "," : "");
-        cli_json_str(f, fd.name, strlen(fd.name));
+        json_str(f, fd.name, strlen(fd.name));
         fputs("\":", f);
         json_field(f, &fd, rec->u.trace_event.flags, rec->u.trace_event.data, rec->u.trace_event.len);
     }
@@ -312,12 +312,12 @@ int cat_ftrace_summary(struct cat_ctx *c)
     if (c->o->json) {
         for (size_t i = 0; i < st->nev; i++) {
             fputs("{\"type\":\"trace_event_count\",\"event\":\"", f);
-            cli_json_str(f, st->ev[i].name, strlen(st->ev[i].name));
+            json_str(f, st->ev[i].name, strlen(st->ev[i].name));
             fprintf(f, "\",\"count\":%" PRIu64 "}\n", st->ev[i].n);
         }
         for (size_t i = 0; i < st->ntasks; i++) {
             fputs("{\"type\":\"trace_task_count\",\"comm\":\"", f);
-            cli_json_str(f, st->tasks[i].comm, strlen(st->tasks[i].comm));
+            json_str(f, st->tasks[i].comm, strlen(st->tasks[i].comm));
             fprintf(f, "\",\"tid\":%d,\"count\":%" PRIu64 "}\n", st->tasks[i].tid, st->tasks[i].n);
         }
         fprintf(f, "{\"type\":\"trace_event_total\",\"count\":%" PRIu64 ",\"lost\":%" PRIu64 "}\n", st->events,

@@ -282,7 +282,7 @@ int cat_generic_text(struct cat_ctx *c, const tr_record *rec)
 static void jkey_str(FILE *f, const char *k, const char *s, size_t len)
 {
     fprintf(f, ",\"%s\":\"", k);
-    cli_json_str(f, s, len);
+    json_str(f, s, len);
     fputc('"', f);
 }
 

@@ -547,7 +547,7 @@ static int print_table_json(struct cat_ctx *c, const struct counters *t)
 {
     FILE *f = c->out;
     fprintf(f, "{\"type\":\"counter_summary\",\"target\":\"");
-    cli_json_str(f, t->target, strlen(t->target));
+    json_str(f, t->target, strlen(t->target));
     fprintf(f, "\",\"runs\":%u", t->runs);
     if (t->elapsed.n)
         fprintf(f, ",\"elapsed_ns\":%.0f", counters_mean(&t->elapsed));
@@ -557,7 +557,7 @@ static int print_table_json(struct cat_ctx *c, const struct counters *t)
     for (int i = 0; i < t->nc; i++) {
         const struct counters_entry *k = &t->c[i];
         fprintf(f, "%s{\"event\":\"", i ? "," : "");
-        cli_json_str(f, k->name, strlen(k->name));
+        json_str(f, k->name, strlen(k->name));
         fputc('"', f);
         int threads = 0;
         for (size_t j = 0; j < t->nthreads; j++) {
@@ -565,7 +565,7 @@ static int print_table_json(struct cat_ctx *c, const struct counters *t)
             if (r->row != i)
                 continue;
             fprintf(f, "%s{\"tid\":%d,\"comm\":\"", threads++ ? "," : ",\"threads\":[", (int)r->tid);
-            cli_json_str(f, r->comm, strlen(r->comm));
+            json_str(f, r->comm, strlen(r->comm));
             fprintf(f, "\",\"value\":%" PRIu64 ",\"enabled\":%" PRIu64 ",\"running\":%" PRIu64 "}", r->value,
                     r->enabled, r->running);
         }
@@ -676,7 +676,7 @@ int cat_sample_summary(struct cat_ctx *c)
             const tr_event_def *ev = tr_reader_event(c->r, s->per_event[i].event);
             const char *n = ev ? ev->name : "[unknown event]";
             fprintf(c->out, "%s{\"event\":\"", i ? "," : "");
-            cli_json_str(c->out, n, strlen(n));
+            json_str(c->out, n, strlen(n));
             fprintf(c->out, "\",\"samples\":%" PRIu64 ",\"period\":%" PRIu64 "}", s->per_event[i].n,
                     s->per_event[i].period);
         }

@@ -518,7 +518,7 @@ static int json_syscall(struct cat_ctx *c, const tr_record *rec)
     char *eq = strstr(b.p, ") ");
     fprintf(f, "{\"type\":\"syscall\",\"time\":%" PRIu64 ",\"pid\":%d,\"tid\":%d,\"nr\":%u,\"name\":\"",
             it.time, it.pid, it.tid, it.nr);
-    cli_json_str(f, name, strlen(name));
+    json_str(f, name, strlen(name));
     fprintf(f, "\",\"args\":[");
     for (unsigned i = 0; i < it.nargs && i < 6; i++)
         fprintf(f, "%s%" PRIu64, i ? "," : "", it.args[i]);
@@ -556,14 +556,14 @@ static int json_syscall(struct cat_ctx *c, const tr_record *rec)
     if (eq) {
         /* collapse the alignment spaces before "= " */
         size_t head = (size_t)(eq - b.p) + 1;
-        cli_json_str(f, b.p, head);
+        json_str(f, b.p, head);
         const char *rest = b.p + head;
         while (*rest == ' ')
             rest++;
         fputc(' ', f);
-        cli_json_str(f, rest, strlen(rest));
+        json_str(f, rest, strlen(rest));
     } else {
-        cli_json_str(f, b.p, b.len);
+        json_str(f, b.p, b.len);
     }
     fprintf(f, "\"}\n");
     syscalls_buf_free(&b);
@@ -583,7 +583,7 @@ static int json_signal_or_exit(struct cat_ctx *c, const tr_record *rec)
         if (rec->u.signal.siginfo_len) {
             syscalls_print_siginfo(&b, rec->u.signal.siginfo, rec->u.signal.siginfo_len);
             fprintf(f, ",\"decoded\":\"");
-            cli_json_str(f, b.p, b.len);
+            json_str(f, b.p, b.len);
             fprintf(f, "\"");
         }
         fprintf(f, "}\n");

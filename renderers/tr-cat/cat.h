@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "cli.h"
+#include "json.h"
 #include "syscalls_decode.h"
 #include "tr.h"
 
