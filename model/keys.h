@@ -44,6 +44,7 @@
 #define META_FTRACE_CLOCK "ftrace.clock"         /* the tracing instance's trace_clock */
 #define META_FTRACE_LONG_SIZE "ftrace.long_size" /* the kernel's long, 4 or 8 */
 #define META_FTRACE_SUBBUF_SIZE "ftrace.subbuf_size" /* ring-buffer sub-buffer bytes */
+#define META_PERF_CMDLINE "perf.cmdline"     /* tr-import-perf: the perf record command line of the file */
 
 /* "view": how the recorder expects the stream to be shown, one of the
  * VIEW_* values; tr-cat picks its view of a stream from it. */

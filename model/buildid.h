@@ -2,8 +2,8 @@
  * buildid.h - the GNU build-id of an ELF file or an ELF image in memory,
  * read from its PT_NOTE segments (or SHT_NOTE sections).
  */
-#ifndef TRP_BUILDID_H
-#define TRP_BUILDID_H
+#ifndef TR_MODEL_BUILDID_H
+#define TR_MODEL_BUILDID_H
 
 #include <stddef.h>
 #include <stdint.h>

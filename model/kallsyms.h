@@ -1,6 +1,6 @@
 /* kallsyms.h - the part of a /proc/kallsyms text a trace needs. */
-#ifndef TR_PERF_KALLSYMS_H
-#define TR_PERF_KALLSYMS_H
+#ifndef TR_MODEL_KALLSYMS_H
+#define TR_MODEL_KALLSYMS_H
 
 #include <stddef.h>
 #include <stdint.h>
