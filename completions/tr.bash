@@ -103,6 +103,19 @@ _tr_fold() {
     COMPREPLY=($(compgen -f -- "$cur"))
 }
 complete -F _tr_fold tr-fold
+_tr_import_perf() {
+    local cur prev w; _tr_words
+    case $prev in
+        -i|--input) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        -o|--output) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --kallsyms) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --buildid-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+        --perf-map-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+    esac
+    if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "-i --input -o --output --kallsyms --buildid-dir --perf-map-dir -q --quiet -h --help -V --version " -- "$cur")); return; fi
+    COMPREPLY=($(compgen -f -- "$cur"))
+}
+complete -F _tr_import_perf tr-import-perf
 _tr_rec_ftrace() {
     local cur prev w; _tr_words
     case $prev in
