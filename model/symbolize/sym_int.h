@@ -18,10 +18,9 @@
 #include "procs.h"
 
 /* ---- demangle.c ---- */
-/* The demangled form of name (malloc'd), or NULL to keep name as it is. */
+/* The demangled form of a C++, Rust legacy or Rust v0 name (malloc'd), or
+ * NULL to keep name as it is (not mangled, or malformed). */
 char *sym_demangle(const char *name);
-/* demangle_v0.c: a Rust v0 name (_R...), or NULL when malformed. */
-char *sym_demangle_rust_v0(const char *name);
 
 /* ---- symtab.c: sorted address tables (kallsyms, perf maps) ---- */
 typedef struct sym_tab_entry {
