@@ -32,6 +32,18 @@ _tr_reply() {
         for i in "${!COMPREPLY[@]}"; do COMPREPLY[i]=${COMPREPLY[i]#"$p"}; done
     fi
 }
+_tr_archive() {
+    local cur prev w; _tr_words
+    case $prev in
+        -o|--output) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        -d|--dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+        --symfs) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+        --debug-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+    esac
+    if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "-o --output -d --dir --symfs --debug-dir -v --verbose -h --help -V --version " -- "$cur")); return; fi
+    COMPREPLY=($(compgen -f -- "$cur"))
+}
+complete -F _tr_archive tr-archive
 _tr_cat() {
     local cur prev w; _tr_words
     case $prev in
@@ -96,10 +108,12 @@ _tr_fold() {
         -c|--comm) COMPREPLY=(); return ;;
         --from) COMPREPLY=(); return ;;
         --to) COMPREPLY=(); return ;;
+        --symfs) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+        --debug-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
         --cache-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
         --max-line) COMPREPLY=(); return ;;
     esac
-    if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "-p --perf-script --pid --tid --kernel --jit --all --addrs --no-inline --mark-inline --srcline -e --event --event-filter --period --offcpu --syscall-time -P --only-pid -T --only-tid -c --comm --from --to --no-symbolize --cache-dir --no-cache --max-line -v --verbose -h --help -V --version " -- "$cur")); return; fi
+    if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "-p --perf-script --pid --tid --kernel --jit --all --addrs --no-inline --mark-inline --srcline -e --event --event-filter --period --offcpu --syscall-time -P --only-pid -T --only-tid -c --comm --from --to --no-symbolize --symfs --debug-dir --cache-dir --no-cache --max-line -v --verbose -h --help -V --version " -- "$cur")); return; fi
     COMPREPLY=($(compgen -f -- "$cur"))
 }
 complete -F _tr_fold tr-fold

@@ -61,6 +61,9 @@
 #define BLOB_PERF_MAP_FMT "perf-map:%d"
 #define BLOB_PERF_MAP_PREFIX "perf-map:"
 #define BLOB_PERF_MAP_OLD_FMT "perf-%d.map" /* the older name of the same, still read */
+/* an ELF file by its build-id (tr-archive): BLOB_BUILD_ID_PREFIX "HEX" the binary, "HEX.debug" its
+ * separate debug file; a larger file in parts "HEX[.debug]:K/N" */
+#define BLOB_BUILD_ID_PREFIX "build-id/"
 
 /* tracepoint formats: "ftrace/format/SYSTEM/EVENT", the tracefs format file
  * (tr-rec-perf and tr-rec-ftrace); model/tpformat.h reads them */
