@@ -10,14 +10,7 @@ export PATH=$B:$PATH
 RUNS=${RUNS:-3}
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 cd "$work"
-best() {
-    local b= t
-    for _ in $(seq "$RUNS"); do
-        t=$( { TIMEFORMAT=%R; time bash -c "$1" > /dev/null 2> /dev/null; } 2>&1 | tail -1)
-        b=$(echo "${b:-$t} $t" | awk '{print ($2 < $1) ? $2 : $1}')
-    done
-    echo "$b"
-}
+. "$R/bench/best.sh"
 perf record -q -g -o p.data "$W/hot3-fp" 300 > /dev/null 2>&1
 tr-rec-perf -q -g -o t.tr "$W/hot3-fp" 300 > /dev/null
 a=$(best "perf archive p.data"); perf archive p.data > /dev/null 2>&1

@@ -11,14 +11,7 @@ W=$B/../workloads
 export PATH=$B:$PATH
 FREQ=${FREQ:-10000} ROUNDS=${ROUNDS:-1200} RUNS=${RUNS:-3}
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
-best() { # best CMD: the best wall time of RUNS, seconds
-    local b= t
-    for _ in $(seq "$RUNS"); do
-        t=$( { TIMEFORMAT=%R; time bash -c "$1" > /dev/null 2> /dev/null; } 2>&1 | tail -1)
-        b=$(echo "${b:-$t} $t" | awk '{print ($2 < $1) ? $2 : $1}')
-    done
-    echo "$b"
-}
+. "$R/bench/best.sh"
 printf '%-7s %8s | %10s %10s %6s | %12s %12s %6s | %9s\n' mode samples "perf script" import x \
     "perf|fold" "import|fold" x "bytes tr/perf"
 for mode in fp dwarf; do

@@ -19,6 +19,7 @@
 #include "hashmap.h"
 #include "kallsyms.h"
 #include "keys.h"
+#include "perfrec.h"
 #include "perfregs.h"
 
 struct import {
@@ -27,9 +28,7 @@ struct import {
     tr_writer *w;
     uint32_t *evid;      /* tr event id of each pd event */
     uint64_t last_time;
-    uint64_t *addrs;
-    uint32_t *flags;
-    size_t addr_cap;
+    struct perf_frames fr; /* the sample being converted */
     hashmap kaddrs;      /* kernel addresses sampled */
     hashmap pid_seen;
     int32_t *pids;       /* processes named, for their JIT maps */
@@ -89,60 +88,20 @@ static int format_blob(void *ctx, const char *sys, const char *fmt, size_t len)
     return tr_writer_blob(im->w, blob, fmt, len, 1);
 }
 
-static int grow_addrs(struct import *im, size_t n)
-{
-    size_t ca = im->addr_cap, cf = im->addr_cap;
-    if (array_reserve(&im->addrs, &ca, n, sizeof *im->addrs, 256) < 0 ||
-        array_reserve(&im->flags, &cf, n, sizeof *im->flags, 256) < 0)
-        return TR_E_NOMEM;
-    im->addr_cap = ca;
-    return 0;
-}
-
-struct cur {
-    const uint8_t *p, *end;
-    int bad;
-};
-
-static uint64_t u64(struct cur *c)
-{
-    uint64_t v = 0;
-    if (c->end - c->p < 8) {
-        c->bad = 1;
-        c->p = c->end;
-        return 0;
-    }
-    memcpy(&v, c->p, 8);
-    c->p += 8;
-    return v;
-}
-
-static const uint8_t *take(struct cur *c, uint64_t n)
-{
-    if ((uint64_t)(c->end - c->p) < n) {
-        c->bad = 1;
-        c->p = c->end;
-        return NULL;
-    }
-    const uint8_t *p = c->p;
-    c->p += n;
-    return p;
-}
-
 /* PERF_SAMPLE_READ's values, as read_format lays them out. */
-static void skip_read(struct cur *c, uint64_t rf)
+static void skip_read(struct perf_cursor *c, uint64_t rf)
 {
     unsigned per = 1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
     unsigned times = !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) + !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING);
     if (rf & PERF_FORMAT_GROUP) {
-        uint64_t nr = u64(c);
-        take(c, 8 * times);
+        uint64_t nr = perf_take64(c);
+        perf_take(c, 8 * times);
         if (nr > (uint64_t)(c->end - c->p) / 8)
             c->bad = 1;
         else
-            take(c, nr * 8 * per);
+            perf_take(c, nr * 8 * per);
     } else {
-        take(c, 8 * (per + times));
+        perf_take(c, 8 * (per + times));
     }
 }
 
@@ -155,29 +114,29 @@ static int sample(struct import *im, const struct perf_event_header *h)
     }
     const struct perf_event_attr *a = &e->attr;
     uint64_t st = a->sample_type;
-    struct cur c = {(const uint8_t *)(h + 1), (const uint8_t *)h + h->size, 0};
+    struct perf_cursor c = {(const uint8_t *)(h + 1), (const uint8_t *)h + h->size, 0};
     tr_record r = {.type = TR_REC_SAMPLE, .pid = -1, .tid = -1, .cpu = -1, .time = im->last_time};
     r.u.sample.event = im->evid[e - im->pd->evs];
     r.u.sample.period = a->freq ? 1 : a->sample_period;
     uint64_t ip = 0;
-    if (st & PERF_SAMPLE_IDENTIFIER) u64(&c);
-    if (st & PERF_SAMPLE_IP) ip = u64(&c);
-    if (st & PERF_SAMPLE_TID) { uint64_t v = u64(&c); r.pid = (int32_t)(uint32_t)v; r.tid = (int32_t)(uint32_t)(v >> 32); }
-    if (st & PERF_SAMPLE_TIME) r.time = u64(&c);
-    if (st & PERF_SAMPLE_ADDR) u64(&c);
-    if (st & PERF_SAMPLE_ID) u64(&c);
-    if (st & PERF_SAMPLE_STREAM_ID) u64(&c);
-    if (st & PERF_SAMPLE_CPU) r.cpu = (int32_t)(uint32_t)u64(&c);
-    if (st & PERF_SAMPLE_PERIOD) r.u.sample.period = u64(&c);
+    if (st & PERF_SAMPLE_IDENTIFIER) perf_take64(&c);
+    if (st & PERF_SAMPLE_IP) ip = perf_take64(&c);
+    if (st & PERF_SAMPLE_TID) { uint64_t v = perf_take64(&c); r.pid = (int32_t)(uint32_t)v; r.tid = (int32_t)(uint32_t)(v >> 32); }
+    if (st & PERF_SAMPLE_TIME) r.time = perf_take64(&c);
+    if (st & PERF_SAMPLE_ADDR) perf_take64(&c);
+    if (st & PERF_SAMPLE_ID) perf_take64(&c);
+    if (st & PERF_SAMPLE_STREAM_ID) perf_take64(&c);
+    if (st & PERF_SAMPLE_CPU) r.cpu = (int32_t)(uint32_t)perf_take64(&c);
+    if (st & PERF_SAMPLE_PERIOD) r.u.sample.period = perf_take64(&c);
     if (st & PERF_SAMPLE_READ) skip_read(&c, a->read_format);
     int kernel_mode = (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL;
     size_t n = 0;
     int user_seen = 0, rc;
     if (st & PERF_SAMPLE_CALLCHAIN) {
-        uint64_t nr = u64(&c);
-        const uint8_t *ips = nr <= (uint64_t)(c.end - c.p) / 8 ? take(&c, nr * 8) : take(&c, UINT64_MAX);
-        if (ips && (rc = grow_addrs(im, nr + 2)) < 0)
-            return rc;
+        uint64_t nr = perf_take64(&c);
+        const uint8_t *ips = nr <= (uint64_t)(c.end - c.p) / 8 ? perf_take(&c, nr * 8) : perf_take(&c, UINT64_MAX);
+        if (ips && perf_frames_reserve(&im->fr, nr + 2) < 0)
+            return TR_E_NOMEM;
         int kernel = kernel_mode;
         for (uint64_t i = 0; ips && i < nr; i++) {
             uint64_t v;
@@ -186,47 +145,47 @@ static int sample(struct import *im, const struct perf_event_header *h)
                 kernel = v == (uint64_t)PERF_CONTEXT_KERNEL;
                 continue;
             }
-            im->addrs[n] = v;
-            im->flags[n++] = kernel ? TR_FRAME_KERNEL : 0;
+            im->fr.addrs[n] = v;
+            im->fr.flags[n++] = kernel ? TR_FRAME_KERNEL : 0;
             user_seen |= !kernel;
         }
     }
     if (st & PERF_SAMPLE_RAW) {
-        const uint8_t *szp = take(&c, 4);
+        const uint8_t *szp = perf_take(&c, 4);
         uint32_t sz = 0;
         if (szp)
             memcpy(&sz, szp, 4);
-        r.u.sample.raw = take(&c, sz);
+        r.u.sample.raw = perf_take(&c, sz);
         r.u.sample.raw_len = r.u.sample.raw ? sz : 0;
     }
     if (st & PERF_SAMPLE_BRANCH_STACK) {
-        uint64_t nr = u64(&c);
+        uint64_t nr = perf_take64(&c);
         if (a->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX)
-            u64(&c);
+            perf_take64(&c);
         if (nr > (uint64_t)(c.end - c.p) / 24)
             c.bad = 1;
         else
-            take(&c, nr * 24);
+            perf_take(&c, nr * 24);
     }
     if (st & PERF_SAMPLE_REGS_USER) {
-        r.u.sample.abi = (uint32_t)u64(&c);
+        r.u.sample.abi = (uint32_t)perf_take64(&c);
         if (r.u.sample.abi) {
             uint64_t mask = a->sample_regs_user;
             uint32_t nregs = (uint32_t)__builtin_popcountll(mask);
             r.u.sample.regs_mask = mask;
             r.u.sample.nregs = nregs < TR_MAX_REGS ? nregs : TR_MAX_REGS;
             for (uint32_t i = 0; i < nregs; i++) {
-                uint64_t v = u64(&c);
+                uint64_t v = perf_take64(&c);
                 if (i < TR_MAX_REGS)
                     r.u.sample.regs[i] = v;
             }
         }
     }
     if (st & PERF_SAMPLE_STACK_USER) {
-        uint64_t size = u64(&c);
+        uint64_t size = perf_take64(&c);
         if (size) {
-            const uint8_t *data = take(&c, size);
-            uint64_t dyn = u64(&c);
+            const uint8_t *data = perf_take(&c, size);
+            uint64_t dyn = perf_take64(&c);
             if (data) {
                 r.u.sample.stack_copy = data;
                 r.u.sample.stack_copy_len = dyn < size ? dyn : size;
@@ -243,25 +202,25 @@ static int sample(struct import *im, const struct perf_event_header *h)
         r.u.sample.nregs = 0;
         r.u.sample.regs_mask = 0;
     }
-    if ((rc = grow_addrs(im, n + 1)) < 0)
-        return rc;
+    if (perf_frames_reserve(&im->fr, n + 1) < 0)
+        return TR_E_NOMEM;
     uint64_t user_ip = sample_user_reg(&r, PERF_REG_X86_IP);
     if (r.u.sample.stack_copy_len && !user_seen && user_ip) {
         /* dwarf: user frames come from unwinding; keep the user ip, as tr-rec-perf does */
-        im->addrs[n] = user_ip;
-        im->flags[n++] = 0;
+        im->fr.addrs[n] = user_ip;
+        im->fr.flags[n++] = 0;
     }
     if (n == 0) {
-        im->addrs[0] = ip;
-        im->flags[0] = kernel_mode ? TR_FRAME_KERNEL : 0;
+        im->fr.addrs[0] = ip;
+        im->fr.flags[0] = kernel_mode ? TR_FRAME_KERNEL : 0;
         n = 1;
     }
     for (size_t i = 0; i < n; i++)
-        if (im->flags[i] & TR_FRAME_KERNEL)
-            hashmap_put(&im->kaddrs, im->addrs[i], 0, im); /* out of memory: the symbol is not kept */
+        if (im->fr.flags[i] & TR_FRAME_KERNEL)
+            hashmap_put(&im->kaddrs, im->fr.addrs[i], 0, im); /* out of memory: the symbol is not kept */
     im->last_time = r.time;
     im->st->samples++;
-    if ((rc = tr_writer_thread_stack(im->w, r.pid, r.tid, im->addrs, im->flags, n, &r.u.sample.stack)) < 0)
+    if ((rc = tr_writer_thread_stack(im->w, r.pid, r.tid, im->fr.addrs, im->fr.flags, n, &r.u.sample.stack)) < 0)
         return rc;
     return tr_writer_add(im->w, &r);
 }
@@ -310,24 +269,24 @@ static const char kernel_name[] = "[kernel.kallsyms]";
 static int mmap_rec(struct import *im, const struct perf_event_header *h, struct pd_sample_id *sid)
 {
     int v2 = h->type == PERF_RECORD_MMAP2;
-    struct cur c = {(const uint8_t *)(h + 1), (const uint8_t *)h + h->size, 0};
+    struct perf_cursor c = {(const uint8_t *)(h + 1), (const uint8_t *)h + h->size, 0};
     tr_record r = {.type = TR_REC_MMAP, .time = im->last_time, .cpu = sid->cpu};
-    uint64_t pt = u64(&c);
+    uint64_t pt = perf_take64(&c);
     r.pid = (int32_t)(uint32_t)pt;
     r.tid = (int32_t)(uint32_t)(pt >> 32);
-    r.u.mmap.start = u64(&c);
-    r.u.mmap.len = u64(&c);
-    r.u.mmap.pgoff = u64(&c);
+    r.u.mmap.start = perf_take64(&c);
+    r.u.mmap.len = perf_take64(&c);
+    r.u.mmap.pgoff = perf_take64(&c);
     uint8_t id[20];
     size_t idlen = 0;
     r.u.mmap.prot = 4; /* PERF_RECORD_MMAP: executable mappings only */
     if (v2) {
-        const uint8_t *f = take(&c, 24);
+        const uint8_t *f = perf_take(&c, 24);
         if (f && (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) && f[0] && f[0] <= 20) {
             idlen = f[0];
             memcpy(id, f + 4, idlen);
         }
-        const uint8_t *pf = take(&c, 8); /* prot, flags */
+        const uint8_t *pf = perf_take(&c, 8); /* prot, flags */
         if (pf) {
             memcpy(&r.u.mmap.prot, pf, 4);
             memcpy(&r.u.mmap.flags, pf + 4, 4);
@@ -370,14 +329,14 @@ static int task(struct import *im, const struct perf_event_header *h)
     pd_trailer(im->pd, h, &sid);
     if (sid.time)
         im->last_time = sid.time;
-    struct cur c = {(const uint8_t *)(h + 1), (const uint8_t *)h + h->size, 0};
+    struct perf_cursor c = {(const uint8_t *)(h + 1), (const uint8_t *)h + h->size, 0};
     tr_record r = {.time = im->last_time, .cpu = sid.cpu};
     switch (h->type) {
     case PERF_RECORD_MMAP:
     case PERF_RECORD_MMAP2:
         return mmap_rec(im, h, &sid);
     case PERF_RECORD_COMM: {
-        uint64_t pt = u64(&c);
+        uint64_t pt = perf_take64(&c);
         if (c.bad || c.p >= c.end)
             return 0;
         r.type = TR_REC_COMM;
@@ -391,7 +350,7 @@ static int task(struct import *im, const struct perf_event_header *h)
     }
     case PERF_RECORD_FORK:
     case PERF_RECORD_EXIT: {
-        uint64_t pp = u64(&c), tt = u64(&c), t = u64(&c);
+        uint64_t pp = perf_take64(&c), tt = perf_take64(&c), t = perf_take64(&c);
         if (c.bad)
             return 0;
         r.type = h->type == PERF_RECORD_FORK ? TR_REC_FORK : TR_REC_EXIT;
@@ -410,8 +369,8 @@ static int task(struct import *im, const struct perf_event_header *h)
     }
     case PERF_RECORD_LOST:
     case PERF_RECORD_LOST_SAMPLES: {
-        uint64_t id = h->type == PERF_RECORD_LOST ? u64(&c) : sid.id;
-        uint64_t lost = u64(&c);
+        uint64_t id = h->type == PERF_RECORD_LOST ? perf_take64(&c) : sid.id;
+        uint64_t lost = perf_take64(&c);
         if (c.bad)
             return 0;
         const struct pd_event *e = NULL;
@@ -428,7 +387,7 @@ static int task(struct import *im, const struct perf_event_header *h)
         break;
     }
     case PERF_RECORD_THROTTLE: {
-        uint64_t t = u64(&c);
+        uint64_t t = perf_take64(&c);
         if (c.bad)
             return 0;
         r.type = TR_REC_LOST;
@@ -593,8 +552,7 @@ int import_perfdata(const struct perfdata *pd, const struct import_opts *o, int 
     if (!rc) rc = tr_writer_finish(im.w, st->lost);
     tr_writer_free(im.w);
     free(im.evid);
-    free(im.addrs);
-    free(im.flags);
+    perf_frames_free(&im.fr);
     free(im.pids);
     hashmap_free(&im.kaddrs);
     hashmap_free(&im.pid_seen);

@@ -375,8 +375,7 @@ static void cleanup(struct session *s)
     free(s->lost_cpu);
     free(s->fds);
     hashmap_free(&s->event_by_id);
-    free(s->addrs);
-    free(s->flags);
+    perf_frames_free(&s->fr);
     sb_free(s->sb);
 }
 

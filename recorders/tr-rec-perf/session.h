@@ -10,6 +10,7 @@
 
 #include "hashmap.h"
 #include "perf.h"
+#include "perfrec.h"
 #include "perfregs.h"
 #include "ring.h"
 #include "sideband.h"
@@ -47,10 +48,7 @@ struct session {
     uint64_t samples, lost, *lost_cpu, throttled;
     int werr; /* first writer error */
     int any_kernel;
-    /* batch */
-    uint64_t *addrs;
-    uint32_t *flags;
-    size_t addr_cap;
+    struct perf_frames fr; /* the sample being converted */
 };
 
 /* Remember the first writer error. */
