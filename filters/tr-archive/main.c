@@ -163,10 +163,8 @@ int main(int argc, char **argv)
     if (rc < 0) {
         const tr_reader_diag *d = tr_reader_last_diag(r);
         const char *why = d && d->detail[0] ? d->detail : tr_strerror(rc);
-        if (rc != TR_E_TRUNCATED && !a.nmods) {
-            tr_reader_free(r);
-            cli_die(CLI_EXIT_FAIL, "%s: %s", shown_in, why);
-        }
+        if (rc != TR_E_TRUNCATED && !a.nmods)
+            cli_die(CLI_EXIT_FAIL, "%s: %s", shown_in, why); /* the reader's message: not freed first */
         cli_warn("%s: %s at byte %llu: archiving what the trace read before", shown_in, why,
                  (unsigned long long)(d ? d->offset : 0));
         status = CLI_EXIT_TRUNCATED;
