@@ -540,7 +540,7 @@ int import_perfdata(const struct perfdata *pd, const struct import_opts *o, int 
     if (!rc && pd_tracing_formats(pd, format_blob, &im) < 0)
         st->bad_tracing = 1;
     for (size_t i = 0; !rc && i < pd->nrecs; i++) {
-        const struct perf_event_header *h = (const void *)(pd->base + pd->recs[i].at);
+        const struct perf_event_header *h = pd_record(pd, &pd->recs[i]);
         if (pd->recs[i].time)
             im.last_time = pd->recs[i].time;
         rc = h->type == PERF_RECORD_SAMPLE ? sample(&im, h) : task(&im, h);

@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <zstd.h>
+
 #include "array.h"
 
 struct section { uint64_t offset, size; };
@@ -270,6 +272,11 @@ const struct pd_event *pd_event_of(const struct perfdata *pd, const struct perf_
     return pd_trailer(pd, h, &sid) ? NULL : event_by_id(pd, sid.id);
 }
 
+const struct perf_event_header *pd_record(const struct perfdata *pd, const struct pd_rec *r)
+{
+    return (const void *)((r->unz ? pd->unz : pd->base) + r->at);
+}
+
 const uint8_t *pd_build_id(const struct perfdata *pd, const char *path, size_t *len)
 {
     for (size_t i = 0; i < pd->nbids; i++)
@@ -306,6 +313,56 @@ static int cmp_rec(const void *a, const void *b)
     return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+static int add_rec(struct perfdata *pd, size_t *cap, uint64_t at, int unz)
+{
+    if (array_reserve(&pd->recs, cap, pd->nrecs + 1, sizeof *pd->recs, 4096) < 0)
+        return -1;
+    struct pd_rec *r = &pd->recs[pd->nrecs];
+    r->at = at;
+    r->unz = (uint8_t)unz;
+    r->seq = pd->nrecs++;
+    r->time = record_time(pd, pd_record(pd, r));
+    return 0;
+}
+
+/* A compressed record (perf record -z): its bytes continue one zstd stream
+ * whose output is records, which may straddle compressed records. */
+static int decompress(struct perfdata *pd, size_t *cap, const uint8_t *src, size_t len, uint64_t at)
+{
+    if (!pd->zd && !(pd->zd = ZSTD_createDStream()))
+        return -1;
+    ZSTD_inBuffer in = {src, len, 0};
+    while (in.pos < in.size) {
+        if (array_reserve(&pd->unz, &pd->unz_cap, pd->unz_len + (1 << 16), 1, 1 << 20) < 0)
+            return -1;
+        ZSTD_outBuffer out = {pd->unz, pd->unz_cap, pd->unz_len};
+        size_t rc = ZSTD_decompressStream(pd->zd, &out, &in);
+        if (ZSTD_isError(rc)) {
+            snprintf(pd->damage, sizeof pd->damage, "corrupt compressed record at byte %llu (%s)",
+                     (unsigned long long)at, ZSTD_getErrorName(rc));
+            return 1;
+        }
+        pd->unz_len = out.pos;
+        if (!rc && in.pos < in.size && out.pos < out.size)
+            break; /* the frame ended: the rest is not zstd's */
+    }
+    while (pd->unz_len - pd->unz_done >= sizeof(struct perf_event_header)) {
+        struct perf_event_header eh;
+        memcpy(&eh, pd->unz + pd->unz_done, sizeof eh);
+        if (eh.size < sizeof eh) {
+            snprintf(pd->damage, sizeof pd->damage, "corrupt record in the compressed record at byte %llu",
+                     (unsigned long long)at);
+            return 1;
+        }
+        if (pd->unz_len - pd->unz_done < eh.size)
+            break; /* continued in the next compressed record */
+        if (eh.type < REC_USER_START && add_rec(pd, cap, pd->unz_done, 1) < 0)
+            return -1;
+        pd->unz_done += eh.size;
+    }
+    return 0;
+}
+
 static int list_records(struct perfdata *pd, const struct file_header *h, char *why, size_t why_len)
 {
     uint64_t start = h->data.offset, end = h->data.offset + h->data.size;
@@ -329,11 +386,6 @@ static int list_records(struct perfdata *pd, const struct file_header *h, char *
         memcpy(&eh, pd->base + p, sizeof eh);
         if (eh.size < sizeof eh || p + eh.size > end)
             break;
-        if (eh.type == REC_COMPRESSED) {
-            snprintf(why, why_len, "compressed records (perf record -z) are not supported: "
-                                   "perf inject -i FILE -o PLAIN writes them uncompressed");
-            return -1;
-        }
         uint64_t next = p + eh.size;
         if (eh.type == REC_AUXTRACE) { /* its data follows the record */
             uint64_t auxsz;
@@ -344,16 +396,17 @@ static int list_records(struct perfdata *pd, const struct file_header *h, char *
                 break;
             next += auxsz;
         }
-        if (eh.type < REC_USER_START) {
-            if (array_reserve(&pd->recs, &cap, pd->nrecs + 1, sizeof *pd->recs, 4096) < 0) {
-                snprintf(why, why_len, "out of memory");
-                return -1;
-            }
-            struct pd_rec *r = &pd->recs[pd->nrecs];
-            r->at = p;
-            r->seq = pd->nrecs++;
-            r->time = record_time(pd, (const struct perf_event_header *)(pd->base + p));
+        int rc = 0;
+        if (eh.type == REC_COMPRESSED)
+            rc = decompress(pd, &cap, pd->base + p + sizeof eh, eh.size - sizeof eh, p);
+        else if (eh.type < REC_USER_START)
+            rc = add_rec(pd, &cap, p, 0);
+        if (rc < 0) {
+            snprintf(why, why_len, "out of memory");
+            return -1;
         }
+        if (rc > 0)
+            break; /* damage says what */
         p = next;
     }
     pd->data_end = p;
@@ -441,6 +494,8 @@ void pd_close(struct perfdata *pd)
     free(pd->bids);
     free(pd->recs);
     free(pd->cmdline);
+    free(pd->unz);
+    ZSTD_freeDStream(pd->zd);
     memset(pd, 0, sizeof *pd);
 }
 

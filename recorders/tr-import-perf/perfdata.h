@@ -26,7 +26,8 @@ struct pd_buildid {
 };
 
 struct pd_rec {
-    uint64_t at;        /* offset of the record in the file */
+    uint64_t at;        /* offset of the record in the file, or in unz */
+    uint8_t unz;        /* 1: decompressed from a compressed record (perf record -z) */
     uint64_t time;      /* 0: none (takes the time of the record before) */
     uint64_t seq;
 };
@@ -48,6 +49,9 @@ struct perfdata {
     uint64_t clock_wall_ns, clock_ns;
     struct pd_rec *recs;
     size_t nrecs;
+    uint8_t *unz;       /* the records of the compressed records, decompressed */
+    size_t unz_len, unz_cap, unz_done;
+    struct ZSTD_DCtx_s *zd;
     uint64_t data_end;  /* where the readable records end */
     char damage[160];   /* "" or why the records end before the data section does */
 };
@@ -61,6 +65,8 @@ void pd_close(struct perfdata *pd);
 /* The event of a sample or other record (by its sample id when there are
  * several events), NULL when unknown. */
 const struct pd_event *pd_event_of(const struct perfdata *pd, const struct perf_event_header *h);
+/* The record r lists. */
+const struct perf_event_header *pd_record(const struct perfdata *pd, const struct pd_rec *r);
 /* The build-id perf stored for path, NULL (and *len 0) when none. */
 const uint8_t *pd_build_id(const struct perfdata *pd, const char *path, size_t *len);
 
