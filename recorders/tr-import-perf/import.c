@@ -17,6 +17,7 @@
 #include "buildid.h"
 #include "cli.h"
 #include "hashmap.h"
+#include "jitmap.h"
 #include "kallsyms.h"
 #include "keys.h"
 #include "perfrec.h"
@@ -457,20 +458,10 @@ static int write_kallsyms(struct import *im)
 /* JIT maps (/tmp/perf-PID.map) of the recorded processes, as perf script reads them. */
 static int write_perf_maps(struct import *im)
 {
-    for (size_t i = 0; i < im->npids; i++) {
-        char path[64], name[48];
-        snprintf(path, sizeof path, "%s/perf-%d.map", im->o->perf_map_dir, (int)im->pids[i]);
-        size_t len;
-        char *map = cli_read_file(path, &len);
-        if (!map)
-            continue;
-        snprintf(name, sizeof name, BLOB_PERF_MAP_FMT, (int)im->pids[i]);
-        int rc = tr_writer_blob(im->w, name, map, len, 0);
-        free(map);
-        if (rc < 0)
-            return rc;
-    }
-    return 0;
+    int rc = 0;
+    for (size_t i = 0; i < im->npids && !rc; i++)
+        rc = jitmap_blob(im->w, im->o->perf_map_dir, im->pids[i]);
+    return rc;
 }
 
 static int write_meta(struct import *im, int argc, char **argv)
