@@ -131,69 +131,11 @@ static int sample(struct import *im, const struct perf_event_header *h)
     if (st & PERF_SAMPLE_PERIOD) r.u.sample.period = perf_take64(&c);
     if (st & PERF_SAMPLE_READ) skip_read(&c, a->read_format);
     int kernel_mode = (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL;
-    size_t n = 0;
-    int user_seen = 0, rc;
-    if (st & PERF_SAMPLE_CALLCHAIN) {
-        uint64_t nr = perf_take64(&c);
-        const uint8_t *ips = nr <= (uint64_t)(c.end - c.p) / 8 ? perf_take(&c, nr * 8) : perf_take(&c, UINT64_MAX);
-        if (ips && perf_frames_reserve(&im->fr, nr + 2) < 0)
-            return TR_E_NOMEM;
-        int kernel = kernel_mode;
-        for (uint64_t i = 0; ips && i < nr; i++) {
-            uint64_t v;
-            memcpy(&v, ips + i * 8, 8);
-            if (v >= (uint64_t)PERF_CONTEXT_MAX) {
-                kernel = v == (uint64_t)PERF_CONTEXT_KERNEL;
-                continue;
-            }
-            im->fr.addrs[n] = v;
-            im->fr.flags[n++] = kernel ? TR_FRAME_KERNEL : 0;
-            user_seen |= !kernel;
-        }
-    }
-    if (st & PERF_SAMPLE_RAW) {
-        const uint8_t *szp = perf_take(&c, 4);
-        uint32_t sz = 0;
-        if (szp)
-            memcpy(&sz, szp, 4);
-        r.u.sample.raw = perf_take(&c, sz);
-        r.u.sample.raw_len = r.u.sample.raw ? sz : 0;
-    }
-    if (st & PERF_SAMPLE_BRANCH_STACK) {
-        uint64_t nr = perf_take64(&c);
-        if (a->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX)
-            perf_take64(&c);
-        if (nr > (uint64_t)(c.end - c.p) / 24)
-            c.bad = 1;
-        else
-            perf_take(&c, nr * 24);
-    }
-    if (st & PERF_SAMPLE_REGS_USER) {
-        r.u.sample.abi = (uint32_t)perf_take64(&c);
-        if (r.u.sample.abi) {
-            uint64_t mask = a->sample_regs_user;
-            uint32_t nregs = (uint32_t)__builtin_popcountll(mask);
-            r.u.sample.regs_mask = mask;
-            r.u.sample.nregs = nregs < TR_MAX_REGS ? nregs : TR_MAX_REGS;
-            for (uint32_t i = 0; i < nregs; i++) {
-                uint64_t v = perf_take64(&c);
-                if (i < TR_MAX_REGS)
-                    r.u.sample.regs[i] = v;
-            }
-        }
-    }
-    if (st & PERF_SAMPLE_STACK_USER) {
-        uint64_t size = perf_take64(&c);
-        if (size) {
-            const uint8_t *data = perf_take(&c, size);
-            uint64_t dyn = perf_take64(&c);
-            if (data) {
-                r.u.sample.stack_copy = data;
-                r.u.sample.stack_copy_len = dyn < size ? dyn : size;
-                r.u.sample.stack_copy_addr = dwarf_user_sp(&r);
-            }
-        }
-    }
+    size_t n = 0, user_seen = 0;
+    int rc;
+    if ((st & PERF_SAMPLE_CALLCHAIN) && perf_callchain(&c, &im->fr, kernel_mode, 2, &n, &user_seen) < 0)
+        return TR_E_NOMEM;
+    perf_sample_rest(&c, st, (a->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX) != 0, a->sample_regs_user, &r);
     if (c.bad) {
         im->st->malformed++;
         return 0;

@@ -65,54 +65,10 @@ static void convert_sample(struct session *s, const struct perf_event_header *h,
     rec.u.sample.event = s->evid[ev];
     rec.u.sample.period = perf_take64(&c);
     int kernel_mode = (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL;
-    size_t n = 0;
-    if (st & PERF_SAMPLE_CALLCHAIN) {
-        uint64_t nr = perf_take64(&c);
-        const uint8_t *ips = perf_take(&c, nr * 8);
-        if (!ips || perf_frames_reserve(&s->fr, nr + 1))
-            return;
-        int kernel = kernel_mode;
-        for (uint64_t i = 0; i < nr; i++) {
-            uint64_t a;
-            memcpy(&a, ips + i * 8, 8);
-            if (a >= (uint64_t)PERF_CONTEXT_MAX) {
-                kernel = a == (uint64_t)PERF_CONTEXT_KERNEL;
-                continue;
-            }
-            s->fr.addrs[n] = a;
-            s->fr.flags[n++] = kernel ? TR_FRAME_KERNEL : 0;
-        }
-    }
-    if (st & PERF_SAMPLE_RAW) {
-        const uint8_t *szp = perf_take(&c, 4);
-        uint32_t sz = 0;
-        if (szp)
-            memcpy(&sz, szp, 4);
-        rec.u.sample.raw = perf_take(&c, sz);
-        rec.u.sample.raw_len = rec.u.sample.raw ? sz : 0;
-    }
-    if (st & PERF_SAMPLE_REGS_USER) {
-        rec.u.sample.abi = (uint32_t)perf_take64(&c);
-        if (rec.u.sample.abi) {
-            uint64_t mask = dwarf_regs_mask();
-            rec.u.sample.regs_mask = mask;
-            rec.u.sample.nregs = (uint32_t)__builtin_popcountll(mask);
-            for (uint32_t i = 0; i < rec.u.sample.nregs && i < TR_MAX_REGS; i++)
-                rec.u.sample.regs[i] = perf_take64(&c);
-        }
-    }
-    if (st & PERF_SAMPLE_STACK_USER) {
-        uint64_t size = perf_take64(&c);
-        if (size) {
-            const uint8_t *data = perf_take(&c, size);
-            uint64_t dyn = perf_take64(&c);
-            if (data && dyn <= size) {
-                rec.u.sample.stack_copy = data;
-                rec.u.sample.stack_copy_len = dyn;
-                rec.u.sample.stack_copy_addr = dwarf_user_sp(&rec);
-            }
-        }
-    }
+    size_t n = 0, user;
+    if ((st & PERF_SAMPLE_CALLCHAIN) && perf_callchain(&c, &s->fr, kernel_mode, 1, &n, &user) < 0)
+        return;
+    perf_sample_rest(&c, st, 0, dwarf_regs_mask(), &rec);
     if (c.bad)
         return;
     if (s->o->callgraph == CG_DWARF && !kernel_mode) {
