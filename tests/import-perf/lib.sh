@@ -9,5 +9,8 @@ perf_record() {
     local out=$1; shift
     perf record -q -o "$out" "$@" > /dev/null 2> rec.err || { cat rec.err >&2; exit 1; }
 }
-# samples_of_script: the sample header lines of perf script text (stdin) as "comm tid event"
-script_samples() { awk '/^[^ \t].*:  *[0-9]+ [^ ]+:/ || /^ *[^ \t].* [0-9]+ +[0-9.]+: +[0-9]+ [^ ]+:/' ; }
+# tr_samples TRACE: its samples as "tid time:", as perf script -F tid,time prints them
+# (the command name, which may hold spaces, left out)
+tr_samples() {
+    tr-cat --type sample "$1" | sed -nE 's/^.* [0-9]+\/([0-9]+) +\[[-0-9]+\] +([0-9]+\.[0-9]+:) .*/\1 \2/p'
+}
