@@ -15,13 +15,6 @@
 #include "keys.h"
 #include "procs.h"
 
-void archive_hex(char *out, const uint8_t *id, size_t len)
-{
-    for (size_t i = 0; i < len; i++)
-        snprintf(out + 2 * i, 3, "%02x", id[i]);
-    out[2 * len] = 0;
-}
-
 static void note_map(struct archive *a, int32_t pid, const procs_map *m)
 {
     if (!m || !m->path || !m->path[0] || (m->path[0] == '[' && strcmp(m->path, "[vdso]")))
@@ -138,7 +131,7 @@ static char *debuglink(const char *path)
 static void find_one(struct archive *a, struct module *m)
 {
     char buf[4400], hex[129];
-    archive_hex(hex, m->id, m->idlen);
+    build_id_hex(hex, m->id, m->idlen);
     char *path = strdup(m->path);
     if (!path)
         return;

@@ -35,7 +35,5 @@ int archive_scan(struct archive *a, tr_reader *r);
 /* Look for each module's binary and separate debug file, by build-id. */
 void archive_find(struct archive *a);
 void archive_free(struct archive *a);
-/* The hex form of a build-id into out (2 * len + 1 bytes). */
-void archive_hex(char *out, const uint8_t *id, size_t len);
 
 #endif

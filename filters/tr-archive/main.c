@@ -185,7 +185,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < a.nmods; i++) {
         struct module *m = &a.mods[i];
         char hex[129];
-        archive_hex(hex, m->id, m->idlen);
+        build_id_hex(hex, m->id, m->idlen);
         if (!strcmp(m->path, "[vdso]")) {
             uint8_t id[BUILD_ID_MAX];
             if (dir && a.vdso && build_id_from_mem(a.vdso, a.vdso_len, id) > 0) /* -o: the trace has it */

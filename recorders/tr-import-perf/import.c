@@ -185,9 +185,8 @@ static int write_vdso(struct import *im, const uint8_t *id, size_t idlen)
     if (im->vdso_done)
         return 0;
     im->vdso_done = 1;
-    char hex[2 * 20 + 1] = "", path[4200];
-    for (size_t i = 0; i < idlen && i < 20; i++)
-        snprintf(hex + 2 * i, 3, "%02x", id[i]);
+    char hex[2 * 20 + 1], path[4200];
+    build_id_hex(hex, id, idlen < 20 ? idlen : 20);
     snprintf(path, sizeof path, "%s/[vdso]/%s/vdso", im->o->buildid_dir, hex);
     size_t len;
     char *img = idlen ? cli_read_file(path, &len) : NULL;
@@ -362,9 +361,8 @@ static int write_kallsyms(struct import *im)
             return TR_E_IO;
     }
     if (!all && id) {
-        char hex[41] = "", path[4200];
-        for (size_t i = 0; i < idlen; i++)
-            snprintf(hex + 2 * i, 3, "%02x", id[i]);
+        char hex[41], path[4200];
+        build_id_hex(hex, id, idlen);
         snprintf(path, sizeof path, "%s/%s/%s/kallsyms", im->o->buildid_dir, kernel_name, hex);
         all = cli_read_file(path, NULL);
     }
@@ -441,9 +439,8 @@ static int write_meta(struct import *im, int argc, char **argv)
     size_t idlen;
     const uint8_t *kid = pd_build_id(pd, kernel_name, &idlen);
     if (kid && !rc) {
-        char hex[41] = "";
-        for (size_t i = 0; i < idlen; i++)
-            snprintf(hex + 2 * i, 3, "%02x", kid[i]);
+        char hex[41];
+        build_id_hex(hex, kid, idlen);
         rc = tr_writer_meta(im->w, META_KERNEL_BUILD_ID, hex);
     }
     return rc;

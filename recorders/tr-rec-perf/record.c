@@ -396,8 +396,7 @@ static void write_meta(struct session *s)
     uint8_t id[BUILD_ID_MAX];
     int n = sb_kernel_build_id(id);
     if (n > 0) {
-        for (int i = 0; i < n; i++)
-            snprintf(buf + 2 * i, 3, "%02x", id[i]);
+        build_id_hex(buf, id, (size_t)n);
         werr(s, tr_writer_meta(s->w, META_KERNEL_BUILD_ID, buf));
     }
 }
