@@ -18,7 +18,8 @@ V ?= 0
 
 # The build: the compiler and make (a minimal Debian root has neither), pkg-config, the libraries.
 DEB_PACKAGES := gcc libc6-dev make pkg-config \
-	libdw-dev libelf-dev zlib1g-dev libzstd-dev libtracefs-dev libtraceevent-dev libcmocka-dev libpfm4-dev libcapstone-dev
+	libdw-dev libelf-dev zlib1g-dev libzstd-dev libtracefs-dev libtraceevent-dev libcmocka-dev libpfm4-dev libcapstone-dev \
+	libiberty-dev
 PKGS := libzstd libdw libelf zlib libtracefs libtraceevent cmocka capstone
 # What the tests run besides the build, the one list (`make test-deps`, .ci/run): g++ and rustc
 # build the demangling cases' programs (rustc: unless rustup's is in ~/.cargo/bin), binutils'
@@ -86,7 +87,8 @@ ifeq ($(filter deps test-deps clean,$(MAKECMDGOALS)),)
 MISSING_PKGS := $(shell command -v $(firstword $(CC)) >/dev/null 2>&1 || echo $(firstword $(CC)); \
 	command -v pkg-config >/dev/null 2>&1 || echo pkg-config; \
 	for p in $(PKGS); do pkg-config --exists $$p 2>/dev/null || echo $$p; done; \
-	[ -e /usr/include/perfmon/pfmlib.h ] || echo libpfm4) # (libpfm4 has no pkg-config file)
+	[ -e /usr/include/perfmon/pfmlib.h ] || echo libpfm4; \
+	[ -e /usr/include/libiberty/demangle.h ] || echo libiberty) # (neither has a pkg-config file)
 ifneq ($(strip $(MISSING_PKGS)),)
 $(info deps: missing $(strip $(MISSING_PKGS)); installing them)
 DEPS_STATUS := $(shell $(MAKE) --no-print-directory deps >&2; echo $$?)

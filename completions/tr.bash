@@ -48,6 +48,18 @@ _tr_annotate() {
     COMPREPLY=($(compgen -f -- "$cur"))
 }
 complete -F _tr_annotate tr-annotate
+_tr_archive() {
+    local cur prev w; _tr_words
+    case $prev in
+        -o|--output) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        -d|--dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+        --symfs) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+        --debug-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+    esac
+    if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "-o --output -d --dir --symfs --debug-dir -v --verbose -h --help -V --version " -- "$cur")); return; fi
+    COMPREPLY=($(compgen -f -- "$cur"))
+}
+complete -F _tr_archive tr-archive
 _tr_cat() {
     local cur prev w; _tr_words
     case $prev in
@@ -122,13 +134,28 @@ _tr_fold() {
         -c|--comm) COMPREPLY=(); return ;;
         --from) COMPREPLY=(); return ;;
         --to) COMPREPLY=(); return ;;
+        --symfs) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+        --debug-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
         --cache-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
         --max-line) COMPREPLY=(); return ;;
     esac
-    if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "-p --perf-script --pid --tid --kernel --jit --all --addrs --no-inline --mark-inline --srcline -e --event --event-filter --period --offcpu --syscall-time -P --only-pid -T --only-tid -c --comm --from --to --no-symbolize --cache-dir --no-cache --max-line -v --verbose -h --help -V --version " -- "$cur")); return; fi
+    if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "-p --perf-script --pid --tid --kernel --jit --all --addrs --no-inline --mark-inline --srcline -e --event --event-filter --period --offcpu --syscall-time -P --only-pid -T --only-tid -c --comm --from --to --no-symbolize --symfs --debug-dir --cache-dir --no-cache --max-line -v --verbose -h --help -V --version " -- "$cur")); return; fi
     COMPREPLY=($(compgen -f -- "$cur"))
 }
 complete -F _tr_fold tr-fold
+_tr_import_perf() {
+    local cur prev w; _tr_words
+    case $prev in
+        -i|--input) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        -o|--output) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --kallsyms) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --buildid-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+        --perf-map-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+    esac
+    if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "-i --input -o --output --kallsyms --buildid-dir --perf-map-dir -q --quiet -h --help -V --version " -- "$cur")); return; fi
+    COMPREPLY=($(compgen -f -- "$cur"))
+}
+complete -F _tr_import_perf tr-import-perf
 _tr_rec_ftrace() {
     local cur prev w; _tr_words
     case $prev in

@@ -44,6 +44,7 @@
 #define META_FTRACE_CLOCK "ftrace.clock"         /* the tracing instance's trace_clock */
 #define META_FTRACE_LONG_SIZE "ftrace.long_size" /* the kernel's long, 4 or 8 */
 #define META_FTRACE_SUBBUF_SIZE "ftrace.subbuf_size" /* ring-buffer sub-buffer bytes */
+#define META_PERF_CMDLINE "perf.cmdline"     /* tr-import-perf: the perf record command line of the file */
 
 /* "view": how the recorder expects the stream to be shown, one of the
  * VIEW_* values; tr-cat picks its view of a stream from it. */
@@ -60,6 +61,9 @@
 #define BLOB_PERF_MAP_FMT "perf-map:%d"
 #define BLOB_PERF_MAP_PREFIX "perf-map:"
 #define BLOB_PERF_MAP_OLD_FMT "perf-%d.map" /* the older name of the same, still read */
+/* an ELF file by its build-id (tr-archive): BLOB_BUILD_ID_PREFIX "HEX" the binary, "HEX.debug" its
+ * separate debug file; a larger file in parts "HEX[.debug]:K/N" */
+#define BLOB_BUILD_ID_PREFIX "build-id/"
 
 /* tracepoint formats: "ftrace/format/SYSTEM/EVENT", the tracefs format file
  * (tr-rec-perf and tr-rec-ftrace); model/tpformat.h reads them */

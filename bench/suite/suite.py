@@ -7,7 +7,7 @@ Sections (--section, comma list; default all):
              then runs for WINDOW seconds (SIGINT stops the recorder), cpu-clock, -g and
              --call-graph dwarf, at each rate: samples, lost, bytes/sample, recorder CPU/sample,
              recorder peak RSS; A B A B, medians
-  symbolize  on the perf recording of the recorder section's highest rate (perfdata2tr turns it
+  symbolize  on the perf recording of the recorder section's highest rate (tr-import-perf turns it
              into a tr trace with the very same samples): perf script vs tr-symbolize cold and
              warm, and tr-fold (symbolizing), -g and dwarf
   cat        text at CAT_SAMPLES samples (-g): perf script vs tr-cat of the symbolized trace,
@@ -32,7 +32,7 @@ B = os.environ.get("B", os.path.join(ROOT, "build", "release"))
 BIN = os.path.join(B, "bin")
 TRP, TRCAT = os.path.join(BIN, "tr-rec-perf"), os.path.join(BIN, "tr-cat")
 TRSYM, TRFOLD, TRFLAME = (os.path.join(BIN, t) for t in ("tr-symbolize", "tr-fold", "tr-flame"))
-PERFDATA2TR = os.path.join(B, "tests", "perfdata2tr")
+TRIMPORT = os.path.join(BIN, "tr-import-perf")
 PY = "/usr/bin/python3"  # Debian's CPython, not a pyenv shim
 WL = os.path.join(ROOT, "bench", "workloads")
 
@@ -322,9 +322,9 @@ def goal_x(r, g):
 
 def perf_to_tr(data, out):
     with open(out, "wb") as f:
-        r = subprocess.run([PERFDATA2TR, data], stdout=f, stderr=subprocess.PIPE, text=True)
+        r = subprocess.run([TRIMPORT, "-q", data], stdout=f, stderr=subprocess.PIPE, text=True)
     if r.returncode != 0:
-        print("  warning: perfdata2tr %s: %s" % (data, r.stderr.strip()), file=sys.stderr)
+        print("  warning: tr-import-perf %s: %s" % (data, r.stderr.strip()), file=sys.stderr)
         return False
     return True
 
@@ -360,7 +360,7 @@ def section_symbolize(a, tmp, keep):
             rows.append(row)
             progress("symbolize %s %s" % (name, mode))
     table("symbolizer: perf script vs tr-symbolize and tr-fold (default options) on the same perf.data "
-          "(the recorder section's last -F %d run, through perfdata2tr), wall s median of up to %d, max RSS MB; "
+          "(the recorder section's last -F %d run, through tr-import-perf), wall s median of up to %d, max RSS MB; "
           "x = perf/tr; cold: empty XDG_CACHE_HOME; >S: killed at S s (tr: at twice perf's time, at least 5 s)"
           % (a.rates[-1], a.repeats),
           ["workload", "mode", "samples", "perf s", "MB", "tr cold s", "MB", "x", "(>=10)",
@@ -416,7 +416,7 @@ def section_cat(a, tmp):
                 os.unlink(f)
         progress("cat %s" % name)
     table("text: perf script vs tr-cat of the symbolized trace, same perf.data (perf record -g -F %d of two "
-          "copies of the workload, through perfdata2tr and tr-symbolize), wall s median of %d, max RSS MB; "
+          "copies of the workload, through tr-import-perf and tr-symbolize), wall s median of %d, max RSS MB; "
           "x = perf/tr" % (a.rates[-1], a.cat_repeats),
           ["workload", "samples", "perf script s", "MB", "tr-cat s", "MB", "x", "(>=1)", "(tr-symbolize s)"], rows)
 
@@ -488,7 +488,7 @@ def main():
     a.mem_samples = [int(x) for x in a.mem_samples.split(",")]
     if shutil.which("perf") is None:
         sys.exit("bench-suite: perf is not installed (apt-get install linux-perf)")
-    for t in (TRP, TRCAT, TRSYM, TRFOLD, TRFLAME, PERFDATA2TR):
+    for t in (TRP, TRCAT, TRSYM, TRFOLD, TRFLAME, TRIMPORT):
         if not os.access(t, os.X_OK):
             sys.exit("bench-suite: %s is not built (make bench-suite)" % t)
     tmp = tempfile.mkdtemp(prefix="tr-suite.")

@@ -1,7 +1,7 @@
 #!/bin/bash
 # bench/tr-annotate/bench.sh - tr-annotate against `perf annotate --stdio`, side by side in one
 # run, on the very same recording: perf record of tests/annotate/loop.c (one hot loop, with
-# frame-pointer call graphs), its perf.data turned into a tr trace by perfdata2tr.  Both annotate
+# frame-pointer call graphs), its perf.data turned into a tr trace by tr-import-perf.  Both annotate
 # the function hot; the instructions' shares are checked to agree (within 0.01), then CPU time
 # (user + system, children included: perf annotate runs objdump) is measured over RUNS alternated
 # runs (median), at two recording sizes.
@@ -20,7 +20,7 @@ median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] 
 printf "%-34s %10s %10s %9s  %s\n" "recording" "perf (s)" "tr (s)" "perf/tr" "shares"
 for rounds in 300 3000; do
     perf record -q -e cpu-clock -F 20000 -g -o perf.data ./loop $rounds > /dev/null 2>&1
-    perfdata2tr perf.data > t.tr
+    tr-import-perf perf.data > t.tr
     n=$(tr-annotate --json t.tr | jq .samples)
     # the same shares: perf's instruction rows against tr-annotate's
     perf annotate --stdio -i perf.data hot 2>/dev/null | sed -n 's/^ *\([0-9.]*\) : *\([0-9a-f]*\):.*/\2 \1/p' | sort > p.insns

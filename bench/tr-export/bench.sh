@@ -8,7 +8,7 @@
 # Workload: two copies of hot3 (tests/workloads/hot3.c, frame pointers) recorded by perf
 # record -g on cpu-clock every PERIOD ns (default 25000), ROUNDS rounds each (default 4000:
 # about a million samples; SMALL_ROUNDS, default 400, for the memory comparison).
-# perfdata2tr turns each perf.data into a tr trace of the same samples.  Measured once
+# tr-import-perf turns each perf.data into a tr trace of the same samples.  Measured once
 # each (CPU time user+sys from /usr/bin/time, max RSS, output bytes), then ratios
 # perf/tr (time) and tr/perf (memory, bytes); then tr-export's max RSS at the small and
 # the big recording: flat in the trace's length.
@@ -22,7 +22,7 @@ SMALL_ROUNDS=${SMALL_ROUNDS:-400}
 export PATH="$BIN:$TB:$PATH"
 unset DEBUGINFOD_URLS
 command -v perf >/dev/null || { echo "bench: perf is not installed" >&2; exit 1; }
-for t in tr-export tr-fold perfdata2tr; do
+for t in tr-export tr-fold tr-import-perf; do
     command -v $t >/dev/null || { echo "bench: $t is not built (make bench-tr-export)" >&2; exit 1; }
 done
 work=$(mktemp -d)
@@ -33,7 +33,7 @@ cc -O2 -g -fno-omit-frame-pointer -o "$work/hot3" "$R/tests/workloads/hot3.c"
 record() { # record NAME ROUNDS
     perf record -q -e cpu-clock -c "$PERIOD" -g -o "$work/$1.data" -- \
         sh -c "'$work/hot3' $2 & '$work/hot3' $2; wait" > /dev/null 2>&1 || { echo "bench: perf record failed" >&2; exit 1; }
-    perfdata2tr "$work/$1.data" > "$work/$1.tr" || exit 1
+    tr-import-perf "$work/$1.data" > "$work/$1.tr" || exit 1
 }
 # run OUT CMD: "cpu_seconds maxrss_kb bytes" of the shell command CMD writing OUT
 run() {

@@ -4,7 +4,7 @@
 #
 # Workload: two copies of hot3 (tests/workloads/hot3.c, frame pointers) under one perf record -g
 # at FREQ Hz (default 20000), ROUNDS rounds each (scaled to the sample count aimed at);
-# perfdata2tr (bench/tr-symbolize) turns each perf.data into a tr trace holding the same samples,
+# tr-import-perf turns each perf.data into a tr trace holding the same samples,
 # so both tools read the same data.  Then, for each recording, CPU time (user + system) best and
 # median of RUNS (default 3) runs, and max RSS, of:
 #   perf report --stdio                    (children, call graphs: its defaults)
@@ -23,7 +23,7 @@ SAMPLES=${SAMPLES:-100000 1000000}
 export PATH="$BIN:$TB:$PATH"
 unset DEBUGINFOD_URLS
 command -v perf >/dev/null || { echo "bench: perf is not installed" >&2; exit 1; }
-for t in tr-report perfdata2tr; do
+for t in tr-report tr-import-perf; do
     command -v $t >/dev/null || { echo "bench: $t is not built (make bench-tr-report)" >&2; exit 1; }
 done
 work=$(mktemp -d)
@@ -55,7 +55,7 @@ for n in $SAMPLES; do
     rounds=$(( n / 2 * 20000 / FREQ / 40 + 1 ))
     perf record -q -N -F "$FREQ" -g -o "$work/p.data" -- sh -c "'$work/hot3' $rounds & '$work/hot3' $rounds; wait" \
         >/dev/null 2>"$work/err" || { cat "$work/err" >&2; exit 1; }
-    perfdata2tr "$work/p.data" > "$work/p.tr"
+    tr-import-perf "$work/p.data" > "$work/p.tr"
     got=$(perf report -i "$work/p.data" --stdio --no-children -g none --sort comm 2>/dev/null | awk '/^# Samples/ { print $3 }')
     echo
     echo "== about $n samples (perf: $got; perf.data $(( $(stat -c %s "$work/p.data") / 1048576 )) MB, trace $(( $(stat -c %s "$work/p.tr") / 1048576 )) MB)"

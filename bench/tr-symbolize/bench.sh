@@ -6,7 +6,7 @@
 # -fomit-frame-pointer, recorded by Debian's perf at FREQ Hz (default 10000)
 # with -g (mode fp) and with --call-graph dwarf (mode dwarf); ROUNDS
 # (default 1800) gives about 30,000 samples each (at least 20,000 is
-# checked).  perfdata2tr turns each perf.data into a tr trace holding the
+# checked).  tr-import-perf turns each perf.data into a tr trace holding the
 # same samples, registers and stack copies (and, as tr-rec-perf does, the
 # kallsyms lines of the sampled kernel functions), so both tools resolve
 # the same data.  Measured per mode, wall time best of RUNS (default 5)
@@ -24,7 +24,7 @@
 # Finally the same workload recorded by tr-rec-perf, and memory against
 # sample count (half and full dwarf recording).
 #
-# Needs perf, a built tree (make; make build/release/tests/perfdata2tr
+# Needs perf, a built tree (make; make
 # build/release/tests/sym-dump, or make bench-symbolize).
 set -u
 R=$(cd "$(dirname "$0")/../.." && pwd)
@@ -38,7 +38,7 @@ export PATH="$BIN:$TB:$PATH"
 unset DEBUGINFOD_URLS
 
 command -v perf >/dev/null || { echo "bench: perf is not installed" >&2; exit 1; }
-for t in tr-symbolize tr-cat tr-rec-perf perfdata2tr sym-dump; do
+for t in tr-symbolize tr-cat tr-rec-perf tr-import-perf sym-dump; do
     command -v $t >/dev/null || { echo "bench: $t is not built (make bench-symbolize)" >&2; exit 1; }
 done
 work=$(mktemp -d)
@@ -76,7 +76,7 @@ for mode in fp dwarf; do
     else prog=$work/hot3-nofp popt="--call-graph dwarf"; fi
     perf record -q -F "$FREQ" $popt -o "$work/$mode.data" "$prog" "$ROUNDS" >/dev/null 2>"$work/err" ||
         { cat "$work/err" >&2; exit 1; }
-    perfdata2tr "$work/$mode.data" > "$work/$mode.tr"
+    tr-import-perf -q "$work/$mode.data" > "$work/$mode.tr"
     n=$(sym-dump "$work/$mode.tr" | wc -l)
     [ "$n" -ge $MIN_SAMPLES ] || echo "bench: only $n samples in mode $mode (fewer than $MIN_SAMPLES: raise ROUNDS)" >&2
     p=$(measure "perf script -i $work/$mode.data")
@@ -124,7 +124,7 @@ if [ "${BIG_ROUNDS:-6000}" != 0 ]; then
     echo
     echo "at scale (fp, perf record -F 40000, BIG_ROUNDS=${BIG_ROUNDS:-6000}): per-sample costs dominate"
     perf record -q -F 40000 -g -o "$work/big.data" "$work/hot3-fp" "${BIG_ROUNDS:-6000}" >/dev/null 2>&1
-    perfdata2tr "$work/big.data" > "$work/big.tr"
+    tr-import-perf -q "$work/big.data" > "$work/big.tr"
     n=$(sym-dump "$work/big.tr" | wc -l)
     p=$(RUNS=3 measure "perf script -i $work/big.data")
     s=$(RUNS=3 measure "tr-symbolize $work/big.tr")
@@ -152,7 +152,7 @@ echo
 echo "memory against samples (dwarf: a perf recording of half the rounds, and the full one):"
 half=$(( ROUNDS / 2 ))
 perf record -q -F "$FREQ" --call-graph dwarf -o "$work/half.data" "$work/hot3-nofp" "$half" >/dev/null 2>&1
-perfdata2tr "$work/half.data" > "$work/half.tr"
+tr-import-perf -q "$work/half.data" > "$work/half.tr"
 for f in half dwarf; do
     n=$(sym-dump "$work/$f.tr" | wc -l)
     s=$(RUNS=1 measure "tr-symbolize $work/$f.tr")

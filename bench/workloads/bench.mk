@@ -32,5 +32,5 @@ bench-workloads: $(BENCH_WORKLOADS)
 
 # make bench-suite: every workload, tr against perf, one run (bench/suite/run.sh --help; pass
 # options with SUITE_ARGS="--quick --only deep")
-bench-suite: test-deps tools $(BENCH_WORKLOADS) $(WORKLOADS) $(B)/tests/perfdata2tr
+bench-suite: test-deps tools $(BENCH_WORKLOADS) $(WORKLOADS)
 	$(Q)B=$(CURDIR)/$(B) sh bench/suite/run.sh $(SUITE_ARGS)

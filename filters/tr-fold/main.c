@@ -9,7 +9,7 @@
 enum {
     OPT_PID = 256, OPT_TID, OPT_KERNEL, OPT_JIT, OPT_ALL, OPT_ADDRS, OPT_NO_INLINE, OPT_MARK_INLINE, OPT_SRCLINE,
     OPT_PERIOD, OPT_OFFCPU, OPT_FROM, OPT_TO, OPT_EVENT_FILTER, OPT_MAX_LINE, OPT_SYSCALL_TIME,
-    OPT_NO_COMM, OPT_NO_SYMBOLIZE, OPT_CACHE_DIR, OPT_NO_CACHE,
+    OPT_NO_COMM, OPT_NO_SYMBOLIZE, OPT_CACHE_DIR, OPT_NO_CACHE, OPT_SYMFS, OPT_DEBUG_DIR,
 };
 
 static const struct cli_opt opts[] = {
@@ -34,6 +34,8 @@ static const struct cli_opt opts[] = {
     {0, "from", "SECONDS", "skip what happened before SECONDS after the trace start", OPT_FROM, NULL},
     {0, "to", "SECONDS", "skip what happened after SECONDS after the trace start", OPT_TO, NULL},
     {0, "no-symbolize", NULL, "fold trace frames as recorded (raw: [module])", OPT_NO_SYMBOLIZE, NULL},
+    {0, "symfs", "DIR", "look for the recorded binaries under DIR first", OPT_SYMFS, "dir"},
+    {0, "debug-dir", "DIR", "a build-id tree to search (repeatable; tr-archive -d writes one)", OPT_DEBUG_DIR, "dir"},
     {0, "cache-dir", "DIR", "symbolization cache directory (default ~/.cache/tr)", OPT_CACHE_DIR, "dir"},
     {0, "no-cache", NULL, "neither read nor write the symbolization cache", OPT_NO_CACHE, NULL},
     {0, "max-line", "BYTES", "longest accepted text line (default 16 MiB)", OPT_MAX_LINE, NULL},
@@ -89,6 +91,13 @@ int main(int argc, char **argv)
         case OPT_NO_SYMBOLIZE: o.no_symbolize = 1; break;
         case OPT_CACHE_DIR: o.cache_dir = cli_optarg; o.no_cache = 0; break;
         case OPT_NO_CACHE: o.no_cache = 1; break;
+        case OPT_SYMFS: o.symfs = cli_optarg; break;
+        case OPT_DEBUG_DIR:
+            if (!(o.debug_dirs = realloc(o.debug_dirs, (o.ndebug_dirs + 2) * sizeof *o.debug_dirs)))
+                cli_die(CLI_EXIT_FAIL, "out of memory");
+            o.debug_dirs[o.ndebug_dirs++] = cli_optarg;
+            o.debug_dirs[o.ndebug_dirs] = NULL;
+            break;
         case 'v': o.verbose = 1; break;
         case OPT_MAX_LINE: o.max_line = (size_t)cli_parse_u64(cli_optarg, 64, SIZE_MAX / 4, "--max-line"); break;
         default: cli_usage_exit();

@@ -20,6 +20,7 @@ void fold_opts_free(struct fold_opts *o)
     free(o->pids.v);
     free(o->tids.v);
     free(o->comms);
+    free(o->debug_dirs);
     memset(o, 0, sizeof *o);
 }
 

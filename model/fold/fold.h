@@ -29,6 +29,9 @@ struct fold_opts {
     int verbose;             /* a warning per process (symbolize: each_process) */
     int no_symbolize;        /* fold trace frames as recorded */
     const char *cache_dir;   /* symbolization cache (NULL: the default one) */
+    const char *symfs;       /* look for binaries under this root first (NULL none) */
+    const char **debug_dirs; /* build-id trees to search, NULL-terminated (NULL none) */
+    size_t ndebug_dirs;
     int no_cache;            /* no symbolization cache */
 };
 

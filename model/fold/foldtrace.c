@@ -397,6 +397,8 @@ int fold_trace(struct fold *f, struct lines *l, const char *shown)
     so.cache_dir = f->o->no_cache ? NULL : f->o->cache_dir ? f->o->cache_dir : sym_default_cache_dir();
     so.warn = f->o->quiet ? NULL : sym_warn;
     so.each_process = f->o->verbose;
+    so.symfs = f->o->symfs;
+    so.debug_dirs = f->o->debug_dirs;
     if ((!t.no_symbolize && !(t.sym = sym_new(&so))) || !(t.off = offcpu_new(wait_ended, f)) ||
         (t.no_symbolize && !(t.own_procs = procs_new(NULL)))) {
         if (t.sym)

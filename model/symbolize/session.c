@@ -27,19 +27,35 @@ void sym_options_init(sym_options *o)
     o->fast_unwind = 1;
 }
 
+/* libdw's search path: its build-id trees are only the absolute entries
+ * (a relative one names a directory beside each binary), so a relative
+ * --debug-dir is made absolute. */
 static char *build_debuginfo_path(const sym_options *o)
 {
     size_t len = 32;
+    char **abs = NULL;
+    size_t n = 0;
     for (const char *const *d = o->debug_dirs; d && *d; d++)
-        len += strlen(*d) + 1;
+        n++;
+    if (n && !(abs = calloc(n, sizeof *abs)))
+        return NULL;
+    for (size_t i = 0; i < n; i++) {
+        abs[i] = o->debug_dirs[i][0] == '/' ? NULL : realpath(o->debug_dirs[i], NULL);
+        len += strlen(abs[i] ? abs[i] : o->debug_dirs[i]) + 1;
+    }
     char *p = malloc(len);
+    if (p) {
+        strcpy(p, ":.debug");
+        for (size_t i = 0; i < n; i++) {
+            strcat(p, ":");
+            strcat(p, abs[i] ? abs[i] : o->debug_dirs[i]);
+        }
+    }
+    for (size_t i = 0; i < n; i++)
+        free(abs[i]);
+    free(abs);
     if (!p)
         return NULL;
-    strcpy(p, ":.debug");
-    for (const char *const *d = o->debug_dirs; d && *d; d++) {
-        strcat(p, ":");
-        strcat(p, *d);
-    }
     if (!o->no_default_debug_dir)
         strcat(p, ":/usr/lib/debug");
     return p;
@@ -94,6 +110,26 @@ int sym_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, D
                        const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
                        char **debuginfo_file_name)
 {
+    sym_session *ss = userdata ? *userdata : NULL;
+    const unsigned char *bits;
+    GElf_Addr vaddr;
+    int n = ss && ss->archived_seen ? dwfl_module_build_id(mod, &bits, &vaddr) : 0;
+    if (n > 0 && n <= 64) {
+        char key[140];
+        size_t len;
+        for (int i = 0; i < n; i++)
+            snprintf(key + 2 * i, 3, "%02x", bits[i]);
+        strcat(key, ".debug");
+        const void *img = sym_archived(ss, key, &len);
+        int fd = img ? sym_memfd(img, len) : -1;
+        if (fd >= 0) {
+            /* a path libdw and the DWARF cache can open again */
+            char path[40];
+            snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+            *debuginfo_file_name = strdup(path);
+            return fd;
+        }
+    }
     const char *urls = getenv("DEBUGINFOD_URLS");
     if (urls && *urls)
         return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
@@ -418,10 +454,11 @@ static int observe_blob(sym_session *s, const tr_record *rec)
 
 typedef struct pre_blob {
     uint32_t stream;
-    int kind; /* 0 kallsyms, 1 vdso, 2 jit */
+    int kind; /* 0 kallsyms, 1 vdso, 2 jit, 3 an archived ELF file (any stream's) */
     int32_t pid;
     char *data;
     size_t len;
+    char *name; /* kind 3: "HEX", "HEX.debug", or a part of one: "HEX[.debug]:K/N" */
 } pre_blob;
 
 static int prescan_reader(sym_session *s, tr_reader *r);
@@ -449,8 +486,14 @@ static int prescan_blob(sym_session *s, const tr_record *rec)
 {
     const char *name = rec->u.blob.name;
     size_t nl = rec->u.blob.name_len;
-    pre_blob b = { rec->stream, -1, 0, NULL, rec->u.blob.len };
-    if (nl == 8 && memcmp(name, "kallsyms", 8) == 0)
+    pre_blob b = { rec->stream, -1, 0, NULL, rec->u.blob.len, NULL };
+    const size_t bl = sizeof BLOB_BUILD_ID_PREFIX - 1;
+    if (nl > bl && memcmp(name, BLOB_BUILD_ID_PREFIX, bl) == 0) {
+        if (!(b.name = strndup(name + bl, nl - bl)))
+            return TR_E_NOMEM;
+        b.kind = 3;
+        s->archived_seen = 1;
+    } else if (nl == 8 && memcmp(name, "kallsyms", 8) == 0)
         b.kind = 0;
     else if (nl == 4 && memcmp(name, "vdso", 4) == 0)
         b.kind = 1;
@@ -458,11 +501,11 @@ static int prescan_blob(sym_session *s, const tr_record *rec)
         b.kind = 2;
     if (b.kind < 0)
         return 0;
-    if (array_reserve(&s->pre, &s->precap, s->npre + 1, sizeof(pre_blob), 16) < 0)
+    if (array_reserve(&s->pre, &s->precap, s->npre + 1, sizeof(pre_blob), 16) < 0 ||
+        !(b.data = malloc(b.len ? b.len : 1))) {
+        free(b.name);
         return TR_E_NOMEM;
-    b.data = malloc(b.len ? b.len : 1);
-    if (!b.data)
-        return TR_E_NOMEM;
+    }
     memcpy(b.data, rec->u.blob.data, b.len);
     ((pre_blob *)s->pre)[s->npre++] = b;
     return 0;
@@ -646,7 +689,7 @@ static int install_prescan(sym_session *s, uint32_t stream)
 {
     pre_blob *pb = s->pre;
     for (size_t i = 0; i < s->npre; i++) {
-        if (pb[i].stream != stream)
+        if (pb[i].stream != stream || pb[i].kind == 3)
             continue;
         int rc = pb[i].kind == 0 ? set_kernel(s, pb[i].data, pb[i].len)
                : pb[i].kind == 1 ? (s->vdso ? 0 : set_vdso(s, pb[i].data, pb[i].len))
@@ -660,11 +703,68 @@ static int install_prescan(sym_session *s, uint32_t stream)
 static void free_prescan(sym_session *s)
 {
     pre_blob *pb = s->pre;
-    for (size_t i = 0; i < s->npre; i++)
+    for (size_t i = 0; i < s->npre; i++) {
         free(pb[i].data);
+        free(pb[i].name);
+    }
     free(s->pre);
     s->pre = NULL;
     s->npre = s->precap = 0;
+}
+
+/* ---- archived ELF files (tr-archive's build-id blobs) ---- */
+
+static const pre_blob *archived_find(sym_session *s, const char *key)
+{
+    pre_blob *pb = s->pre;
+    size_t kl = strlen(key), nparts = 0;
+    for (size_t i = 0; i < s->npre; i++)
+        if (pb[i].kind == 3 && !strcmp(pb[i].name, key))
+            return &pb[i];
+    /* in parts: KEY:K/N, K from 0: joined once, kept whole */
+    for (size_t i = 0; i < s->npre && !nparts; i++)
+        if (pb[i].kind == 3 && !strncmp(pb[i].name, key, kl) && !strncmp(pb[i].name + kl, ":0/", 3))
+            nparts = strtoul(pb[i].name + kl + 3, NULL, 10);
+    if (!nparts || nparts > 4096)
+        return NULL;
+    const pre_blob **part = calloc(nparts, sizeof *part);
+    size_t len = 0, found = 0;
+    for (size_t i = 0; part && i < s->npre; i++) {
+        char *end;
+        if (pb[i].kind != 3 || strncmp(pb[i].name, key, kl) || pb[i].name[kl] != ':')
+            continue;
+        size_t k = strtoul(pb[i].name + kl + 1, &end, 10);
+        if (*end == '/' && strtoul(end + 1, NULL, 10) == nparts && k < nparts && !part[k]) {
+            part[k] = &pb[i];
+            len += pb[i].len;
+            found++;
+        }
+    }
+    pre_blob whole = { 0, 3, 0, NULL, len, NULL };
+    if (found == nparts && array_reserve(&s->pre, &s->precap, s->npre + 1, sizeof(pre_blob), 16) == 0 &&
+        (whole.data = malloc(len ? len : 1)) && (whole.name = strdup(key))) {
+        pb = s->pre; /* moved */
+        for (size_t k = 0, off = 0; k < nparts; off += part[k]->len, k++)
+            memcpy(whole.data + off, part[k]->data, part[k]->len);
+        free(part);
+        pb[s->npre] = whole;
+        return &pb[s->npre++];
+    }
+    free(whole.data);
+    free(part);
+    return NULL;
+}
+
+const void *sym_archived(sym_session *s, const char *key, size_t *len)
+{
+    const pre_blob *b = archived_find(s, key);
+    if (!b && s->archived_seen && !s->lazy_full_done) {
+        /* an archive whose blobs the tail of the trace did not all hold */
+        sym_need_prescan(s);
+        b = archived_find(s, key);
+    }
+    *len = b ? b->len : 0;
+    return b ? b->data : NULL;
 }
 
 /* Readers deliver metadata and blobs only with keep_definitions: look

@@ -18,10 +18,9 @@
 #include "procs.h"
 
 /* ---- demangle.c ---- */
-/* The demangled form of name (malloc'd), or NULL to keep name as it is. */
+/* The demangled form of a C++, Rust legacy or Rust v0 name (malloc'd), or
+ * NULL to keep name as it is (not mangled, or malformed). */
 char *sym_demangle(const char *name);
-/* demangle_v0.c: a Rust v0 name (_R...), or NULL when malformed. */
-char *sym_demangle_rust_v0(const char *name);
 
 /* ---- symtab.c: sorted address tables (kallsyms, perf maps) ---- */
 typedef struct sym_tab_entry {
@@ -92,6 +91,7 @@ struct sym_session {
     void *pre; size_t npre, precap; /* sym_prescan's blobs */
     const uint8_t *lazy_buf; size_t lazy_len; /* sym_prescan_lazy's trace */
     int lazy_full_done;  /* the whole trace was scanned */
+    int archived_seen;   /* the prescan met archived ELF files (build-id blobs) */
     uint32_t cur_stream; /* index of the stream being read */
     uint8_t *vdso; size_t vdso_len; /* the trace's vDSO image */
     tr_reader *cur_reader;
@@ -133,6 +133,12 @@ int sym_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, D
 /* A frame needs a table (kallsyms, JIT map, vDSO image) the session lacks:
  * scan the whole trace once if sym_prescan_lazy left it for later. */
 void sym_need_prescan(sym_session *s);
+/* An ELF file tr-archive stored in the trace (blob build-id/KEY, KEY "HEX" or
+ * "HEX.debug", whole or joined from its parts), from any stream; NULL when
+ * the trace has none. */
+const void *sym_archived(sym_session *s, const char *key, size_t *len);
+/* An image in memory as a memfd (symfile.c), or -1. */
+int sym_memfd(const void *img, size_t size);
 
 void sym_warnf(sym_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A warning about one process, of cause SYM_PW_*: as sym_warnf with

@@ -67,8 +67,8 @@ typedef struct sym_options {
      * unless no_default_debug_dir.  NULL-terminated array or NULL. */
     const char *const *debug_dirs;
     int no_default_debug_dir;
-    int demangle;      /* 1 (default): C++ (libstdc++'s __cxa_demangle, loaded at
-                          run time), Rust legacy and v0 names demangled */
+    int demangle;      /* 1 (default): C++, Rust legacy and v0 names demangled
+                          (libiberty) */
     int lines;         /* 1: fill file and line (default 0: cheaper) */
     int inlines;       /* 1 (default): inlined functions as their own frames */
     int unwind;        /* 1 (default): DWARF-unwind samples with regs + stack copy */

@@ -4,4 +4,5 @@
 #     NAME_LIBS += $(SYM_LIBS)
 # and includes "symbolize/symbolize.h".
 SYM_SRCS := $(wildcard model/symbolize/*.c)
-SYM_LIBS := $(or $(call pc,--libs,libdw libelf zlib),-ldw -lelf -lz) -ldl
+# demangle.c: libiberty (libiberty-dev: a static library, no pkg-config file)
+SYM_LIBS := $(or $(call pc,--libs,libdw libelf zlib),-ldw -lelf -lz) -liberty -ldl

@@ -5,8 +5,9 @@
  * Order of the search (the first file whose build-id matches wins; a file
  * whose build-id differs is never used):
  *   SYMFS/PATH, PATH, DIR/.build-id/xx/rest and .../rest.debug for each
- *   debug dir (then /usr/lib/debug), debuginfod (DEBUGINFOD_URLS), and for
- *   [vdso] this machine's vDSO image.
+ *   debug dir (then /usr/lib/debug), the trace's archive (tr-archive's
+ *   build-id blobs), debuginfod (DEBUGINFOD_URLS), and for [vdso] this
+ *   machine's vDSO image.
  * Separate debug info (.gnu_debuglink, build-id trees) is libdwfl's
  * standard search over the same directories.
  */
@@ -125,10 +126,9 @@ static int debuginfod_executable(const sym_symfile *f, char **path)
     return fd;
 }
 
-/* An image in memory as a memfd, or -1. */
-static int memfd_of(const void *img, size_t size)
+int sym_memfd(const void *img, size_t size)
 {
-    int fd = memfd_create("vdso", MFD_CLOEXEC);
+    int fd = memfd_create("tr-image", MFD_CLOEXEC);
     if (fd < 0)
         return -1;
     if (write(fd, img, size) != (ssize_t)size) {
@@ -153,7 +153,7 @@ static const void *own_vdso(size_t *size)
 
 static int try_image(sym_symfile *f, const void *img, size_t size, cand *c)
 {
-    int fd = img ? memfd_of(img, size) : -1;
+    int fd = img ? sym_memfd(img, size) : -1;
     if (fd < 0 || cand_open_fd(c, fd) < 0)
         return 0;
     if (f->build_id_len == 0 ||
@@ -206,6 +206,13 @@ static int find_binary(sym_session *s, sym_symfile *f, cand *c, char *why, size_
                 if ((r = try_file(s, f, buf, c, why, whylen)) == 1)
                     goto ok;
             }
+        /* an archive in the trace (tr-archive) */
+        size_t alen;
+        const void *img = sym_archived(s, hex, &alen);
+        if (img && try_image(f, img, alen, c) == 1) {
+            snprintf(buf, sizeof buf, "the trace's archive");
+            goto ok;
+        }
         if (s->opt.debuginfod && getenv("DEBUGINFOD_URLS") && *getenv("DEBUGINFOD_URLS")) {
             char *p = NULL;
             int fd = debuginfod_executable(f, &p);

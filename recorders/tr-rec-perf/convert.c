@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "array.h"
 #include "buildid.h"
 #include "session.h"
 #include "sideband.h"
@@ -48,137 +47,56 @@ static uint64_t record_time(const struct perf_event_header *h)
     return trailer(h, &sid) ? 0 : sid.time;
 }
 
-/* addrs and flags hold at least n entries (one capacity for both). */
-static int grow_addrs(struct session *s, size_t n)
-{
-    size_t cap_addrs = s->addr_cap, cap_flags = s->addr_cap;
-    if (array_reserve(&s->addrs, &cap_addrs, n, sizeof *s->addrs, 256) < 0 ||
-        array_reserve(&s->flags, &cap_flags, n, sizeof *s->flags, 256) < 0)
-        return -1;
-    s->addr_cap = cap_addrs; /* == cap_flags: both grew from the same capacity */
-    return 0;
-}
-
-struct cursor {
-    const uint8_t *p, *end;
-    int bad;
-};
-
-static uint64_t take64(struct cursor *c)
-{
-    uint64_t v = 0;
-    if (c->end - c->p < 8) {
-        c->bad = 1;
-        return 0;
-    }
-    memcpy(&v, c->p, 8);
-    c->p += 8;
-    return v;
-}
-
-static const uint8_t *take(struct cursor *c, size_t n)
-{
-    if ((size_t)(c->end - c->p) < n) {
-        c->bad = 1;
-        return NULL;
-    }
-    const uint8_t *p = c->p;
-    c->p += n;
-    return p;
-}
-
 static void convert_sample(struct session *s, const struct perf_event_header *h, int cpu_idx)
 {
-    struct cursor c = {(const uint8_t *)(h + 1), (const uint8_t *)h + h->size, 0};
-    uint64_t id = take64(&c);
+    struct perf_cursor c = {(const uint8_t *)(h + 1), (const uint8_t *)h + h->size, 0};
+    uint64_t id = perf_take64(&c);
     int ev = event_of_id(s, id);
     if (ev < 0)
         return;
     uint64_t st = s->sample_type[ev];
     tr_record rec = {.type = TR_REC_SAMPLE};
-    uint64_t ip = take64(&c);
-    uint64_t pidtid = take64(&c);
+    uint64_t ip = perf_take64(&c);
+    uint64_t pidtid = perf_take64(&c);
     rec.pid = (int32_t)(uint32_t)pidtid;
     rec.tid = (int32_t)(uint32_t)(pidtid >> 32);
-    rec.time = take64(&c);
-    rec.cpu = (int32_t)(uint32_t)take64(&c);
+    rec.time = perf_take64(&c);
+    rec.cpu = (int32_t)(uint32_t)perf_take64(&c);
     rec.u.sample.event = s->evid[ev];
-    rec.u.sample.period = take64(&c);
+    rec.u.sample.period = perf_take64(&c);
     int kernel_mode = (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL;
-    size_t n = 0;
-    if (st & PERF_SAMPLE_CALLCHAIN) {
-        uint64_t nr = take64(&c);
-        const uint8_t *ips = take(&c, nr * 8);
-        if (!ips || grow_addrs(s, nr + 1))
-            return;
-        int kernel = kernel_mode;
-        for (uint64_t i = 0; i < nr; i++) {
-            uint64_t a;
-            memcpy(&a, ips + i * 8, 8);
-            if (a >= (uint64_t)PERF_CONTEXT_MAX) {
-                kernel = a == (uint64_t)PERF_CONTEXT_KERNEL;
-                continue;
-            }
-            s->addrs[n] = a;
-            s->flags[n++] = kernel ? TR_FRAME_KERNEL : 0;
-        }
-    }
-    if (st & PERF_SAMPLE_RAW) {
-        const uint8_t *szp = take(&c, 4);
-        uint32_t sz = 0;
-        if (szp)
-            memcpy(&sz, szp, 4);
-        rec.u.sample.raw = take(&c, sz);
-        rec.u.sample.raw_len = rec.u.sample.raw ? sz : 0;
-        uint64_t a[TPFORMAT_FUNCS_MAX];
-        int nf = rec.u.sample.raw ? tpformat_funcs_read(&s->funcs[ev], 0, rec.u.sample.raw, sz, a) : 0;
+    size_t n = 0, user;
+    if ((st & PERF_SAMPLE_CALLCHAIN) && perf_callchain(&c, &s->fr, kernel_mode, 1, &n, &user) < 0)
+        return;
+    perf_sample_rest(&c, st, 0, dwarf_regs_mask(), &rec);
+    if (rec.u.sample.raw) {
+        uint64_t fa[TPFORMAT_FUNCS_MAX];
+        int nf = tpformat_funcs_read(&s->funcs[ev], 0, rec.u.sample.raw, rec.u.sample.raw_len, fa);
         for (int i = 0; i < nf; i++)
-            sb_note_kernel_addr(s->sb, a[i]); /* named in the trace's kallsyms */
-    }
-    if (st & PERF_SAMPLE_REGS_USER) {
-        rec.u.sample.abi = (uint32_t)take64(&c);
-        if (rec.u.sample.abi) {
-            uint64_t mask = dwarf_regs_mask();
-            rec.u.sample.regs_mask = mask;
-            rec.u.sample.nregs = (uint32_t)__builtin_popcountll(mask);
-            for (uint32_t i = 0; i < rec.u.sample.nregs && i < TR_MAX_REGS; i++)
-                rec.u.sample.regs[i] = take64(&c);
-        }
-    }
-    if (st & PERF_SAMPLE_STACK_USER) {
-        uint64_t size = take64(&c);
-        if (size) {
-            const uint8_t *data = take(&c, size);
-            uint64_t dyn = take64(&c);
-            if (data && dyn <= size) {
-                rec.u.sample.stack_copy = data;
-                rec.u.sample.stack_copy_len = dyn;
-                rec.u.sample.stack_copy_addr = dwarf_user_sp(&rec);
-            }
-        }
+            sb_note_kernel_addr(s->sb, fa[i]); /* named in the trace's kallsyms */
     }
     if (c.bad)
         return;
     if (s->o->callgraph == CG_DWARF && !kernel_mode) {
         /* user frames come from unwinding later; keep the sampled user ip */
-        if (grow_addrs(s, n + 1))
+        if (perf_frames_reserve(&s->fr, n + 1))
             return;
-        s->addrs[n] = ip;
-        s->flags[n++] = 0;
+        s->fr.addrs[n] = ip;
+        s->fr.flags[n++] = 0;
     }
     if (n == 0) {
-        if (grow_addrs(s, 1))
+        if (perf_frames_reserve(&s->fr, 1))
             return;
-        s->addrs[0] = ip;
-        s->flags[0] = kernel_mode ? TR_FRAME_KERNEL : 0;
+        s->fr.addrs[0] = ip;
+        s->fr.flags[0] = kernel_mode ? TR_FRAME_KERNEL : 0;
         n = 1;
     }
     for (size_t i = 0; i < n; i++)
-        if (s->flags[i] & TR_FRAME_KERNEL) {
-            sb_note_kernel_addr(s->sb, s->addrs[i]);
+        if (s->fr.flags[i] & TR_FRAME_KERNEL) {
+            sb_note_kernel_addr(s->sb, s->fr.addrs[i]);
             s->any_kernel = 1;
         }
-    int rc = tr_writer_thread_stack(s->w, rec.pid, rec.tid, s->addrs, s->flags, n, &rec.u.sample.stack);
+    int rc = tr_writer_thread_stack(s->w, rec.pid, rec.tid, s->fr.addrs, s->fr.flags, n, &rec.u.sample.stack);
     if (rc >= 0)
         rc = tr_writer_add(s->w, &rec);
     werr(s, rc);

@@ -385,8 +385,7 @@ static void cleanup(struct session *s)
     free(s->fds);
     hashmap_free(&s->event_by_id);
     tpformat_free(s->tp);
-    free(s->addrs);
-    free(s->flags);
+    perf_frames_free(&s->fr);
     sb_free(s->sb);
 }
 
@@ -407,8 +406,7 @@ static void write_meta(struct session *s)
     uint8_t id[BUILD_ID_MAX];
     int n = sb_kernel_build_id(id);
     if (n > 0) {
-        for (int i = 0; i < n; i++)
-            snprintf(buf + 2 * i, 3, "%02x", id[i]);
+        build_id_hex(buf, id, (size_t)n);
         werr(s, tr_writer_meta(s->w, META_KERNEL_BUILD_ID, buf));
     }
 }

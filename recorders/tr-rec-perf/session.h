@@ -5,12 +5,13 @@
 #ifndef TRP_SESSION_H
 #define TRP_SESSION_H
 
-#include <asm/perf_regs.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "hashmap.h"
 #include "perf.h"
+#include "perfrec.h"
+#include "perfregs.h"
 #include "ring.h"
 #include "sideband.h"
 #include "tpformat.h"
@@ -52,10 +53,7 @@ struct session {
      * event, from its format: their symbols go into the kallsyms blob */
     tpformat *tp;
     tpformat_funcs funcs[PERF_MAX_EVENTS];
-    /* batch */
-    uint64_t *addrs;
-    uint32_t *flags;
-    size_t addr_cap;
+    struct perf_frames fr; /* the sample being converted */
 };
 
 /* Remember the first writer error. */
@@ -63,23 +61,6 @@ static inline void werr(struct session *s, int rc)
 {
     if (rc < 0 && !s->werr)
         s->werr = rc;
-}
-
-/* The user registers taken in dwarf mode: all but the segment registers. */
-static inline uint64_t dwarf_regs_mask(void)
-{
-    uint64_t m = (1ull << PERF_REG_X86_64_MAX) - 1;
-    m &= ~((1ull << PERF_REG_X86_DS) | (1ull << PERF_REG_X86_ES) | (1ull << PERF_REG_X86_FS) |
-           (1ull << PERF_REG_X86_GS));
-    return m;
-}
-
-/* The user stack pointer of a dwarf sample (where its stack copy starts), 0 unknown. */
-static inline uint64_t dwarf_user_sp(const tr_record *rec)
-{
-    uint64_t m = rec->u.sample.regs_mask;
-    if (!rec->u.sample.abi || !(m & (1ull << PERF_REG_X86_SP))) return 0;
-    return rec->u.sample.regs[__builtin_popcountll(m & ((1ull << PERF_REG_X86_SP) - 1))];
 }
 
 /* Read every ring, sort what was read by time, write what is old enough

@@ -15,6 +15,7 @@
 #include "buildid.h"
 #include "cli.h"
 #include "hashmap.h"
+#include "jitmap.h"
 #include "kallsyms.h"
 #include "perf.h"
 #include "keys.h"
@@ -185,19 +186,9 @@ int sb_finish(struct sideband *sb, tr_writer *w)
         if (text && (rc = write_kernel_mmap(w, text, etext)) < 0)
             return rc;
     }
-    for (size_t i = 0; i < sb->npids; i++) {
-        char path[64], name[48];
-        snprintf(path, sizeof path, "/tmp/perf-%d.map", (int)sb->pids[i]);
-        size_t len;
-        char *map = cli_read_file(path, &len);
-        if (!map)
-            continue;
-        snprintf(name, sizeof name, BLOB_PERF_MAP_FMT, (int)sb->pids[i]);
-        rc = tr_writer_blob(w, name, map, len, 0);
-        free(map);
-        if (rc < 0)
+    for (size_t i = 0; i < sb->npids; i++)
+        if ((rc = jitmap_blob(w, "/tmp", sb->pids[i])) < 0)
             return rc;
-    }
     return 0;
 }
 

@@ -3,7 +3,7 @@
 # bundled workloads (tests/workloads), and command-line cases.
 UNIT_TESTS += test_perf_events test_perf_record
 test_perf_events_SRCS := tests/perf/test_perf_events.c recorders/tr-rec-perf/events.c recorders/tr-rec-perf/pfm.c \
-  recorders/tr-rec-perf/ring.c recorders/tr-rec-perf/buildid.c recorders/tr-rec-perf/target.c
+  recorders/tr-rec-perf/ring.c recorders/tr-rec-perf/target.c
 test_perf_record_SRCS := tests/perf/test_perf_record.c tests/perf/tracefile.c
 test_perf_record_LIBS := $(or $(call pc,--libs,libelf),-lelf)
 test_perf_events_LIBS := -lpfm

@@ -1,3 +1,3 @@
 CLI_TEST_DIRS += tests/report/cases
 # the perf.data converter: the cases compare tr-report with perf report on one recording
-test: $(B)/tests/perfdata2tr
+test: $(B)/bin/tr-import-perf

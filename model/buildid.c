@@ -117,6 +117,16 @@ size_t elf_image_size(const void *image, size_t max)
     return end <= max ? (size_t)end : max;
 }
 
+void build_id_hex(char *out, const uint8_t *id, size_t len)
+{
+    static const char hx[] = "0123456789abcdef";
+    for (size_t i = 0; i < len; i++) {
+        out[2 * i] = hx[id[i] >> 4];
+        out[2 * i + 1] = hx[id[i] & 15];
+    }
+    out[2 * len] = 0;
+}
+
 int build_id_from_notes(const void *notes, size_t len, uint8_t *id)
 {
     struct src s = {.fd = -1, .mem = notes, .len = len};

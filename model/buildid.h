@@ -2,8 +2,8 @@
  * buildid.h - the GNU build-id of an ELF file or an ELF image in memory,
  * read from its PT_NOTE segments (or SHT_NOTE sections).
  */
-#ifndef TRP_BUILDID_H
-#define TRP_BUILDID_H
+#ifndef TR_MODEL_BUILDID_H
+#define TR_MODEL_BUILDID_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -14,6 +14,8 @@
  * file cannot be read or is no ELF file. */
 int build_id_from_file(const char *path, uint8_t *id);
 int build_id_from_mem(const void *image, size_t len, uint8_t *id);
+/* A build-id as lower-case hex into out (2 * len + 1 bytes). */
+void build_id_hex(char *out, const uint8_t *id, size_t len);
 /* Scan a raw note area (/sys/kernel/notes). */
 int build_id_from_notes(const void *notes, size_t len, uint8_t *id);
 /* The size of an ELF image in memory (end of its last section header table
