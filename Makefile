@@ -18,7 +18,7 @@ V ?= 0
 
 # The build: the compiler and make (a minimal Debian root has neither), pkg-config, the libraries.
 DEB_PACKAGES := gcc libc6-dev make pkg-config \
-	libdw-dev libelf-dev zlib1g-dev libzstd-dev libtracefs-dev libtraceevent-dev libcmocka-dev libpfm4-dev
+	libdw-dev libelf-dev zlib1g-dev libzstd-dev libtracefs-dev libtraceevent-dev libcmocka-dev libpfm4-dev libncurses-dev
 PKGS := libzstd libdw libelf zlib libtracefs libtraceevent cmocka
 # What the tests run besides the build, the one list (`make test-deps`, .ci/run): g++ and rustc
 # build the demangling cases' programs (rustc: unless rustup's is in ~/.cargo/bin), binutils'
@@ -30,7 +30,7 @@ PKGS := libzstd libdw libelf zlib libtracefs libtraceevent cmocka
 # fuzz targets (make fuzz, fuzz-cat, fuzz-folded, fuzz-symbolize), bc does the benchmarks' sums,
 # zsh runs the zsh completion's case.
 TEST_DEB_PACKAGES := g++ rustc binutils python3 perl procps util-linux mount bsdutils \
-	strace linux-perf trace-cmd zstd jq valgrind libdebuginfod1 chromium nodejs clang bc zsh
+	strace linux-perf trace-cmd zstd jq valgrind libdebuginfod1 chromium nodejs clang bc zsh tmux
 
 ifeq ($(SAN),1)
 B := build/san
