@@ -53,6 +53,7 @@ static struct top {
     int fd;                        /* the trace */
     pid_t rec;                     /* the recorder we started, 0 none */
     int rec_err;                   /* its stderr (a memory file) under the UI, -1 none */
+    int rec_status;                /* its exit status once reaped */
     int stdio, zero, entries;
     uint64_t delay_ns, next, last;
     uint64_t seen;                 /* samples after the last decay */
@@ -149,18 +150,19 @@ static void start_recorder(const char *pids, const char *freq, int argc, char **
     T.fd = p[0];
 }
 
-/* Stop the recorder (when it still runs) and reap it: its exit status. */
-static int stop_recorder(int kill_it)
+/* Stop the recorder (when it still runs) and reap it: rec_status is its
+ * exit status (0 when we stopped it). */
+static void stop_recorder(int kill_it)
 {
     if (!T.rec)
-        return 0;
+        return;
     if (kill_it)
         kill(T.rec, SIGTERM);
     int ws;
     while (waitpid(T.rec, &ws, 0) < 0 && errno == EINTR)
         ;
     T.rec = 0;
-    return WIFEXITED(ws) ? WEXITSTATUS(ws) : kill_it ? 0 : 128 + WTERMSIG(ws);
+    T.rec_status = WIFEXITED(ws) ? WEXITSTATUS(ws) : kill_it ? 0 : 128 + WTERMSIG(ws);
 }
 
 /* ---- views ------------------------------------------------------------------ */
@@ -336,9 +338,9 @@ static void finish(int status)
         endwin();
         delscreen(T.scr);
     }
-    int rs = stop_recorder(1);
+    stop_recorder(1);
     if (T.rec_err >= 0) {
-        if (rs) { /* what the recorder said, now that the terminal is back */
+        if (T.rec_status) { /* what the recorder said, now that the terminal is back */
             char buf[4096];
             ssize_t n;
             lseek(T.rec_err, 0, SEEK_SET);
@@ -350,7 +352,7 @@ static void finish(int status)
     }
     report_rows_free(T.rows, T.nrows);
     report_free(T.r);
-    cli_exit(status ? status : rs ? CLI_EXIT_FAIL : CLI_EXIT_OK);
+    cli_exit(status ? status : T.rec_status ? CLI_EXIT_FAIL : CLI_EXIT_OK);
 }
 
 static void set_sort(int i)
@@ -464,7 +466,7 @@ static void start_ui(void)
 int main(int argc, char **argv)
 {
     const char *pids = NULL, *freq = "999", *input = NULL, *sort = NULL;
-    int graph = 0, c;
+    int graph = 0, all = 0, c;
     T.delay_ns = 1000000000ull;
     T.entries = 30;
     cli_init(&tool, argc, argv);
@@ -472,7 +474,7 @@ int main(int argc, char **argv)
     report_opts_init(&o);
     while ((c = cli_getopt(argc, argv)) != -1) {
         switch (c) {
-        case 'a': break;
+        case 'a': all = 1; break;
         case 'p': pids = cli_optarg; break;
         case 'F': cli_parse_u64(cli_optarg, 1, 1000000, "frequency"); freq = cli_optarg; break;
         case 'i': input = cli_optarg; break;
@@ -489,10 +491,10 @@ int main(int argc, char **argv)
         cli_die(CLI_EXIT_USAGE, "invalid delay: at least 0.01 seconds");
     argc -= cli_optind;
     argv += cli_optind;
-    if (input && (pids || argc))
-        cli_die(CLI_EXIT_USAGE, "-i reads a trace: no -p or command with it");
-    if (pids && argc)
-        cli_die(CLI_EXIT_USAGE, "-p or a command, not both");
+    if (input && (pids || argc || all))
+        cli_die(CLI_EXIT_USAGE, "-i reads a trace: no -a, -p or command with it");
+    if (!!pids + !!argc + all > 1)
+        cli_die(CLI_EXIT_USAGE, "one of -a, -p and a command");
     if (sort) {
         const char *bad;
         T.sort_i = -1;
@@ -514,7 +516,7 @@ int main(int argc, char **argv)
         cli_die(CLI_EXIT_FAIL, "out of memory");
     T.ui = !T.stdio;
     T.rec_err = -1;
-    if (!input && !pids && !argc && !isatty(STDIN_FILENO))
+    if (!input && !pids && !argc && !all && !isatty(STDIN_FILENO))
         input = "-";
     const char *shown = "tr-rec-perf";
     char what[64];
@@ -538,7 +540,9 @@ int main(int argc, char **argv)
     T.last = now_ns();
     T.next = T.last + T.delay_ns;
     int status = report_follow(T.r, read_source, NULL, shown);
-    if (!T.ui && status != CLI_EXIT_FAIL)
+    if (status == CLI_EXIT_OK)
+        stop_recorder(0); /* it ended: the pipe did */
+    if (!T.ui && status != CLI_EXIT_FAIL && !T.rec_status)
         view(1);
     finish(status == CLI_EXIT_OK ? 0 : status);
 }
