@@ -19,7 +19,7 @@ V ?= 0
 # The build: the compiler and make (a minimal Debian root has neither), pkg-config, the libraries.
 DEB_PACKAGES := gcc libc6-dev make pkg-config \
 	libdw-dev libelf-dev zlib1g-dev libzstd-dev libtracefs-dev libtraceevent-dev libcmocka-dev libpfm4-dev libncurses-dev
-PKGS := libzstd libdw libelf zlib libtracefs libtraceevent cmocka
+PKGS := libzstd libdw libelf zlib libtracefs libtraceevent cmocka ncursesw
 # What the tests run besides the build, the one list (`make test-deps`, .ci/run): g++ and rustc
 # build the demangling cases' programs (rustc: unless rustup's is in ~/.cargo/bin), binutils'
 # objcopy/readelf/strip/nm make split and stripped binaries, python3 runs the strace and
@@ -28,7 +28,7 @@ PKGS := libzstd libdw libelf zlib libtracefs libtraceevent cmocka
 # reads tr-cat --json, valgrind checks the reader, libdebuginfod1 is what tr-symbolize loads for
 # debuginfod, chromium driven by nodejs runs the flame graph's browser test; clang builds the
 # fuzz targets (make fuzz, fuzz-cat, fuzz-folded, fuzz-symbolize), bc does the benchmarks' sums,
-# zsh runs the zsh completion's case.
+# zsh runs the zsh completion's case, tmux drives tr-top's terminal UI in its cases.
 TEST_DEB_PACKAGES := g++ rustc binutils python3 perl procps util-linux mount bsdutils \
 	strace linux-perf trace-cmd zstd jq valgrind libdebuginfod1 chromium nodejs clang bc zsh tmux
 

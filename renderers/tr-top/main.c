@@ -52,7 +52,7 @@ static struct top {
     struct report *r;
     int fd;                        /* the trace */
     pid_t rec;                     /* the recorder we started, 0 none */
-    int rec_err;                   /* its stderr (a memory file) under the UI, -1 none */
+    int rec_err;                   /* its stderr (a memory file), -1 none */
     int rec_status;                /* its exit status once reaped */
     int stdio, zero, entries;
     uint64_t delay_ns, next, last;
@@ -125,8 +125,7 @@ static void start_recorder(const char *pids, const char *freq, int argc, char **
     }
     for (int i = 0; i < argc; i++)
         args[n++] = argv[i];
-    T.rec_err = -1;
-    if (T.ui && (T.rec_err = memfd_create("tr-top", MFD_CLOEXEC)) < 0)
+    if ((T.rec_err = memfd_create("tr-top", MFD_CLOEXEC)) < 0)
         cli_die(CLI_EXIT_FAIL, "cannot start tr-rec-perf: %s", strerror(errno));
     pid_t parent = getpid();
     pid_t pid = fork();
@@ -137,8 +136,7 @@ static void start_recorder(const char *pids, const char *freq, int argc, char **
         if (getppid() != parent)
             _exit(127);
         dup2(p[1], STDOUT_FILENO);
-        if (T.rec_err >= 0)
-            dup2(T.rec_err, STDERR_FILENO);
+        dup2(T.rec_err, STDERR_FILENO);
         signal(SIGPIPE, SIG_DFL);
         execvp(path, args);
         fprintf(stderr, "tr-top: %s: %s\n", path, strerror(errno));
@@ -150,19 +148,21 @@ static void start_recorder(const char *pids, const char *freq, int argc, char **
     T.fd = p[0];
 }
 
-/* Stop the recorder (when it still runs) and reap it: rec_status is its
- * exit status (0 when we stopped it). */
+/* Stop the recorder (kill_it: it still runs) and reap it: rec_status is
+ * its exit status (0 when we stopped it: a broken pipe then is no failure). */
 static void stop_recorder(int kill_it)
 {
     if (!T.rec)
         return;
-    if (kill_it)
+    if (kill_it) { /* its pipe closed first: a write it is blocked in fails */
+        close(T.fd);
         kill(T.rec, SIGTERM);
+    }
     int ws;
     while (waitpid(T.rec, &ws, 0) < 0 && errno == EINTR)
         ;
     T.rec = 0;
-    T.rec_status = WIFEXITED(ws) ? WEXITSTATUS(ws) : kill_it ? 0 : 128 + WTERMSIG(ws);
+    T.rec_status = kill_it ? 0 : WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
 }
 
 /* ---- views ------------------------------------------------------------------ */
