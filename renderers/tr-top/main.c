@@ -73,6 +73,8 @@ static struct top {
 
 static volatile sig_atomic_t stop_signal;
 
+static _Noreturn void finish(int status);
+
 static void on_signal(int sig) { stop_signal = sig; }
 
 static uint64_t now_ns(void)
@@ -233,7 +235,8 @@ static void print_table(const char *event)
             fputs(T.rows[i].graph, stdout);
     }
     fputc('\n', stdout);
-    fflush(stdout);
+    if (fflush(stdout) != 0) /* the reader went away: no one to show it to */
+        finish(cli_finish_stdout(CLI_EXIT_FAIL));
 }
 
 static const char *const help_lines[] = {
@@ -332,7 +335,7 @@ static void view(int decay)
         T.seen = report_decay(T.r, T.zero ? 0 : 7, 8);
 }
 
-static void finish(int status)
+static _Noreturn void finish(int status)
 {
     if (T.ui) {
         endwin();
