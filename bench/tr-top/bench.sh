@@ -23,23 +23,24 @@ command -v perf >/dev/null || { echo "bench: perf is not installed" >&2; exit 1;
 command -v tr-top >/dev/null || { echo "bench: tr-top is not built (make bench-tr-top)" >&2; exit 1; }
 work=$(mktemp -d)
 spin=
-trap '[ -n "$spin" ] && kill $spin 2>/dev/null; cp "$work"/*.out /tmp/toptry/ 2>/dev/null; rm -rf "$work"' EXIT
+trap '[ -n "$spin" ] && kill $spin 2>/dev/null; rm -rf "$work"' EXIT
 export XDG_CACHE_HOME=$work/cache
 cc -O2 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -o "$work/hot3" "$R/tests/workloads/hot3.c"
 "$work/hot3" 100000000 & spin=$!
 
-# run NAME CMD: CPU seconds (user + system) of CMD followed for DUR seconds; its output in NAME.out
+# run NAME CMD HEADER: CPU seconds (user + system) of CMD followed for DUR seconds; its output in NAME.out
 run() {
     sleep $((DUR + 2)) | /usr/bin/time -f "%U %S" -o "$work/time" timeout -s INT "$DUR" bash -c "$2" \
         > "$work/$1.out" 2> "$work/$1.err"
+    grep -aq "$3" "$work/$1.out" || { echo "bench: $1 showed no table:" >&2; cat "$work/$1.err" >&2; exit 1; }
     tail -1 "$work/time" | awk '{ printf "%.3f\n", $1 + $2 }'
 }
 stats() { sort -g | awk '{ v[NR] = $1 } END { printf "%.3f %.3f", v[1], v[int((NR + 1) / 2)] }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "inf" }'; }
 p=() t=()
 for i in $(seq "$RUNS"); do
-    p+=("$(run perf "exec perf top --stdio -a -g -F 999 -d 1")")
-    t+=("$(run tr "exec tr-top --stdio -a -g -F 999 -d 1")")
+    p+=("$(run perf "exec perf top --stdio -a -g -F 999 -d 1" PerfTop:)") || exit 1
+    t+=("$(run tr "exec tr-top --stdio -a -g -F 999 -d 1" tr-top:)") || exit 1
 done
 ps=$(printf '%s\n' "${p[@]}" | stats) ts=$(printf '%s\n' "${t[@]}" | stats)
 prate=$(grep -a 'PerfTop:' "$work/perf.out" | tail -1 | awk '{ print $2 }')

@@ -853,11 +853,15 @@ uint64_t report_decay(struct report *r, unsigned num, unsigned den)
     uint64_t most = 0;
     for (size_t i = 0; i < r->nsec; i++) {
         struct rsection *sec = &r->sec[i];
+        /* a group weighing less than 1/16 of a sample is gone: views skip it */
+        uint64_t least = sec->samples ? sec->period / sec->samples / 16 : 0;
         sec->samples = sec->period = 0;
         for (size_t k = 0; k < sec->ng; k++) {
             struct rgroup *g = &sec->g[k];
             g->samples = g->samples * num / den;
             g->period = g->period * num / den;
+            if (g->period < least)
+                g->samples = g->period = 0;
             sec->samples += g->samples;
             sec->period += g->period;
         }
@@ -890,16 +894,17 @@ int report_rows(struct report *r, const struct report_zoom *z, struct report_row
     settle_children(r);
     *event = busiest->name;
     *samples = busiest->samples;
-    /* a zoom into a process or thread: the entries of its groups alone,
-     * shares still of the whole event (as perf top zooms) */
+    /* the groups that have not decayed away; a zoom into a process or
+     * thread: its groups alone, shares still of the whole event (as perf
+     * top zooms) */
     struct rsection sec = *busiest;
-    if (z->pid || z->tid) {
-        if (!(sec.g = malloc((busiest->ng ? busiest->ng : 1) * sizeof *sec.g)))
-            return -1;
-        sec.ng = 0;
-        for (size_t i = 0; i < busiest->ng; i++)
-            if ((!z->pid || busiest->g[i].pid == z->pid) && (!z->tid || busiest->g[i].tid == z->tid))
-                sec.g[sec.ng++] = busiest->g[i];
+    if (!(sec.g = malloc((busiest->ng ? busiest->ng : 1) * sizeof *sec.g)))
+        return -1;
+    sec.ng = 0;
+    for (size_t i = 0; i < busiest->ng; i++) {
+        const struct rgroup *g = &busiest->g[i];
+        if (g->period && (!z->pid || g->pid == z->pid) && (!z->tid || g->tid == z->tid))
+            sec.g[sec.ng++] = *g;
     }
     struct hist h;
     int rc = hist_build(&h, r, &sec, r->o.graph != RG_NONE);
@@ -938,8 +943,7 @@ int report_rows(struct report *r, const struct report_zoom *z, struct report_row
         }
     }
     hist_free(&h);
-    if (sec.g != busiest->g)
-        free(sec.g);
+    free(sec.g);
     if (rc < 0) {
         report_rows_free(*rows, *n);
         *rows = NULL;

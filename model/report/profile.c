@@ -820,11 +820,12 @@ int report_follow(struct report *r, tr_read_fn fn, void *ctx, const char *shown)
     so.lines = has_key(o, RK_SRCLINE);
     so.cache_dir = o->no_cache ? NULL : o->cache_dir ? o->cache_dir : sym_default_cache_dir();
     so.warn = o->quiet ? NULL : sym_warn;
-    if (!(t.sym = sym_new(&so)) || tpformat_new(&t.tp) < 0) {
+    if (!(t.sym = sym_new(&so))) {
         cli_warn("out of memory");
         status = CLI_EXIT_FAIL;
+    } else {
+        t.procs = sym_procs(t.sym);
     }
-    t.procs = t.sym ? sym_procs(t.sym) : NULL;
     tr_record rec;
     while (status != CLI_EXIT_FAIL && (rc = tr_reader_next(t.rd, &rec)) != 0) {
         if (rc < 0) {
@@ -834,21 +835,19 @@ int report_follow(struct report *r, tr_read_fn fn, void *ctx, const char *shown)
             memset(t.last, 0, sizeof t.last);
             continue;
         }
-        if (sym_observe(t.sym, t.rd, &rec) < 0) {
+        if (sym_observe(t.sym, t.rd, &rec) < 0)
             rc = -1;
-        } else if (rec.type == TR_REC_STREAM_START) {
-            hashmap_free(&t.commids);
-            tpformat_reset(t.tp);
+        else if (changes_frames(rec.type) && t.cache.count) {
+            hashmap_free(&t.cache);
+            memset(t.last, 0, sizeof t.last);
+        }
+        if (rec.type == TR_REC_STREAM_START) {
+            hashmap_free(&t.commids); /* the stream's processes are forgotten */
             t.last_sec = NULL;
-        } else {
-            if (changes_frames(rec.type) && t.cache.count) {
-                hashmap_free(&t.cache);
-                memset(t.last, 0, sizeof t.last);
-            }
-            if (rec.type == TR_REC_SAMPLE)
-                rc = on_sample(&t, &rec);
-            else if (rec.type == TR_REC_LOST && rec.u.lost.kind == TR_LOST_SAMPLES)
-                r->lost += rec.u.lost.count;
+        } else if (rc >= 0 && rec.type == TR_REC_SAMPLE) {
+            rc = on_sample(&t, &rec);
+        } else if (rec.type == TR_REC_LOST && rec.u.lost.kind == TR_LOST_SAMPLES) {
+            r->lost += rec.u.lost.count;
         }
         if (rc < 0) {
             cli_warn("out of memory");
@@ -859,7 +858,6 @@ int report_follow(struct report *r, tr_read_fn fn, void *ctx, const char *shown)
         sym_finish(t.sym);
         sym_free(t.sym);
     }
-    tpformat_free(t.tp);
     tr_reader_free(t.rd);
     stacks_frames_free(&t.frames);
     hashmap_free(&t.cache);

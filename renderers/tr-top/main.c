@@ -18,7 +18,7 @@
 #include "cli.h"
 #include "report/report.h"
 
-enum { OPT_STDIO = 256 };
+enum { OPT_STDIO = 256, ZOOMS = 8 };
 
 static const struct cli_opt opts[] = {
     {'a', "all-cpus", NULL, "record every CPU (the default without -p, a command or an input)", 0, NULL},
@@ -63,9 +63,8 @@ static struct top {
     SCREEN *scr;
     size_t cursor, top_line;
     int help, sort_i;
-    struct report_zoom zoom[8];    /* zoom[0]: none; zooms stack */
+    struct report_zoom zoom[ZOOMS]; /* zoom[0]: none; zooms stack */
     int nzoom;
-    char dso_buf[8][256];
     struct report_row *rows;       /* the last view's */
     size_t nrows;
     double rate;                   /* samples per second in the last interval */
@@ -256,7 +255,6 @@ static void draw(const char *event)
 {
     int rows, cols;
     getmaxyx(stdscr, rows, cols);
-    (void)cols;
     erase();
     char line[2048];
     header(line, sizeof line, event);
@@ -367,7 +365,7 @@ static void set_sort(int i)
 
 static void push_zoom(const struct report_zoom *z)
 {
-    if (T.nzoom + 1 < (int)(sizeof T.zoom / sizeof *T.zoom)) {
+    if (T.nzoom + 1 < ZOOMS) {
         T.zoom[++T.nzoom] = *z;
         T.cursor = T.top_line = 0;
     }
@@ -392,13 +390,7 @@ static void key(int c)
     case KEY_END: T.cursor = T.nrows ? T.nrows - 1 : 0; break;
     case 's': set_sort((T.sort_i + 1) % (int)(sizeof sorts / sizeof *sorts)); break;
     case 'S': set_sort(T.sort_i ? T.sort_i - 1 : (int)(sizeof sorts / sizeof *sorts) - 1); break;
-    case 'd':
-        if (w) {
-            snprintf(T.dso_buf[T.nzoom + 1 < 8 ? T.nzoom + 1 : 7], sizeof T.dso_buf[0], "%s", w->dso);
-            z.dso = T.dso_buf[T.nzoom + 1 < 8 ? T.nzoom + 1 : 7];
-            push_zoom(&z);
-        }
-        break;
+    case 'd': if (w) z.dso = w->dso, push_zoom(&z); break;
     case 'p': if (w) z.pid = w->pid, push_zoom(&z); break;
     case 't': if (w) z.tid = w->tid, push_zoom(&z); break;
     case 27: case KEY_LEFT: case KEY_BACKSPACE:
