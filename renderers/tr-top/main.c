@@ -251,6 +251,12 @@ static const char *const help_lines[] = {
     "  h, ?        this help (any key closes it)",
 };
 
+static const char *next_line(const char *s)
+{
+    s += strcspn(s, "\n");
+    return *s ? s + 1 : s;
+}
+
 static void draw(const char *event)
 {
     int rows, cols;
@@ -280,7 +286,7 @@ static void draw(const char *event)
         if (i == T.cursor)
             cur_line = nlines;
         nlines++;
-        for (const char *g = T.rows[i].graph; g && *g; g = strchr(g, '\n') + 1)
+        for (const char *g = T.rows[i].graph; g && *g; g = next_line(g))
             nlines++;
     }
     size_t height = rows > 4 ? (size_t)rows - 4 : 1;
@@ -300,12 +306,9 @@ static void draw(const char *event)
                 attroff(A_REVERSE);
         }
         ln++;
-        for (const char *g = T.rows[i].graph; g && *g && y < rows; ln++) {
-            const char *nl = strchr(g, '\n');
+        for (const char *g = T.rows[i].graph; g && *g && y < rows; ln++, g = next_line(g))
             if (ln >= T.top_line)
-                mvaddnstr(y++, 0, g, (int)(nl - g) < cols ? (int)(nl - g) : cols);
-            g = nl + 1;
-        }
+                mvaddnstr(y++, 0, g, (int)strcspn(g, "\n") < cols ? (int)strcspn(g, "\n") : cols);
     }
     if (!T.nrows)
         mvaddnstr(4, 0, "   (no samples yet)", cols);
@@ -322,7 +325,7 @@ static void view(int decay)
     if (report_rows(T.r, zoom(), &T.rows, &T.nrows, &event, &samples) < 0)
         cli_die(CLI_EXIT_FAIL, "out of memory");
     if (decay) {
-        T.rate = now > T.last ? (double)(samples - T.seen) * 1e9 / (double)(now - T.last) : 0;
+        T.rate = now > T.last && samples > T.seen ? (double)(samples - T.seen) * 1e9 / (double)(now - T.last) : 0;
         T.last = now;
     }
     if (T.ui)
