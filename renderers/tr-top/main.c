@@ -62,7 +62,8 @@ static struct top {
     int ui, tty;
     SCREEN *scr;
     size_t cursor, top_line;
-    int help, sort_i;
+    int help, sort_i;              /* sort_i: the s key's place in sorts */
+    const char *sort_name;         /* the sort keys shown */
     struct report_zoom zoom[ZOOMS]; /* zoom[0]: none; zooms stack */
     int nzoom;
     struct report_row *rows;       /* the last view's */
@@ -268,10 +269,18 @@ static void draw(const char *event)
     mvaddnstr(0, 0, line, cols);
     attroff(A_BOLD);
     const struct report_opts *o = report_options(T.r);
-    snprintf(line, sizeof line, "   sort: %s  %s  call graphs %s   h: help  q: quit", sorts[T.sort_i],
+    snprintf(line, sizeof line, "   sort: %s  %s  call graphs %s   h: help  q: quit", T.sort_name,
              T.zero ? "zeroed" : "decaying", o->graph != RG_NONE ? "on" : "off");
     mvaddnstr(1, 0, line, cols);
-    mvaddnstr(2, 0, o->children ? "   Children      Self  " : "   Overhead  ", cols);
+    size_t len = (size_t)snprintf(line, sizeof line, "%s", o->children ? "  Children      Self  " : "  Overhead  ");
+    for (int i = 0; i < o->nsort && len < sizeof line; i++) {
+        static const char *const names[] = {[RK_COMM] = "Command", [RK_PID] = "Pid:Command",
+                                            [RK_TID] = "Tid:Command", [RK_DSO] = "Shared Object",
+                                            [RK_SYM] = "Symbol"};
+        int width = o->sort[i] == RK_COMM ? 16 : o->sort[i] == RK_DSO ? 20 : o->sort[i] == RK_SYM ? 0 : 24;
+        len += (size_t)snprintf(line + len, sizeof line - len, "%-*s ", width, names[o->sort[i]]);
+    }
+    mvaddnstr(2, 0, line, cols);
     if (T.help) {
         for (size_t i = 0; i < sizeof help_lines / sizeof *help_lines && (int)i + 4 < rows; i++)
             mvaddnstr((int)i + 4, 0, help_lines[i], cols);
@@ -363,6 +372,7 @@ static void set_sort(int i)
 {
     const char *bad;
     T.sort_i = i;
+    T.sort_name = sorts[i];
     report_parse_sort(report_options(T.r), sorts[i], &bad);
 }
 
@@ -493,19 +503,13 @@ int main(int argc, char **argv)
         cli_die(CLI_EXIT_USAGE, "-i reads a trace: no -a, -p or command with it");
     if (!!pids + !!argc + all > 1)
         cli_die(CLI_EXIT_USAGE, "one of -a, -p and a command");
-    if (sort) {
-        const char *bad;
-        T.sort_i = -1;
-        for (size_t i = 0; i < sizeof sorts / sizeof *sorts; i++)
-            if (!strcmp(sort, sorts[i]))
-                T.sort_i = (int)i;
-        if (report_parse_sort(&o, sort, &bad) < 0 || strstr(sort, "srcline") || strstr(sort, "cpu"))
-            cli_die(CLI_EXIT_USAGE, "invalid sort key in '%s': use comm, pid, tid, dso, sym", sort);
-        if (T.sort_i < 0)
-            T.sort_i = 0;
-    } else {
-        report_parse_sort(&o, sorts[0], &(const char *){0});
-    }
+    const char *bad;
+    T.sort_name = sort ? sort : sorts[0];
+    for (size_t i = 0; i < sizeof sorts / sizeof *sorts; i++)
+        if (!strcmp(T.sort_name, sorts[i]))
+            T.sort_i = (int)i;
+    if (report_parse_sort(&o, T.sort_name, &bad) < 0 || strstr(T.sort_name, "srcline") || strstr(T.sort_name, "cpu"))
+        cli_die(CLI_EXIT_USAGE, "invalid sort key in '%s': use comm, pid, tid, dso, sym", T.sort_name);
     o.children = graph;
     o.children_set = 1;
     o.graph = graph ? RG_GRAPH : RG_NONE;
