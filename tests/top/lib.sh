@@ -1,8 +1,6 @@
-# lib.sh - sourced by tr-top's cases that record.
+# lib.sh - sourced by tr-top's cases: tr-report's helpers (need_perf_events, shares: main calls
+# fifty, thirty, twenty; burn is the leaf) and wait_for.
 . "$TR_ROOT/tests/report/lib.sh"
-# spinner: the shares program (main calls fifty, thirty, twenty; burn is the leaf), long enough
-# to outlive any case: tr-top's recorder ends it
-spinner() { shares; }
 # wait_for WHAT TEST...: run TEST every 0.1 s, up to 20 s, until it passes; else say what did not come
 wait_for() {
     local what=$1 i; shift
