@@ -19,8 +19,8 @@ V ?= 0
 # The build: the compiler and make (a minimal Debian root has neither), pkg-config, the libraries.
 DEB_PACKAGES := gcc libc6-dev make pkg-config \
 	libdw-dev libelf-dev zlib1g-dev libzstd-dev libtracefs-dev libtraceevent-dev libcmocka-dev libpfm4-dev libcapstone-dev \
-	libiberty-dev
-PKGS := libzstd libdw libelf zlib libtracefs libtraceevent cmocka capstone
+	libiberty-dev libncurses-dev
+PKGS := libzstd libdw libelf zlib libtracefs libtraceevent cmocka capstone ncursesw
 # What the tests run besides the build, the one list (`make test-deps`, .ci/run): g++ and rustc
 # build the demangling cases' programs (rustc: unless rustup's is in ~/.cargo/bin), binutils'
 # objcopy/readelf/strip/nm make split and stripped binaries, python3 runs the strace and
@@ -30,11 +30,11 @@ PKGS := libzstd libdw libelf zlib libtracefs libtraceevent cmocka capstone
 # debuginfod, chromium driven by nodejs runs the flame graph's browser test; clang builds the
 # fuzz targets (make fuzz, fuzz-cat, fuzz-folded, fuzz-symbolize), bc does the benchmarks' sums,
 # zsh runs the zsh completion's case, golang-go is go tool pprof, the reference reader of
-# tr-export --pprof (npm, which fetches speedscope for tr-export's browser cases, comes with nodejs
-# where nodejs is NodeSource's; Debian's is the npm package).
+# tr-export --pprof, npm fetches speedscope for tr-export's browser cases (NodeSource's nodejs
+# has its own npm: then the package is not needed), tmux drives tr-top's terminal UI in its cases.
 TEST_DEB_PACKAGES := g++ rustc binutils python3 perl procps util-linux mount bsdutils \
-	strace linux-perf trace-cmd zstd jq valgrind libdebuginfod1 chromium nodejs clang bc zsh \
-	golang-go
+	strace linux-perf trace-cmd zstd jq valgrind libdebuginfod1 chromium nodejs npm clang bc zsh \
+	golang-go tmux
 
 ifeq ($(SAN),1)
 B := build/san
@@ -112,6 +112,7 @@ include $(sort $(wildcard tests/*/test.mk))
 define apt_install
 	@missing=""; for p in $(2); do \
 	  if [ $$p = rustc ] && [ -x "$${HOME:-/root}/.cargo/bin/rustc" ]; then continue; fi; \
+	  if [ $$p = npm ] && command -v npm >/dev/null 2>&1; then continue; fi; \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
 	done; \
 	if [ -z "$$missing" ]; then echo "$(1): all installed"; exit 0; fi; \

@@ -240,3 +240,17 @@ _tr_symbolize() {
     COMPREPLY=($(compgen -f -- "$cur"))
 }
 complete -F _tr_symbolize tr-symbolize
+_tr_top() {
+    local cur prev w; _tr_words
+    case $prev in
+        -p|--pid) COMPREPLY=($(compgen -W "$(ls /proc | grep -E ^[0-9]+$)" -- "$cur")); return ;;
+        -F|--freq) COMPREPLY=(); return ;;
+        -i|--input) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        -d|--delay) COMPREPLY=(); return ;;
+        -s|--sort) _tr_reply comm pid tid dso sym; return ;;
+        -E|--entries) COMPREPLY=(); return ;;
+    esac
+    if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "-a --all-cpus -p --pid -F --freq -i --input -d --delay -s --sort -g -z --zero -E --entries --stdio -h --help -V --version " -- "$cur")); return; fi
+    COMPREPLY=($(compgen -c -- "$cur"))
+}
+complete -F _tr_top tr-top

@@ -908,3 +908,109 @@ void report_diff(struct report **rs, size_t n, const char *const *names, FILE *o
         hashmap_free(&dm);
     }
 }
+
+/* ---- a live view (tr-top) ---------------------------------------------------- */
+
+uint64_t report_decay(struct report *r, unsigned num, unsigned den)
+{
+    uint64_t most = 0;
+    for (size_t i = 0; i < r->nsec; i++) {
+        struct rsection *sec = &r->sec[i];
+        /* a group weighing less than 1/16 of a sample is gone: views skip it */
+        uint64_t least = sec->samples ? sec->period / sec->samples / 16 : 0;
+        sec->samples = sec->period = 0;
+        for (size_t k = 0; k < sec->ng; k++) {
+            struct rgroup *g = &sec->g[k];
+            g->samples = g->samples * num / den;
+            g->period = g->period * num / den;
+            if (g->period < least)
+                g->samples = g->period = 0;
+            sec->samples += g->samples;
+            sec->period += g->period;
+        }
+        if (sec->samples > most)
+            most = sec->samples;
+    }
+    return most;
+}
+
+void report_rows_free(struct report_row *rows, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(rows[i].graph);
+    free(rows);
+}
+
+int report_rows(struct report *r, const struct report_zoom *z, struct report_row **rows, size_t *n,
+                const char **event, uint64_t *samples)
+{
+    *rows = NULL;
+    *n = 0;
+    *event = NULL;
+    *samples = 0;
+    struct rsection *busiest = NULL;
+    for (size_t i = 0; i < r->nsec; i++)
+        if (!busiest || r->sec[i].samples > busiest->samples)
+            busiest = &r->sec[i];
+    if (!busiest)
+        return 0;
+    settle_children(r);
+    *event = busiest->name;
+    *samples = busiest->samples;
+    /* the groups that have not decayed away; a zoom into a process or
+     * thread: its groups alone, shares still of the whole event (as perf
+     * top zooms) */
+    struct rsection sec = *busiest;
+    if (!(sec.g = malloc((busiest->ng ? busiest->ng : 1) * sizeof *sec.g)))
+        return -1;
+    sec.ng = 0;
+    for (size_t i = 0; i < busiest->ng; i++) {
+        const struct rgroup *g = &busiest->g[i];
+        if (g->period && (!z->pid || g->pid == z->pid) && (!z->tid || g->tid == z->tid))
+            sec.g[sec.ng++] = *g;
+    }
+    struct hist h;
+    int rc = hist_build(&h, r, &sec, r->o.graph != RG_NONE);
+    double total = sec.period ? (double)sec.period : 1;
+    for (size_t i = 0; rc == 0 && i < h.norder; i++) {
+        const struct hentry *e = &h.e[h.order[i]];
+        const struct rsym *s = &r->syms[e->sym];
+        if ((z->dso && strcmp(z->dso, S(r, s->dso))) || (!e->self && !e->children))
+            continue;
+        if (*n % 64 == 0) {
+            struct report_row *v = realloc(*rows, (*n + 64) * sizeof **rows);
+            if (!v) {
+                rc = -1;
+                break;
+            }
+            *rows = v;
+        }
+        struct report_row *row = &(*rows)[(*n)++];
+        *row = (struct report_row){.comm = S(r, e->comm), .dso = S(r, s->dso), .sym = S(r, s->name),
+                                   .pid = e->pid, .tid = e->tid, .kernel = s->kernel,
+                                   .self = (double)e->self * 100.0 / total,
+                                   .children = (double)e->children * 100.0 / total, .samples = e->samples};
+        if (h.graph && e->root) {
+            size_t len;
+            FILE *f = open_memstream(&row->graph, &len);
+            if (!f) {
+                rc = -1;
+                break;
+            }
+            if (r->o.graph == RG_FLAT || r->o.graph == RG_FOLDED)
+                print_flat(&h, e, f);
+            else
+                print_graph(&h, e, f);
+            if (fclose(f) != 0)
+                rc = -1;
+        }
+    }
+    hist_free(&h);
+    free(sec.g);
+    if (rc < 0) {
+        report_rows_free(*rows, *n);
+        *rows = NULL;
+        *n = 0;
+    }
+    return rc;
+}

@@ -799,3 +799,74 @@ int report_input(struct report *r, const char *path)
         close(fd);
     return status;
 }
+
+/* ---- a live view: read through a function, nothing prescanned -------------- */
+
+int report_follow(struct report *r, tr_read_fn fn, void *ctx, const char *shown)
+{
+    const struct report_opts *o = &r->o;
+    struct rstate t;
+    memset(&t, 0, sizeof t);
+    t.r = r;
+    int rc = tr_reader_open_fn(&t.rd, fn, ctx, NULL, 0, NULL);
+    if (rc < 0) {
+        cli_warn("%s: %s", shown, tr_strerror(rc));
+        return CLI_EXIT_FAIL;
+    }
+    int status = CLI_EXIT_OK, warned = 0;
+    sym_options so;
+    sym_options_init(&so);
+    so.inlines = 0;
+    so.lines = has_key(o, RK_SRCLINE);
+    so.cache_dir = o->no_cache ? NULL : o->cache_dir ? o->cache_dir : sym_default_cache_dir();
+    so.warn = o->quiet ? NULL : sym_warn;
+    if (!(t.sym = sym_new(&so))) {
+        cli_warn("out of memory");
+        status = CLI_EXIT_FAIL;
+    } else {
+        t.procs = sym_procs(t.sym);
+    }
+    tr_record rec;
+    while (status != CLI_EXIT_FAIL && (rc = tr_reader_next(t.rd, &rec)) != 0) {
+        if (rc < 0) {
+            if (!fold_read_error(t.rd, rc, shown, &warned, &status))
+                break;
+            hashmap_free(&t.cache);
+            memset(t.last, 0, sizeof t.last);
+            continue;
+        }
+        if (sym_observe(t.sym, t.rd, &rec) < 0)
+            rc = -1;
+        else if (changes_frames(rec.type) && t.cache.count) {
+            hashmap_free(&t.cache);
+            memset(t.last, 0, sizeof t.last);
+        }
+        if (rec.type == TR_REC_STREAM_START) {
+            hashmap_free(&t.commids); /* the stream's processes are forgotten */
+            t.last_sec = NULL;
+        } else if (rc >= 0 && rec.type == TR_REC_SAMPLE) {
+            rc = on_sample(&t, &rec);
+        } else if (rec.type == TR_REC_LOST && rec.u.lost.kind == TR_LOST_SAMPLES) {
+            r->lost += rec.u.lost.count;
+        }
+        if (rc < 0) {
+            cli_warn("out of memory");
+            status = CLI_EXIT_FAIL;
+        }
+    }
+    if (t.sym) {
+        sym_finish(t.sym);
+        sym_free(t.sym);
+    }
+    tr_reader_free(t.rd);
+    stacks_frames_free(&t.frames);
+    hashmap_free(&t.cache);
+    hashmap_free(&t.commids);
+    free(t.ids);
+    return status;
+}
+
+struct report_opts *report_options(struct report *r)
+{
+    return &r->o;
+}

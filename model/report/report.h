@@ -33,6 +33,7 @@
 #include <stdio.h>
 
 #include "lathist.h"
+#include "tr.h"
 
 /* perf's sort keys */
 enum report_key { RK_COMM, RK_PID, RK_TID, RK_DSO, RK_SYM, RK_SRCLINE, RK_CPU, RK_NKEYS };
@@ -88,5 +89,40 @@ void report_print(struct report *r, FILE *out);
 void report_print_json(struct report *r, FILE *out);
 /* perf diff: the first report is the baseline; names label the data files. */
 void report_diff(struct report **r, size_t n, const char *const *names, FILE *out);
+
+/* ---- a live view (tr-top) -------------------------------------------------
+ * The report is read as the trace comes: report_follow reads through fn,
+ * which may draw the view between its reads (the report is consistent
+ * whenever fn is called); report_decay ages the counts between views and
+ * report_rows gives the busiest event's entries in order. */
+
+/* Read one trace through fn(ctx, ...) (as tr_reader_open_fn does) into r,
+ * without the prescan and the off-CPU pass a file gets: a CLI_EXIT_* status. */
+int report_follow(struct report *r, tr_read_fn fn, void *ctx, const char *shown);
+/* The options used when printing, to change between views (sort keys,
+ * children, graph, caller order). */
+struct report_opts *report_options(struct report *r);
+/* Multiply every count by num/den (perf top's decay is 7/8; 0 forgets):
+ * the samples left in the event with the most (report_rows' event). */
+uint64_t report_decay(struct report *r, unsigned num, unsigned den);
+
+struct report_row {
+    const char *comm, *dso, *sym;  /* the report's strings: valid until report_free */
+    int32_t pid, tid;
+    int kernel;
+    double self, children;         /* percent of the event's period */
+    uint64_t samples;
+    char *graph;                   /* its call graph as report_print prints it, or NULL */
+};
+struct report_zoom {
+    int32_t pid, tid;              /* only this process, this thread (0: any) */
+    const char *dso;               /* only this DSO's entries (NULL: any) */
+};
+/* The rows of the event with the most samples, in the order report_print
+ * prints them (call graphs when the options ask for them), and the event's
+ * name and samples: 0, or -1 out of memory.  Free with report_rows_free. */
+int report_rows(struct report *r, const struct report_zoom *z, struct report_row **rows, size_t *n,
+                const char **event, uint64_t *samples);
+void report_rows_free(struct report_row *rows, size_t n);
 
 #endif

@@ -1,0 +1,1 @@
+CLI_TEST_DIRS += tests/top/cases
