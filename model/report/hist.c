@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "array.h"
+#include "json.h"
 
 /* A call graph node: one function under its parent. */
 struct cnode {
@@ -686,15 +687,7 @@ void report_print(struct report *r, FILE *out)
 void report_json_str(FILE *out, const char *s)
 {
     fputc('"', out);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(out, "\\u%04x", c);
-        else
-            fputc(c, out);
-    }
+    json_str(out, s, strlen(s)); /* model/json.h: stray bytes escaped, the output stays UTF-8 */
     fputc('"', out);
 }
 
@@ -990,6 +983,10 @@ int report_rows(struct report *r, const struct report_zoom *z, struct report_row
                                    .pid = e->pid, .tid = e->tid, .kernel = s->kernel,
                                    .self = (double)e->self * 100.0 / total,
                                    .children = (double)e->children * 100.0 / total, .samples = e->samples};
+        if (h.graph && graph_ready(&h, i) < 0) {
+            rc = -1;
+            break;
+        }
         if (h.graph && e->root) {
             size_t len;
             FILE *f = open_memstream(&row->graph, &len);
