@@ -112,6 +112,18 @@ enum syscall_arg {
     SYSCALL_ARG_INOTIFY_FLAGS,    /* IN_CLOEXEC, IN_NONBLOCK */
     SYSCALL_ARG_FADVISE,          /* POSIX_FADV_* */
     SYSCALL_ARG_SOCKET_FLAGS,     /* SOCK_CLOEXEC, SOCK_NONBLOCK (accept4) */
+    SYSCALL_ARG_UTIMENS_IN,       /* struct timespec[2] of utimensat, UTIME_NOW/UTIME_OMIT (entry) */
+    SYSCALL_ARG_TIMEVAL_PAIR_IN,  /* struct timeval[2] of utimes, futimesat (entry) */
+    SYSCALL_ARG_RUSAGE_WHO,       /* RUSAGE_SELF ... */
+    SYSCALL_ARG_RUSAGE_OUT,       /* struct rusage (exit) */
+    SYSCALL_ARG_STACK_IN,         /* stack_t of sigaltstack (entry) */
+    SYSCALL_ARG_STACK_OUT,        /* (exit) */
+    SYSCALL_ARG_XATTR_FLAGS,      /* XATTR_CREATE, XATTR_REPLACE */
+    SYSCALL_ARG_RENAME_FLAGS,     /* RENAME_NOREPLACE ... */
+    SYSCALL_ARG_SOCKOPT_LEVEL,    /* SOL_* */
+    SYSCALL_ARG_SOCKOPT_NAME,     /* SO_*, TCP_*, IP_* ... by the level in argument 1 */
+    SYSCALL_ARG_SOCKOPT_IN,       /* setsockopt's value, its length the next argument (entry) */
+    SYSCALL_ARG_SOCKOPT_OUT,      /* getsockopt's value, its length from the next argument's socklen (exit) */
     SYSCALL_ARG_COUNT
 };
 
@@ -262,6 +274,7 @@ int syscalls_family_captures(const struct syscall_desc *d, const uint64_t a[6], 
 struct syscalls_abi {
     uint32_t stat, statx, statfs, sysinfo, utsname, rlimit, timespec, sigset, sigaction;
     uint32_t pollfd, epoll_event, iovec, sockaddr_max, gid, clone_args, termios, winsize;
+    uint32_t rusage, stack, timeval;
     uint32_t comm;              /* a task's comm (PR_SET_NAME, PR_GET_NAME), with its NUL */
     uint32_t cpuset_max;        /* bytes of a cpu set recorded (CPU_SETSIZE bits) */
     uint32_t uc_sigmask;        /* offset of uc_sigmask in the signal frame's ucontext */

@@ -58,6 +58,9 @@ const struct syscalls_abi syscalls_abi = {
     .clone_args = sizeof(struct clone_args),
     .termios = sizeof(struct termios),
     .winsize = sizeof(struct winsize),
+    .rusage = sizeof(struct rusage),
+    .stack = sizeof(stack_t),
+    .timeval = sizeof(struct __kernel_old_timeval),
     .comm = TASK_COMM_LEN,
     .cpuset_max = CPUSET_BYTES,
     .uc_sigmask = offsetof(struct ucontext, uc_sigmask),
@@ -66,6 +69,9 @@ const struct syscalls_abi syscalls_abi = {
 
 /* Most elements of an array argument recorded (pollfds, gids, epoll events). */
 #define ARRAY_MAX 1024
+/* Most bytes of a socket option's value recorded (the largest struct decoded
+ * is far smaller; longer values are printed as strings of at most -s bytes). */
+#define SOCKOPT_MAX 256
 
 /* capture shapes */
 #define NONE { 0 }
@@ -168,6 +174,20 @@ static const struct syscall_arg_info infos[SYSCALL_ARG_COUNT] = {
     VAL(INOTIFY_FLAGS, "inotify flags"),
     VAL(FADVISE, "fadvise advice"),
     VAL(SOCKET_FLAGS, "socket flags"),
+    IN(UTIMENS_IN, "struct timespec[2]", ONE(SYSCALL_IF_ALWAYS, struct __kernel_timespec[2], "timespec")),
+    IN(TIMEVAL_PAIR_IN, "struct timeval[2]", ONE(SYSCALL_IF_ALWAYS, struct __kernel_old_timeval[2], "timeval")),
+    VAL(RUSAGE_WHO, "rusage who"),
+    OUT(RUSAGE_OUT, "struct rusage", ONE(SYSCALL_IF_OK, struct rusage, "rusage")),
+    IN(STACK_IN, "stack_t", ONE(SYSCALL_IF_ALWAYS, stack_t, "stack_t")),
+    OUT(STACK_OUT, "stack_t", ONE(SYSCALL_IF_RET_ZERO, stack_t, "stack_t")),
+    VAL(XATTR_FLAGS, "xattr flags"),
+    VAL(RENAME_FLAGS, "rename flags"),
+    VAL(SOCKOPT_LEVEL, "socket option level"),
+    VAL(SOCKOPT_NAME, "socket option name"),
+    IN(SOCKOPT_IN, "socket option value",
+       ARR(SYSCALL_COUNT_NEXT_ARG, SYSCALL_IF_ALWAYS, uint8_t, SOCKOPT_MAX, "sockopt")),
+    OUT(SOCKOPT_OUT, "socket option value",
+        ARR(SYSCALL_COUNT_NEXT_ARG_SOCKLEN, SYSCALL_IF_OK, uint8_t, SOCKOPT_MAX, "sockopt")),
 };
 
 const struct syscall_arg_info *syscalls_arg_info(enum syscall_arg k)
@@ -236,7 +256,7 @@ int syscalls_family_captures(const struct syscall_desc *d, const uint64_t a[6], 
         family_capture(out, &n, 2, a[2], ST, sizeof(struct termios), "termios");
     else if (d->family == SYSCALL_FAMILY_IOCTL && ok && ret == 0 && (req == FIONREAD || req == TIOCGPGRP))
         family_capture(out, &n, 2, a[2], ST, sizeof(int), "int");
-    else if (d->family == SYSCALL_FAMILY_CLONE && (a[0] & CLONE_PARENT_SETTID) && ok && a[2])
+    else if (d->family == SYSCALL_FAMILY_CLONE && (a[0] & (CLONE_PARENT_SETTID | CLONE_PIDFD)) && ok && a[2])
         family_capture(out, &n, 2, a[2], ST, sizeof(int), "int");
     else if (d->family == SYSCALL_FAMILY_CLONE3 && ok && entry_struct &&
              entry_len >= offsetof(struct clone_args, parent_tid) + sizeof(uint64_t)) {

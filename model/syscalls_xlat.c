@@ -21,9 +21,11 @@
 #include <linux/random.h>
 #include <linux/resource.h>
 #include <linux/sched.h>
+#include <linux/signal.h>
 #include <linux/stat.h>
 #include <linux/time.h>
 #include <linux/wait.h>
+#include <linux/xattr.h>
 
 #include "syscalls_decode.h"
 
@@ -157,7 +159,7 @@ const uint64_t syscalls_sa_restorer = SA_RESTORER;
 /* SIG_DFL and SIG_IGN are pointers in the headers: (__sighandler_t)0 and 1 */
 const struct syscalls_xlat syscalls_xlat_sa_handler[] = { {0, "SIG_DFL"}, {1, "SIG_IGN"}, END };
 const struct syscalls_xlat syscalls_xlat_statx_mask[] = {
-    X(STATX_ALL), X(STATX_TYPE), X(STATX_MODE), X(STATX_NLINK), X(STATX_UID), X(STATX_GID), X(STATX_ATIME),
+    X(STATX_ALL), X(STATX_BASIC_STATS), X(STATX_TYPE), X(STATX_MODE), X(STATX_NLINK), X(STATX_UID), X(STATX_GID), X(STATX_ATIME),
     X(STATX_MTIME), X(STATX_CTIME), X(STATX_INO), X(STATX_SIZE), X(STATX_BLOCKS), X(STATX_BTIME),
     X(STATX_MNT_ID), X(STATX_DIOALIGN), END,
 };
@@ -165,6 +167,15 @@ const struct syscalls_xlat syscalls_xlat_statx_attrs[] = {
     X(STATX_ATTR_COMPRESSED), X(STATX_ATTR_IMMUTABLE), X(STATX_ATTR_APPEND), X(STATX_ATTR_NODUMP),
     X(STATX_ATTR_ENCRYPTED), X(STATX_ATTR_AUTOMOUNT), X(STATX_ATTR_MOUNT_ROOT), X(STATX_ATTR_VERITY),
     X(STATX_ATTR_DAX), END,
+};
+const struct syscalls_xlat syscalls_xlat_rusage_who[] = {
+    X(RUSAGE_SELF), { (uint64_t)(int64_t)RUSAGE_CHILDREN, "RUSAGE_CHILDREN" },
+    { (uint64_t)(int64_t)RUSAGE_BOTH, "RUSAGE_BOTH" }, X(RUSAGE_THREAD), END,
+};
+const struct syscalls_xlat syscalls_xlat_ss_flags[] = { X(SS_ONSTACK), X(SS_DISABLE), X(SS_AUTODISARM), END };
+const struct syscalls_xlat syscalls_xlat_xattr_flags[] = { X(XATTR_CREATE), X(XATTR_REPLACE), END };
+const struct syscalls_xlat syscalls_xlat_rename_flags[] = {
+    X(RENAME_NOREPLACE), X(RENAME_EXCHANGE), X(RENAME_WHITEOUT), END,
 };
 const struct syscalls_xlat syscalls_xlat_fadvise[] = {
     X(POSIX_FADV_NORMAL), X(POSIX_FADV_RANDOM), X(POSIX_FADV_SEQUENTIAL), X(POSIX_FADV_WILLNEED),

@@ -142,6 +142,10 @@ static void fmt_struct(struct fmt *F, unsigned i, enum syscall_arg t)
         syscalls_print_timespec(F->b, p, cp->len);
         break;
     case SYSCALL_ARG_STAT_OUT: syscalls_print_stat(F->b, p, cp->len); break;
+    case SYSCALL_ARG_UTIMENS_IN: syscalls_print_utimens(F->b, p, cp->len); break;
+    case SYSCALL_ARG_TIMEVAL_PAIR_IN: syscalls_print_timeval_pair(F->b, p, cp->len); break;
+    case SYSCALL_ARG_RUSAGE_OUT: syscalls_print_rusage(F->b, p, cp->len); break;
+    case SYSCALL_ARG_STACK_IN: case SYSCALL_ARG_STACK_OUT: syscalls_print_stack(F->b, p, cp->len); break;
     case SYSCALL_ARG_UTSNAME_OUT: syscalls_print_utsname(F->b, p, cp->len); break;
     case SYSCALL_ARG_STATX_OUT: syscalls_print_statx(F->b, p, cp->len); break;
     case SYSCALL_ARG_STATFS_OUT: syscalls_print_statfs(F->b, p, cp->len); break;
@@ -328,6 +332,24 @@ static void fmt_arg(struct fmt *F, unsigned i, enum syscall_arg t)
             fmt_struct(F, i, t);
         break;
     case SYSCALL_ARG_FADVISE: syscalls_print_value(b, syscalls_xlat_fadvise, v, "%llu"); break;
+    case SYSCALL_ARG_RUSAGE_WHO: syscalls_print_value(b, syscalls_xlat_rusage_who, (uint64_t)(int64_t)(int)v, "%#llx /* RUSAGE_??? */"); break;
+    case SYSCALL_ARG_XATTR_FLAGS: syscalls_print_flags(b, syscalls_xlat_xattr_flags, v, "0"); break;
+    case SYSCALL_ARG_RENAME_FLAGS: syscalls_print_flags(b, syscalls_xlat_rename_flags, v, "0"); break;
+    case SYSCALL_ARG_SOCKOPT_LEVEL:
+        syscalls_print_value(b, syscalls_xlat_sockopt_levels, (uint32_t)v, "%#llx /* SOL_?? */");
+        break;
+    case SYSCALL_ARG_SOCKOPT_NAME: syscalls_print_sockopt_name(b, (int)F->it->args[1], (int)v); break;
+    case SYSCALL_ARG_SOCKOPT_IN: case SYSCALL_ARG_SOCKOPT_OUT: {
+        /* setsockopt: the length is the next argument; getsockopt: the socklen it returned */
+        const struct sc_cap *cp = sc_find_cap(F->it, i, TR_CAP_STRUCT);
+        int get = t == SYSCALL_ARG_SOCKOPT_OUT;
+        int64_t len = cp ? (get ? (int64_t)cp->len : (int)F->it->args[i + 1]) : 0;
+        if (get && cp && cp->len == 0)
+            len = 0;
+        syscalls_print_sockopt_value(b, (int)F->it->args[1], (int)F->it->args[2], v, cp ? sc_cap_data(F->it, cp) : NULL,
+                                     cp ? cp->len : 0, len, F->c->o->strsize, F->c->o->hex, get);
+        break;
+    }
     case SYSCALL_ARG_ENVP: case SYSCALL_ARG_DIRENTS_OUT: case SYSCALL_ARG_RLIMIT_IN: case SYSCALL_ARG_RLIMIT_OUT:
     case SYSCALL_ARG_SIGSET_IN: case SYSCALL_ARG_SIGSET_OUT: case SYSCALL_ARG_SIGACTION_IN:
     case SYSCALL_ARG_SIGACTION_OUT: case SYSCALL_ARG_TIMESPEC_IN: case SYSCALL_ARG_TIMESPEC_OUT:
@@ -335,6 +357,8 @@ static void fmt_arg(struct fmt *F, unsigned i, enum syscall_arg t)
     case SYSCALL_ARG_WAIT_STATUS_OUT: case SYSCALL_ARG_SOCKADDR_IN: case SYSCALL_ARG_STATX_OUT:
     case SYSCALL_ARG_TIMESPEC_REMAINING: case SYSCALL_ARG_CPUSET_OUT: case SYSCALL_ARG_SYSINFO_OUT:
     case SYSCALL_ARG_STATFS_OUT: case SYSCALL_ARG_POLLFDS: case SYSCALL_ARG_IOVEC_IN: case SYSCALL_ARG_IOVEC_OUT:
+    case SYSCALL_ARG_UTIMENS_IN: case SYSCALL_ARG_TIMEVAL_PAIR_IN: case SYSCALL_ARG_RUSAGE_OUT:
+    case SYSCALL_ARG_STACK_IN: case SYSCALL_ARG_STACK_OUT:
         if (!v && t != SYSCALL_ARG_DIRENTS_OUT)
             syscalls_buf_puts(b, "NULL");
         else if (!v)
@@ -363,6 +387,7 @@ static int printed_at_exit(enum syscall_arg t)
     case SYSCALL_ARG_STATX_OUT: case SYSCALL_ARG_TIMESPEC_REMAINING: case SYSCALL_ARG_GIDS_OUT:
     case SYSCALL_ARG_CPUSET_OUT: case SYSCALL_ARG_SYSINFO_OUT: case SYSCALL_ARG_STATFS_OUT:
     case SYSCALL_ARG_SOCKADDR_OUT: case SYSCALL_ARG_SOCKLEN_INOUT: case SYSCALL_ARG_EPOLL_EVENTS_OUT:
+    case SYSCALL_ARG_RUSAGE_OUT: case SYSCALL_ARG_STACK_OUT: case SYSCALL_ARG_SOCKOPT_OUT:
         return 1;
     default:
         return 0;
@@ -425,10 +450,13 @@ static void fmt_clone_flags(struct syscalls_buf *b, uint64_t flags)
     }
 }
 
-/* x86_64: clone(flags, stack, parent_tid, child_tid, tls) */
+/* x86_64: clone(flags, stack, parent_tid, child_tid, tls).  As strace: child_stack and
+ * flags at entry; parent_tid, child_tidptr and tls, when the flags give them a meaning,
+ * at exit (each after its ", "), so an unfinished clone is split after its flags. */
 static int clone_has_exit(const struct sc_item *it)
 {
-    return (it->args[0] & (CLONE_PARENT_SETTID | CLONE_PIDFD)) != 0;
+    return (it->args[0] & (CLONE_PARENT_SETTID | CLONE_PIDFD | CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID |
+                           CLONE_SETTLS)) != 0;
 }
 
 static void clone_entry(struct fmt *F)
@@ -439,55 +467,61 @@ static void clone_entry(struct fmt *F)
     syscalls_print_addr(b, a[1]);
     syscalls_buf_puts(b, ", flags=");
     fmt_clone_flags(b, a[0]);
-    if (clone_has_exit(F->it)) { /* PARENT_SETTID, PIDFD: printed at exit */
-        syscalls_buf_puts(b, ", ");
-        return;
-    }
-    if (a[0] & (CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID))
-        syscalls_buf_printf(b, ", child_tidptr=%#llx", (unsigned long long)a[3]);
-    if (a[0] & CLONE_SETTLS)
-        syscalls_buf_printf(b, ", tls=%#llx", (unsigned long long)a[4]);
 }
 
 static void clone_exit(struct fmt *F)
 {
     const uint64_t *a = F->it->args;
     struct syscalls_buf *b = F->b;
-    if (!clone_has_exit(F->it))
-        return;
-    const struct sc_cap *cp = sc_find_cap(F->it, 2, TR_CAP_STRUCT);
-    syscalls_buf_puts(b, "parent_tid=");
-    if (returned_ok(F->it) && cp && cp->len == sizeof(int)) {
-        int v;
-        memcpy(&v, sc_cap_data(F->it, cp), sizeof v);
-        syscalls_buf_printf(b, "[%d]", v);
-    } else {
-        syscalls_print_addr(b, a[2]);
+    if (a[0] & (CLONE_PARENT_SETTID | CLONE_PIDFD)) {
+        const struct sc_cap *cp = sc_find_cap(F->it, 2, TR_CAP_STRUCT);
+        syscalls_buf_puts(b, ", parent_tid=");
+        if (returned_ok(F->it) && cp && cp->len == sizeof(int)) {
+            int v;
+            memcpy(&v, sc_cap_data(F->it, cp), sizeof v);
+            syscalls_buf_printf(b, "[%u]", (unsigned)v);
+        } else {
+            syscalls_print_addr(b, a[2]);
+        }
     }
-    if (a[0] & (CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID))
-        syscalls_buf_printf(b, ", child_tidptr=%#llx", (unsigned long long)a[3]);
-    if (a[0] & CLONE_SETTLS)
-        syscalls_buf_printf(b, ", tls=%#llx", (unsigned long long)a[4]);
+    if (a[0] & (CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID)) {
+        syscalls_buf_puts(b, ", child_tidptr=");
+        syscalls_print_addr(b, a[3]);
+    }
+    if (a[0] & CLONE_SETTLS) {
+        syscalls_buf_puts(b, ", tls=");
+        syscalls_print_addr(b, a[4]);
+    }
 }
 
-static int always(const struct sc_item *it)
+/* clone3's struct clone_args as recorded at entry (zeroed beyond what was), 0 when too short */
+static int clone3_args(const struct sc_item *it, struct clone_args *ca)
 {
-    (void)it;
+    const struct sc_cap *cp = sc_find_cap(it, 0, TR_CAP_STRUCT);
+    if (!cp || (cp->flags & TR_CAPF_EXIT) || cp->len < CLONE_ARGS_SIZE_VER0)
+        return 0;
+    memset(ca, 0, sizeof *ca);
+    memcpy(ca, sc_cap_data(it, cp), cp->len < sizeof *ca ? cp->len : sizeof *ca);
     return 1;
+}
+
+/* As strace: clone3 has an exit part (the parent_tid it wrote) with CLONE_PARENT_SETTID or
+ * CLONE_PIDFD; otherwise its size is printed at entry and nothing at exit. */
+static int clone3_has_exit(const struct sc_item *it)
+{
+    struct clone_args ca;
+    return !clone3_args(it, &ca) || (ca.flags & (CLONE_PIDFD | CLONE_PARENT_SETTID)) != 0;
 }
 
 static void clone3_entry(struct fmt *F)
 {
     const uint64_t *a = F->it->args;
     struct syscalls_buf *b = F->b;
-    const struct sc_cap *cp = sc_find_cap(F->it, 0, TR_CAP_STRUCT);
-    if (!cp || cp->len < CLONE_ARGS_SIZE_VER0) {
+    struct clone_args ca;
+    if (!clone3_args(F->it, &ca)) {
         syscalls_print_addr(b, a[0]);
         return;
     }
-    struct clone_args ca;
-    memset(&ca, 0, sizeof ca);
-    memcpy(&ca, sc_cap_data(F->it, cp), cp->len < sizeof ca ? cp->len : sizeof ca);
     syscalls_buf_puts(b, "{flags=");
     syscalls_print_flags(b, syscalls_xlat_clone_flags, ca.flags, "0");
     if (ca.flags & CLONE_PIDFD)
@@ -512,10 +546,14 @@ static void clone3_entry(struct fmt *F)
     if (ca.flags & CLONE_INTO_CGROUP)
         syscalls_buf_printf(b, ", cgroup=%llu", (unsigned long long)ca.cgroup);
     syscalls_buf_putc(b, '}');
+    if (!clone3_has_exit(F->it))
+        syscalls_buf_printf(b, ", %llu", (unsigned long long)a[1]);
 }
 
 static void clone3_exit(struct fmt *F)
 {
+    if (!clone3_has_exit(F->it))
+        return;
     const struct sc_cap *cp = sc_find_cap(F->it, 1, TR_CAP_STRUCT);
     if (returned_ok(F->it) && cp && cp->len == sizeof(int)) {
         int v;
@@ -758,7 +796,7 @@ static const struct family_decoder {
     int (*has_exit)(const struct sc_item *it);
 } decoders[SYSCALL_FAMILY_COUNT] = {
     [SYSCALL_FAMILY_CLONE] = { clone_entry, clone_exit, clone_has_exit },
-    [SYSCALL_FAMILY_CLONE3] = { clone3_entry, clone3_exit, always },
+    [SYSCALL_FAMILY_CLONE3] = { clone3_entry, clone3_exit, clone3_has_exit },
     [SYSCALL_FAMILY_FUTEX] = { futex_entry, NULL, NULL },
     [SYSCALL_FAMILY_FCNTL] = { fcntl_entry, NULL, NULL },
     [SYSCALL_FAMILY_IOCTL] = { ioctl_entry, ioctl_exit, ioctl_has_exit },

@@ -22,6 +22,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/sysinfo.h>
+#include <sys/time.h>
 #include <sys/uio.h>
 #include <sys/utsname.h>
 #include <sys/vfs.h>
@@ -273,6 +274,9 @@ static void test_sizes(void **state)
     assert_int_equal(a->iovec, sizeof(struct iovec));
     assert_int_equal(a->sockaddr_max, sizeof(struct sockaddr_storage));
     assert_int_equal(a->gid, sizeof(gid_t));
+    assert_int_equal(a->rusage, sizeof(struct rusage));
+    assert_int_equal(a->stack, sizeof(stack_t));
+    assert_int_equal(a->timeval, sizeof(struct timeval));
     assert_int_equal(a->path_max, PATH_MAX);
     assert_int_equal(a->uc_sigmask, offsetof(ucontext_t, uc_sigmask));
     /* the kernel's own: a sigset of _NSIG - 1 bits; sigaction is handler,
