@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """run-in-pty.py [-o FILE] CMD [ARG...] - run CMD with a pseudo-terminal as its stdin/stdout/stderr
-(so that terminal ioctls succeed and isatty holds), keep what it prints in FILE (with -o; the
-terminal's \\r\\n as \\n) or discard it, exit with its status."""
+(so that terminal ioctls succeed and isatty holds), write what it prints to FILE as it comes
+(with -o; without the terminal's \\r) or discard it, exit with its status."""
 import os
 import pty
 import sys
@@ -13,7 +13,7 @@ if args[:1] == ['-o']:
 pid, fd = pty.fork()
 if pid == 0:
     os.execvp(args[0], args)
-out = []
+out = open(keep, 'wb', buffering=0) if keep else None
 while True:
     try:
         data = os.read(fd, 4096)
@@ -21,9 +21,7 @@ while True:
         break
     if not data:
         break
-    out.append(data)
+    if out:
+        out.write(data.replace(b'\r', b''))
 _, status = os.waitpid(pid, 0)
-if keep:
-    with open(keep, 'wb') as f:
-        f.write(b''.join(out).replace(b'\r\n', b'\n'))
 sys.exit(os.waitstatus_to_exitcode(status) & 0xff)
