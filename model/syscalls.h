@@ -124,6 +124,21 @@ enum syscall_arg {
     SYSCALL_ARG_SOCKOPT_NAME,     /* SO_*, TCP_*, IP_* ... by the level in argument 1 */
     SYSCALL_ARG_SOCKOPT_IN,       /* setsockopt's value, its length the next argument (entry) */
     SYSCALL_ARG_SOCKOPT_OUT,      /* getsockopt's value, its length from the next argument's socklen (exit) */
+    SYSCALL_ARG_SHUTDOWN_HOW,     /* SHUT_RD ... */
+    SYSCALL_ARG_MREMAP_FLAGS,     /* MREMAP_MAYMOVE ... */
+    SYSCALL_ARG_MREMAP_ADDR,      /* mremap's new address: printed only with MREMAP_MAYMOVE|MREMAP_FIXED */
+    SYSCALL_ARG_MSYNC_FLAGS,      /* MS_ASYNC ... */
+    SYSCALL_ARG_ITIMER_WHICH,     /* ITIMER_REAL ... */
+    SYSCALL_ARG_IDTYPE,           /* waitid's P_PID ... */
+    SYSCALL_ARG_ITIMERSPEC_IN,    /* struct itimerspec (entry) */
+    SYSCALL_ARG_ITIMERSPEC_OUT,   /* (exit) */
+    SYSCALL_ARG_ITIMERVAL_IN,     /* struct itimerval (entry) */
+    SYSCALL_ARG_ITIMERVAL_OUT,    /* (exit) */
+    SYSCALL_ARG_SIGEVENT_IN,      /* struct sigevent (entry) */
+    SYSCALL_ARG_TIMERID_OUT,      /* the timer id timer_create writes (exit) */
+    SYSCALL_ARG_SIGINFO_OUT,      /* siginfo_t (exit: waitid) */
+    SYSCALL_ARG_SCHED_PARAM_OUT,  /* struct sched_param (exit) */
+    SYSCALL_ARG_TIMERFD_SETTIME_FLAGS, /* TFD_TIMER_ABSTIME ... */
     SYSCALL_ARG_COUNT
 };
 
@@ -274,7 +289,7 @@ int syscalls_family_captures(const struct syscall_desc *d, const uint64_t a[6], 
 struct syscalls_abi {
     uint32_t stat, statx, statfs, sysinfo, utsname, rlimit, timespec, sigset, sigaction;
     uint32_t pollfd, epoll_event, iovec, sockaddr_max, gid, clone_args, termios, winsize;
-    uint32_t rusage, stack, timeval;
+    uint32_t rusage, stack, timeval, itimerspec, itimerval, sigevent, siginfo;
     uint32_t comm;              /* a task's comm (PR_SET_NAME, PR_GET_NAME), with its NUL */
     uint32_t cpuset_max;        /* bytes of a cpu set recorded (CPU_SETSIZE bits) */
     uint32_t uc_sigmask;        /* offset of uc_sigmask in the signal frame's ucontext */

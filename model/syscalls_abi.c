@@ -12,6 +12,7 @@
 #include <asm/ioctls.h>
 #include <asm/sigcontext.h>
 #include <asm/signal.h>
+#include <asm/siginfo.h>
 #include <asm/stat.h>
 #include <asm/statfs.h>
 #include <asm/termbits.h>
@@ -25,9 +26,11 @@
 #include <linux/prctl.h>
 #include <linux/resource.h>
 #include <linux/sched.h>
+#include <linux/sched/types.h>
 #include <linux/socket.h>
 #include <linux/stat.h>
 #include <linux/sysinfo.h>
+#include <linux/time.h>
 #include <linux/time_types.h>
 #include <linux/uio.h>
 #include <linux/utsname.h>
@@ -61,6 +64,10 @@ const struct syscalls_abi syscalls_abi = {
     .rusage = sizeof(struct rusage),
     .stack = sizeof(stack_t),
     .timeval = sizeof(struct __kernel_old_timeval),
+    .itimerspec = sizeof(struct __kernel_itimerspec),
+    .itimerval = sizeof(struct itimerval),
+    .sigevent = sizeof(sigevent_t),
+    .siginfo = sizeof(siginfo_t),
     .comm = TASK_COMM_LEN,
     .cpuset_max = CPUSET_BYTES,
     .uc_sigmask = offsetof(struct ucontext, uc_sigmask),
@@ -188,6 +195,21 @@ static const struct syscall_arg_info infos[SYSCALL_ARG_COUNT] = {
        ARR(SYSCALL_COUNT_NEXT_ARG, SYSCALL_IF_ALWAYS, uint8_t, SOCKOPT_MAX, "sockopt")),
     OUT(SOCKOPT_OUT, "socket option value",
         ARR(SYSCALL_COUNT_NEXT_ARG_SOCKLEN, SYSCALL_IF_OK, uint8_t, SOCKOPT_MAX, "sockopt")),
+    VAL(SHUTDOWN_HOW, "shutdown how"),
+    VAL(MREMAP_FLAGS, "mremap flags"),
+    VAL(MREMAP_ADDR, "address"),
+    VAL(MSYNC_FLAGS, "msync flags"),
+    VAL(ITIMER_WHICH, "itimer which"),
+    VAL(IDTYPE, "waitid idtype"),
+    VAL(TIMERFD_SETTIME_FLAGS, "timerfd_settime flags"),
+    IN(ITIMERSPEC_IN, "struct itimerspec", ONE(SYSCALL_IF_ALWAYS, struct __kernel_itimerspec, "itimerspec")),
+    OUT(ITIMERSPEC_OUT, "struct itimerspec", ONE(SYSCALL_IF_OK, struct __kernel_itimerspec, "itimerspec")),
+    IN(ITIMERVAL_IN, "struct itimerval", ONE(SYSCALL_IF_ALWAYS, struct itimerval, "itimerval")),
+    OUT(ITIMERVAL_OUT, "struct itimerval", ONE(SYSCALL_IF_OK, struct itimerval, "itimerval")),
+    IN(SIGEVENT_IN, "struct sigevent", ONE(SYSCALL_IF_ALWAYS, sigevent_t, "sigevent")),
+    OUT(TIMERID_OUT, "timer id", ONE(SYSCALL_IF_OK, __kernel_timer_t, "int")),
+    OUT(SIGINFO_OUT, "siginfo", ONE(SYSCALL_IF_OK, siginfo_t, "siginfo")),
+    OUT(SCHED_PARAM_OUT, "struct sched_param", ONE(SYSCALL_IF_OK, struct sched_param, "sched_param")),
 };
 
 const struct syscall_arg_info *syscalls_arg_info(enum syscall_arg k)

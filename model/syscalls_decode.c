@@ -974,8 +974,63 @@ void syscalls_print_stack(struct syscalls_buf *b, const uint8_t *p, size_t len)
     syscalls_buf_printf(b, ", ss_size=%zu}", ss.ss_size);
 }
 
+void syscalls_print_itimerspec(struct syscalls_buf *b, const uint8_t *p, size_t len)
+{
+    struct itimerspec its;
+    if (len < syscalls_abi.itimerspec || len < sizeof its)
+        return;
+    syscalls_buf_puts(b, "{it_interval=");
+    syscalls_print_timespec(b, p + offsetof(struct itimerspec, it_interval), sizeof its.it_interval);
+    syscalls_buf_puts(b, ", it_value=");
+    syscalls_print_timespec(b, p + offsetof(struct itimerspec, it_value), sizeof its.it_value);
+    syscalls_buf_putc(b, '}');
+}
+
+void syscalls_print_itimerval(struct syscalls_buf *b, const uint8_t *p, size_t len)
+{
+    struct itimerval itv;
+    if (len < syscalls_abi.itimerval || len < sizeof itv)
+        return;
+    memcpy(&itv, p, sizeof itv);
+    syscalls_buf_puts(b, "{it_interval=");
+    print_timeval(b, &itv.it_interval);
+    syscalls_buf_puts(b, ", it_value=");
+    print_timeval(b, &itv.it_value);
+    syscalls_buf_putc(b, '}');
+}
+
+void syscalls_print_sigevent(struct syscalls_buf *b, const uint8_t *p, size_t len)
+{
+    struct sigevent sev;
+    if (len < syscalls_abi.sigevent || len < sizeof sev)
+        return;
+    memcpy(&sev, p, sizeof sev);
+    syscalls_buf_putc(b, '{');
+    if (sev.sigev_value.sival_ptr)
+        syscalls_buf_printf(b, "sigev_value={sival_int=%d, sival_ptr=%#llx}, ", sev.sigev_value.sival_int,
+                            (unsigned long long)(uintptr_t)sev.sigev_value.sival_ptr);
+    syscalls_buf_puts(b, "sigev_signo=");
+    if (sev.sigev_notify == SIGEV_SIGNAL || sev.sigev_notify == SIGEV_THREAD || sev.sigev_notify == SIGEV_THREAD_ID)
+        syscalls_print_signal(b, sev.sigev_signo);
+    else
+        syscalls_buf_printf(b, "%u", (unsigned)sev.sigev_signo);
+    syscalls_buf_puts(b, ", sigev_notify=");
+    syscalls_print_value(b, syscalls_xlat_sigev_notify, (uint32_t)sev.sigev_notify, "%#llx /* SIGEV_??? */");
+    if (sev.sigev_notify == SIGEV_THREAD_ID)
+        syscalls_buf_printf(b, ", sigev_notify_thread_id=%d", sev._sigev_un._tid);
+    else if (sev.sigev_notify == SIGEV_THREAD)
+        syscalls_buf_printf(b, ", sigev_notify_function=%#llx, sigev_notify_attributes=%#llx",
+                            (unsigned long long)(uintptr_t)sev._sigev_un._sigev_thread._function,
+                            (unsigned long long)(uintptr_t)sev._sigev_un._sigev_thread._attribute);
+    syscalls_buf_putc(b, '}');
+}
+
 /* ---- socket options ------------------------------------------------------------------ */
 
+const struct syscalls_xlat syscalls_xlat_shutdown_how[] = { X(SHUT_RD), X(SHUT_WR), X(SHUT_RDWR), SYSCALLS_XEND };
+const struct syscalls_xlat syscalls_xlat_timerfd_settime_flags[] = {
+    X(TFD_TIMER_ABSTIME), X(TFD_TIMER_CANCEL_ON_SET), SYSCALLS_XEND,
+};
 const struct syscalls_xlat syscalls_xlat_sockopt_levels[] = {
     X(SOL_IP), X(SOL_SOCKET), X(SOL_TCP), X(SOL_UDP), X(SOL_IPV6), X(SOL_ICMPV6),
     { IPPROTO_SCTP, "SOL_SCTP" }, { IPPROTO_UDPLITE, "SOL_UDPLITE" }, X(SOL_RAW), X(SOL_DECNET), X(SOL_X25), X(SOL_PACKET), X(SOL_ATM), X(SOL_AAL), X(SOL_IRDA), X(SOL_NETBEUI),

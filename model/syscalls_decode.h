@@ -47,7 +47,9 @@ extern const struct syscalls_xlat syscalls_xlat_open_access[], syscalls_xlat_ope
     syscalls_xlat_epoll_ops[], syscalls_xlat_epoll_create_flags[], syscalls_xlat_eventfd_flags[],
     syscalls_xlat_signalfd_flags[], syscalls_xlat_timerfd_flags[], syscalls_xlat_inotify_flags[],
     syscalls_xlat_rusage_who[], syscalls_xlat_ss_flags[], syscalls_xlat_xattr_flags[], syscalls_xlat_rename_flags[],
-    syscalls_xlat_sockopt_levels[];
+    syscalls_xlat_sockopt_levels[], syscalls_xlat_shutdown_how[], syscalls_xlat_mremap_flags[],
+    syscalls_xlat_msync_flags[], syscalls_xlat_itimer_which[], syscalls_xlat_idtype[], syscalls_xlat_sigev_notify[],
+    syscalls_xlat_timerfd_settime_flags[];
 /* Masks the tables need: O_ACCMODE, MAP_TYPE, AT_STATX_SYNC_TYPE, SA_RESTORER (the kernel's) */
 extern const uint64_t syscalls_open_accmode, syscalls_mmap_type_mask, syscalls_statx_sync_type, syscalls_sa_restorer;
 
@@ -121,6 +123,11 @@ void syscalls_print_timeval_pair(struct syscalls_buf *b, const uint8_t *tv, size
 void syscalls_print_rusage(struct syscalls_buf *b, const uint8_t *ru, size_t len);
 /* sigaltstack's stack_t: {ss_sp=..., ss_flags=SS_DISABLE, ss_size=...} */
 void syscalls_print_stack(struct syscalls_buf *b, const uint8_t *ss, size_t len);
+/* struct itimerspec, struct itimerval: {it_interval={...}, it_value={...}} */
+void syscalls_print_itimerspec(struct syscalls_buf *b, const uint8_t *p, size_t len);
+void syscalls_print_itimerval(struct syscalls_buf *b, const uint8_t *p, size_t len);
+/* struct sigevent: {sigev_signo=SIGALRM, sigev_notify=SIGEV_SIGNAL} ... */
+void syscalls_print_sigevent(struct syscalls_buf *b, const uint8_t *p, size_t len);
 /* A socket option's name in its level ("SO_REUSEADDR", "TCP_NODELAY"; "0x3e7 /\* SO_??? *\/") */
 void syscalls_print_sockopt_name(struct syscalls_buf *b, int level, int name);
 /* A socket option's value: len bytes of which val holds vlen (NULL: none

@@ -177,6 +177,15 @@ const struct syscalls_xlat syscalls_xlat_xattr_flags[] = { X(XATTR_CREATE), X(XA
 const struct syscalls_xlat syscalls_xlat_rename_flags[] = {
     X(RENAME_NOREPLACE), X(RENAME_EXCHANGE), X(RENAME_WHITEOUT), END,
 };
+const struct syscalls_xlat syscalls_xlat_mremap_flags[] = {
+    X(MREMAP_MAYMOVE), X(MREMAP_FIXED), X(MREMAP_DONTUNMAP), END,
+};
+const struct syscalls_xlat syscalls_xlat_msync_flags[] = { X(MS_ASYNC), X(MS_INVALIDATE), X(MS_SYNC), END };
+const struct syscalls_xlat syscalls_xlat_itimer_which[] = { X(ITIMER_REAL), X(ITIMER_VIRTUAL), X(ITIMER_PROF), END };
+const struct syscalls_xlat syscalls_xlat_idtype[] = { X(P_ALL), X(P_PID), X(P_PGID), X(P_PIDFD), END };
+const struct syscalls_xlat syscalls_xlat_sigev_notify[] = {
+    X(SIGEV_SIGNAL), X(SIGEV_NONE), X(SIGEV_THREAD), X(SIGEV_THREAD_ID), END,
+};
 const struct syscalls_xlat syscalls_xlat_fadvise[] = {
     X(POSIX_FADV_NORMAL), X(POSIX_FADV_RANDOM), X(POSIX_FADV_SEQUENTIAL), X(POSIX_FADV_WILLNEED),
     X(POSIX_FADV_DONTNEED), X(POSIX_FADV_NOREUSE), END,

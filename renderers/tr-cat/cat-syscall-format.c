@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <linux/futex.h>
 #include <linux/sched.h>
@@ -146,6 +147,16 @@ static void fmt_struct(struct fmt *F, unsigned i, enum syscall_arg t)
     case SYSCALL_ARG_TIMEVAL_PAIR_IN: syscalls_print_timeval_pair(F->b, p, cp->len); break;
     case SYSCALL_ARG_RUSAGE_OUT: syscalls_print_rusage(F->b, p, cp->len); break;
     case SYSCALL_ARG_STACK_IN: case SYSCALL_ARG_STACK_OUT: syscalls_print_stack(F->b, p, cp->len); break;
+    case SYSCALL_ARG_ITIMERSPEC_IN: case SYSCALL_ARG_ITIMERSPEC_OUT: syscalls_print_itimerspec(F->b, p, cp->len); break;
+    case SYSCALL_ARG_ITIMERVAL_IN: case SYSCALL_ARG_ITIMERVAL_OUT: syscalls_print_itimerval(F->b, p, cp->len); break;
+    case SYSCALL_ARG_SIGEVENT_IN: syscalls_print_sigevent(F->b, p, cp->len); break;
+    case SYSCALL_ARG_SIGINFO_OUT: syscalls_print_siginfo(F->b, p, cp->len); break;
+    case SYSCALL_ARG_TIMERID_OUT: case SYSCALL_ARG_SCHED_PARAM_OUT: {
+        int32_t v32;
+        memcpy(&v32, p, sizeof v32);
+        syscalls_buf_printf(F->b, "[%d]", v32);
+        break;
+    }
     case SYSCALL_ARG_UTSNAME_OUT: syscalls_print_utsname(F->b, p, cp->len); break;
     case SYSCALL_ARG_STATX_OUT: syscalls_print_statx(F->b, p, cp->len); break;
     case SYSCALL_ARG_STATFS_OUT: syscalls_print_statfs(F->b, p, cp->len); break;
@@ -334,6 +345,13 @@ static void fmt_arg(struct fmt *F, unsigned i, enum syscall_arg t)
     case SYSCALL_ARG_FADVISE: syscalls_print_value(b, syscalls_xlat_fadvise, v, "%llu"); break;
     case SYSCALL_ARG_RUSAGE_WHO: syscalls_print_value(b, syscalls_xlat_rusage_who, (uint64_t)(int64_t)(int)v, "%#llx /* RUSAGE_??? */"); break;
     case SYSCALL_ARG_XATTR_FLAGS: syscalls_print_flags(b, syscalls_xlat_xattr_flags, v, "0"); break;
+    case SYSCALL_ARG_SHUTDOWN_HOW: syscalls_print_value(b, syscalls_xlat_shutdown_how, v, "%#llx /* SHUT_??? */"); break;
+    case SYSCALL_ARG_MREMAP_FLAGS: syscalls_print_flags(b, syscalls_xlat_mremap_flags, v, "0"); break;
+    case SYSCALL_ARG_MREMAP_ADDR: syscalls_print_addr(b, v); break;
+    case SYSCALL_ARG_MSYNC_FLAGS: syscalls_print_flags(b, syscalls_xlat_msync_flags, v, "0"); break;
+    case SYSCALL_ARG_ITIMER_WHICH: syscalls_print_value(b, syscalls_xlat_itimer_which, v, "%#llx /* ITIMER_??? */"); break;
+    case SYSCALL_ARG_IDTYPE: syscalls_print_value(b, syscalls_xlat_idtype, v, "%#llx /* P_??? */"); break;
+    case SYSCALL_ARG_TIMERFD_SETTIME_FLAGS: syscalls_print_flags(b, syscalls_xlat_timerfd_settime_flags, v, "0"); break;
     case SYSCALL_ARG_RENAME_FLAGS: syscalls_print_flags(b, syscalls_xlat_rename_flags, v, "0"); break;
     case SYSCALL_ARG_SOCKOPT_LEVEL:
         syscalls_print_value(b, syscalls_xlat_sockopt_levels, (uint32_t)v, "%#llx /* SOL_?? */");
@@ -358,7 +376,10 @@ static void fmt_arg(struct fmt *F, unsigned i, enum syscall_arg t)
     case SYSCALL_ARG_TIMESPEC_REMAINING: case SYSCALL_ARG_CPUSET_OUT: case SYSCALL_ARG_SYSINFO_OUT:
     case SYSCALL_ARG_STATFS_OUT: case SYSCALL_ARG_POLLFDS: case SYSCALL_ARG_IOVEC_IN: case SYSCALL_ARG_IOVEC_OUT:
     case SYSCALL_ARG_UTIMENS_IN: case SYSCALL_ARG_TIMEVAL_PAIR_IN: case SYSCALL_ARG_RUSAGE_OUT:
-    case SYSCALL_ARG_STACK_IN: case SYSCALL_ARG_STACK_OUT:
+    case SYSCALL_ARG_STACK_IN: case SYSCALL_ARG_STACK_OUT: case SYSCALL_ARG_ITIMERSPEC_IN:
+    case SYSCALL_ARG_ITIMERSPEC_OUT: case SYSCALL_ARG_ITIMERVAL_IN: case SYSCALL_ARG_ITIMERVAL_OUT:
+    case SYSCALL_ARG_SIGEVENT_IN: case SYSCALL_ARG_TIMERID_OUT: case SYSCALL_ARG_SIGINFO_OUT:
+    case SYSCALL_ARG_SCHED_PARAM_OUT:
         if (!v && t != SYSCALL_ARG_DIRENTS_OUT)
             syscalls_buf_puts(b, "NULL");
         else if (!v)
@@ -388,6 +409,8 @@ static int printed_at_exit(enum syscall_arg t)
     case SYSCALL_ARG_CPUSET_OUT: case SYSCALL_ARG_SYSINFO_OUT: case SYSCALL_ARG_STATFS_OUT:
     case SYSCALL_ARG_SOCKADDR_OUT: case SYSCALL_ARG_SOCKLEN_INOUT: case SYSCALL_ARG_EPOLL_EVENTS_OUT:
     case SYSCALL_ARG_RUSAGE_OUT: case SYSCALL_ARG_STACK_OUT: case SYSCALL_ARG_SOCKOPT_OUT:
+    case SYSCALL_ARG_ITIMERSPEC_OUT: case SYSCALL_ARG_ITIMERVAL_OUT: case SYSCALL_ARG_TIMERID_OUT:
+    case SYSCALL_ARG_SIGINFO_OUT: case SYSCALL_ARG_SCHED_PARAM_OUT:
         return 1;
     default:
         return 0;
@@ -405,10 +428,13 @@ static unsigned split_of(const struct syscall_desc *d)
 
 static int skip_arg(const struct fmt *F, unsigned i)
 {
-    /* open's mode is printed only with O_CREAT or O_TMPFILE */
+    /* open's mode is printed only with O_CREAT or O_TMPFILE; mremap's new address only when
+     * it is one (MREMAP_MAYMOVE|MREMAP_FIXED) */
     const struct syscall_desc *d = F->d;
     if (d->args[i] == SYSCALL_ARG_MODE && i > 0 && d->args[i - 1] == SYSCALL_ARG_OPEN_FLAGS)
         return !syscalls_open_has_mode(F->it->args[i - 1]);
+    if (d->args[i] == SYSCALL_ARG_MREMAP_ADDR && i > 0)
+        return (F->it->args[i - 1] & (MREMAP_MAYMOVE | MREMAP_FIXED)) != (MREMAP_MAYMOVE | MREMAP_FIXED);
     return 0;
 }
 
