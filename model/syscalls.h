@@ -139,6 +139,10 @@ enum syscall_arg {
     SYSCALL_ARG_SIGINFO_OUT,      /* siginfo_t (exit: waitid) */
     SYSCALL_ARG_SCHED_PARAM_OUT,  /* struct sched_param (exit) */
     SYSCALL_ARG_TIMERFD_SETTIME_FLAGS, /* TFD_TIMER_ABSTIME ... */
+    SYSCALL_ARG_FDSET_INOUT,      /* an fd_set of the nfds in argument 0 (entry; exit: the ready ones) */
+    SYSCALL_ARG_TIMEVAL_INOUT,    /* struct timeval (entry; exit: the time left) */
+    SYSCALL_ARG_TIMESPEC_INOUT,   /* struct timespec (entry; exit: the time left) */
+    SYSCALL_ARG_PSELECT_SIGMASK,  /* pselect6's {sigset pointer, size} (entry) */
     SYSCALL_ARG_COUNT
 };
 
@@ -151,14 +155,15 @@ enum syscall_ret {
     SYSCALL_RET_NONE,     /* never returns (exit, exit_group) */
 };
 
-/* The decoder of a syscall.  The first four are decoded argument by argument
- * from the descriptor's kinds (the last three of them with a twist of their
+/* The decoder of a syscall.  The first five are decoded argument by argument
+ * from the descriptor's kinds (the last four of them with a twist of their
  * own); the others by a decoder of their own, which knows their arguments. */
 enum syscall_family {
     SYSCALL_FAMILY_ARGS = 0,
     SYSCALL_FAMILY_POLL,         /* poll: its return value lists the ready fds */
     SYSCALL_FAMILY_EXEC,         /* execve, execveat: a thread that execs becomes the leader */
     SYSCALL_FAMILY_RESTART,      /* restart_syscall: names the call it resumes */
+    SYSCALL_FAMILY_SELECT,       /* select, pselect6: the return value lists the ready fds and the time left */
     SYSCALL_FAMILY_CLONE,
     SYSCALL_FAMILY_CLONE3,
     SYSCALL_FAMILY_FUTEX,
@@ -209,6 +214,22 @@ const struct syscall_desc *syscalls_desc_at(size_t i);
 /* The class named name ("file", "%file", "desc" ...), 0 if unknown. */
 uint32_t syscalls_class_from_name(const char *name);
 
+/* What prctl's arguments are, by its option (strace's shapes): */
+enum syscall_prctl_shape {
+    SYSCALL_PRCTL_HEX4 = 0,       /* unknown: four arguments in hex */
+    SYSCALL_PRCTL_NONE,           /* no argument (PR_GET_DUMPABLE ...) */
+    SYSCALL_PRCTL_ULONG1,         /* one unsigned long (PR_SET_KEEPCAPS ...) */
+    SYSCALL_PRCTL_ULONG4,         /* four unsigned longs (PR_SET_NO_NEW_PRIVS ...) */
+    SYSCALL_PRCTL_INT_OUT,        /* an int the call writes: [1] (PR_GET_PDEATHSIG ...) */
+    SYSCALL_PRCTL_SIGNAL,         /* a signal (PR_SET_PDEATHSIG) */
+    SYSCALL_PRCTL_DUMPABLE,       /* SUID_DUMP_* */
+    SYSCALL_PRCTL_CAP,            /* a capability (PR_CAPBSET_READ, PR_CAPBSET_DROP) */
+    SYSCALL_PRCTL_NAME_IN,        /* a task name (PR_SET_NAME) */
+    SYSCALL_PRCTL_NAME_OUT,       /* a task name the call writes (PR_GET_NAME) */
+};
+/* The shape of prctl option op. */
+enum syscall_prctl_shape syscalls_prctl_shape(uint64_t op);
+
 /* ---- what the recorder captures ------------------------------------------- */
 
 /* What is copied out of the tracee for one argument, at entry or at exit. */
@@ -231,6 +252,7 @@ enum syscall_capture_count {
     SYSCALL_COUNT_RET,            /* the return value */
     SYSCALL_COUNT_PREV_ARG_AND_RET, /* the smaller of the previous argument and the return value; none when 0 */
     SYSCALL_COUNT_NEXT_ARG_SOCKLEN, /* the socklen_t the next argument points at */
+    SYSCALL_COUNT_FDSET,          /* the bytes of an fd_set of the nfds in argument 0 (whole longs) */
 };
 
 /* When a capture is taken (at exit: by the return value, ok meaning no error). */

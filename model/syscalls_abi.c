@@ -79,6 +79,8 @@ const struct syscalls_abi syscalls_abi = {
 /* Most bytes of a socket option's value recorded (the largest struct decoded
  * is far smaller; longer values are printed as strings of at most -s bytes). */
 #define SOCKOPT_MAX 256
+/* Most bytes of an fd_set recorded: FD_SETSIZE (1024) fds */
+#define FDSET_BYTES (__FD_SETSIZE / 8)
 
 /* capture shapes */
 #define NONE { 0 }
@@ -202,6 +204,13 @@ static const struct syscall_arg_info infos[SYSCALL_ARG_COUNT] = {
     VAL(ITIMER_WHICH, "itimer which"),
     VAL(IDTYPE, "waitid idtype"),
     VAL(TIMERFD_SETTIME_FLAGS, "timerfd_settime flags"),
+    INOUT(FDSET_INOUT, "fd_set", ARR(SYSCALL_COUNT_FDSET, SYSCALL_IF_ALWAYS, uint8_t, FDSET_BYTES, "fdset"),
+          ARR(SYSCALL_COUNT_FDSET, SYSCALL_IF_RET_POSITIVE, uint8_t, FDSET_BYTES, "fdset")),
+    INOUT(TIMEVAL_INOUT, "struct timeval", ONE(SYSCALL_IF_ALWAYS, struct __kernel_old_timeval, "timeval"),
+          ONE(SYSCALL_IF_OK, struct __kernel_old_timeval, "timeval")),
+    INOUT(TIMESPEC_INOUT, "struct timespec", ONE(SYSCALL_IF_ALWAYS, struct __kernel_timespec, "timespec"),
+          ONE(SYSCALL_IF_OK, struct __kernel_timespec, "timespec")),
+    IN(PSELECT_SIGMASK, "pselect6 sigmask", ONE(SYSCALL_IF_ALWAYS, uint64_t[2], "pselect6_data")),
     IN(ITIMERSPEC_IN, "struct itimerspec", ONE(SYSCALL_IF_ALWAYS, struct __kernel_itimerspec, "itimerspec")),
     OUT(ITIMERSPEC_OUT, "struct itimerspec", ONE(SYSCALL_IF_OK, struct __kernel_itimerspec, "itimerspec")),
     IN(ITIMERVAL_IN, "struct itimerval", ONE(SYSCALL_IF_ALWAYS, struct itimerval, "itimerval")),
@@ -217,6 +226,28 @@ const struct syscall_arg_info *syscalls_arg_info(enum syscall_arg k)
     if ((unsigned)k >= SYSCALL_ARG_COUNT)
         return NULL;
     return &infos[k];
+}
+
+static const struct { uint32_t op; uint8_t shape; } prctl_shapes[] = {
+    { PR_SET_PDEATHSIG, SYSCALL_PRCTL_SIGNAL }, { PR_GET_PDEATHSIG, SYSCALL_PRCTL_INT_OUT },
+    { PR_GET_DUMPABLE, SYSCALL_PRCTL_NONE }, { PR_SET_DUMPABLE, SYSCALL_PRCTL_DUMPABLE },
+    { PR_GET_KEEPCAPS, SYSCALL_PRCTL_NONE }, { PR_SET_KEEPCAPS, SYSCALL_PRCTL_ULONG1 },
+    { PR_SET_NAME, SYSCALL_PRCTL_NAME_IN }, { PR_GET_NAME, SYSCALL_PRCTL_NAME_OUT },
+    { PR_GET_SECCOMP, SYSCALL_PRCTL_NONE }, { PR_CAPBSET_READ, SYSCALL_PRCTL_CAP },
+    { PR_CAPBSET_DROP, SYSCALL_PRCTL_CAP }, { PR_GET_SECUREBITS, SYSCALL_PRCTL_NONE },
+    { PR_GET_TIMERSLACK, SYSCALL_PRCTL_NONE }, { PR_SET_TIMERSLACK, SYSCALL_PRCTL_ULONG1 },
+    { PR_SET_PTRACER, SYSCALL_PRCTL_ULONG1 }, { PR_SET_CHILD_SUBREAPER, SYSCALL_PRCTL_ULONG1 },
+    { PR_GET_CHILD_SUBREAPER, SYSCALL_PRCTL_INT_OUT }, { PR_SET_NO_NEW_PRIVS, SYSCALL_PRCTL_ULONG4 },
+    { PR_GET_NO_NEW_PRIVS, SYSCALL_PRCTL_ULONG4 }, { PR_GET_THP_DISABLE, SYSCALL_PRCTL_ULONG4 },
+    { PR_SET_THP_DISABLE, SYSCALL_PRCTL_ULONG4 }, { PR_MCE_KILL_GET, SYSCALL_PRCTL_ULONG4 },
+};
+
+enum syscall_prctl_shape syscalls_prctl_shape(uint64_t op)
+{
+    for (size_t i = 0; i < sizeof prctl_shapes / sizeof prctl_shapes[0]; i++)
+        if (prctl_shapes[i].op == op)
+            return (enum syscall_prctl_shape)prctl_shapes[i].shape;
+    return SYSCALL_PRCTL_HEX4;
 }
 
 /* ---- the families' own captures ------------------------------------------------ */
@@ -248,7 +279,7 @@ int syscalls_family_captures(const struct syscall_desc *d, const uint64_t a[6], 
                            "clone_args");
             break;
         case SYSCALL_FAMILY_PRCTL:
-            if (a[0] == PR_SET_NAME)
+            if (syscalls_prctl_shape(a[0]) == SYSCALL_PRCTL_NAME_IN)
                 family_capture(out, &n, 1, a[1], STR, TASK_COMM_LEN, NULL);
             break;
         case SYSCALL_FAMILY_RT_SIGRETURN: /* the mask of the signal frame's ucontext */
@@ -267,6 +298,8 @@ int syscalls_family_captures(const struct syscall_desc *d, const uint64_t a[6], 
                 family_capture(out, &n, 2, a[2], ST, sizeof(struct termios), "termios");
             else if (d->family == SYSCALL_FAMILY_IOCTL && req == TIOCSWINSZ)
                 family_capture(out, &n, 2, a[2], ST, sizeof(struct winsize), "winsize");
+            else if (d->family == SYSCALL_FAMILY_IOCTL && (req == FIONBIO || req == FIOASYNC))
+                family_capture(out, &n, 2, a[2], ST, sizeof(int), "int");
             break;
         default: break;
         }
@@ -288,8 +321,10 @@ int syscalls_family_captures(const struct syscall_desc *d, const uint64_t a[6], 
         if ((flags & CLONE_PARENT_SETTID) && ptid)
             family_capture(out, &n, 1, ptid, ST, sizeof(int), "int");
     }
-    if (d->family == SYSCALL_FAMILY_PRCTL && a[0] == PR_GET_NAME && ok)
+    if (d->family == SYSCALL_FAMILY_PRCTL && syscalls_prctl_shape(a[0]) == SYSCALL_PRCTL_NAME_OUT && ok)
         family_capture(out, &n, 1, a[1], STR, TASK_COMM_LEN, NULL);
+    if (d->family == SYSCALL_FAMILY_PRCTL && syscalls_prctl_shape(a[0]) == SYSCALL_PRCTL_INT_OUT && ok && a[1])
+        family_capture(out, &n, 1, a[1], ST, sizeof(int), "int");
     if (d->family == SYSCALL_FAMILY_FCNTL && ok && (a[1] == F_DUPFD || a[1] == F_DUPFD_CLOEXEC))
         family_capture(out, &n, 6, (uint64_t)ret, FD, 0, NULL);
     return n;

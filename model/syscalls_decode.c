@@ -932,6 +932,15 @@ static void print_timeval(struct syscalls_buf *b, const struct timeval *tv)
     syscalls_buf_printf(b, "{tv_sec=%lld, tv_usec=%lld}", (long long)tv->tv_sec, (long long)tv->tv_usec);
 }
 
+void syscalls_print_timeval(struct syscalls_buf *b, const uint8_t *p, size_t len)
+{
+    struct timeval tv;
+    if (len < syscalls_abi.timeval || len < sizeof tv)
+        return;
+    memcpy(&tv, p, sizeof tv);
+    print_timeval(b, &tv);
+}
+
 void syscalls_print_timeval_pair(struct syscalls_buf *b, const uint8_t *p, size_t len)
 {
     struct timeval tv[2];

@@ -49,7 +49,7 @@ extern const struct syscalls_xlat syscalls_xlat_open_access[], syscalls_xlat_ope
     syscalls_xlat_rusage_who[], syscalls_xlat_ss_flags[], syscalls_xlat_xattr_flags[], syscalls_xlat_rename_flags[],
     syscalls_xlat_sockopt_levels[], syscalls_xlat_shutdown_how[], syscalls_xlat_mremap_flags[],
     syscalls_xlat_msync_flags[], syscalls_xlat_itimer_which[], syscalls_xlat_idtype[], syscalls_xlat_sigev_notify[],
-    syscalls_xlat_timerfd_settime_flags[];
+    syscalls_xlat_timerfd_settime_flags[], syscalls_xlat_prctl_options[], syscalls_xlat_suid_dump[];
 /* Masks the tables need: O_ACCMODE, MAP_TYPE, AT_STATX_SYNC_TYPE, SA_RESTORER (the kernel's) */
 extern const uint64_t syscalls_open_accmode, syscalls_mmap_type_mask, syscalls_statx_sync_type, syscalls_sa_restorer;
 
@@ -93,6 +93,7 @@ const char *syscalls_errno_message(int e);
  * shorter than the struct) */
 void syscalls_print_stat(struct syscalls_buf *b, const uint8_t *st, size_t len);
 void syscalls_print_timespec(struct syscalls_buf *b, const uint8_t *ts, size_t len);
+void syscalls_print_timeval(struct syscalls_buf *b, const uint8_t *tv, size_t len);
 void syscalls_print_rlimit(struct syscalls_buf *b, const uint8_t *rl, size_t len);
 void syscalls_print_sigaction(struct syscalls_buf *b, const uint8_t *sa, size_t len);
 void syscalls_print_sockaddr(struct syscalls_buf *b, const uint8_t *sa, size_t len);

@@ -18,6 +18,7 @@
 #include <linux/futex.h>
 #include <linux/mman.h>
 #include <linux/poll.h>
+#include <linux/prctl.h>
 #include <linux/random.h>
 #include <linux/resource.h>
 #include <linux/sched.h>
@@ -186,6 +187,26 @@ const struct syscalls_xlat syscalls_xlat_idtype[] = { X(P_ALL), X(P_PID), X(P_PG
 const struct syscalls_xlat syscalls_xlat_sigev_notify[] = {
     X(SIGEV_SIGNAL), X(SIGEV_NONE), X(SIGEV_THREAD), X(SIGEV_THREAD_ID), END,
 };
+const struct syscalls_xlat syscalls_xlat_prctl_options[] = {
+    X(PR_SET_PDEATHSIG), X(PR_GET_PDEATHSIG), X(PR_GET_DUMPABLE), X(PR_SET_DUMPABLE), X(PR_GET_UNALIGN),
+    X(PR_SET_UNALIGN), X(PR_GET_KEEPCAPS), X(PR_SET_KEEPCAPS), X(PR_GET_FPEMU), X(PR_SET_FPEMU),
+    X(PR_GET_FPEXC), X(PR_SET_FPEXC), X(PR_GET_TIMING), X(PR_SET_TIMING), X(PR_SET_NAME), X(PR_GET_NAME),
+    X(PR_GET_ENDIAN), X(PR_SET_ENDIAN), X(PR_GET_SECCOMP), X(PR_SET_SECCOMP), X(PR_CAPBSET_READ),
+    X(PR_CAPBSET_DROP), X(PR_GET_TSC), X(PR_SET_TSC), X(PR_GET_SECUREBITS), X(PR_SET_SECUREBITS),
+    X(PR_SET_TIMERSLACK), X(PR_GET_TIMERSLACK), X(PR_TASK_PERF_EVENTS_DISABLE),
+    X(PR_TASK_PERF_EVENTS_ENABLE), X(PR_MCE_KILL), X(PR_MCE_KILL_GET), X(PR_SET_MM), X(PR_SET_PTRACER),
+    X(PR_SET_CHILD_SUBREAPER), X(PR_GET_CHILD_SUBREAPER), X(PR_SET_NO_NEW_PRIVS), X(PR_GET_NO_NEW_PRIVS),
+    X(PR_GET_TID_ADDRESS), X(PR_SET_THP_DISABLE), X(PR_GET_THP_DISABLE), X(PR_MPX_ENABLE_MANAGEMENT),
+    X(PR_MPX_DISABLE_MANAGEMENT), X(PR_SET_FP_MODE), X(PR_GET_FP_MODE), X(PR_CAP_AMBIENT),
+    X(PR_SVE_SET_VL), X(PR_SVE_GET_VL), X(PR_GET_SPECULATION_CTRL), X(PR_SET_SPECULATION_CTRL),
+    X(PR_PAC_RESET_KEYS), X(PR_SET_TAGGED_ADDR_CTRL), X(PR_GET_TAGGED_ADDR_CTRL), X(PR_SET_IO_FLUSHER),
+    X(PR_GET_IO_FLUSHER), X(PR_SET_SYSCALL_USER_DISPATCH), X(PR_PAC_SET_ENABLED_KEYS),
+    X(PR_PAC_GET_ENABLED_KEYS), X(PR_SCHED_CORE), X(PR_SET_VMA), END,
+};
+/* the kernel's, not exported to user space (linux/sched/coredump.h) */
+const struct syscalls_xlat syscalls_xlat_suid_dump[] = {
+    { 0, "SUID_DUMP_DISABLE" }, { 1, "SUID_DUMP_USER" }, { 2, "SUID_DUMP_ROOT" }, END,
+};
 const struct syscalls_xlat syscalls_xlat_fadvise[] = {
     X(POSIX_FADV_NORMAL), X(POSIX_FADV_RANDOM), X(POSIX_FADV_SEQUENTIAL), X(POSIX_FADV_WILLNEED),
     X(POSIX_FADV_DONTNEED), X(POSIX_FADV_NOREUSE), END,
@@ -194,7 +215,8 @@ const struct syscalls_xlat syscalls_xlat_ioctl[] = {
     X(TCGETS), { TCSETS, "SNDCTL_TMR_START or TCSETS" }, { TCSETSW, "SNDCTL_TMR_STOP or TCSETSW" },
     { TCSETSF, "SNDCTL_TMR_CONTINUE or TCSETSF" }, X(TCFLSH), X(TIOCSCTTY), X(TIOCGPGRP), X(TIOCSPGRP),
     X(TIOCGWINSZ), X(TIOCSWINSZ), X(FIONREAD), X(FIONBIO), X(FIONCLEX), X(FIOCLEX), X(FIOASYNC),
-    { (uint32_t)TIOCGPTN, "TIOCGPTN" }, { (uint32_t)TIOCSPTLCK, "TIOCSPTLCK" }, END,
+    { (uint32_t)TIOCGPTN, "TIOCGPTN" }, { (uint32_t)TIOCSPTLCK, "TIOCSPTLCK" },
+    { (uint32_t)FICLONE, "BTRFS_IOC_CLONE or FICLONE" }, END,
 };
 const struct syscalls_xlat syscalls_xlat_poll_events[] = {
     X(POLLIN), X(POLLPRI), X(POLLOUT), X(POLLERR), X(POLLHUP), X(POLLNVAL), X(POLLRDNORM), X(POLLRDBAND),

@@ -8,6 +8,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <linux/fs.h>
 #include <linux/futex.h>
 #include <linux/sched.h>
 
@@ -25,6 +26,14 @@ const struct sc_cap *sc_find_cap(const struct sc_item *it, uint32_t arg, uint32_
 {
     for (uint32_t i = 0; i < it->ncap; i++)
         if (it->cap[i].arg == arg && it->cap[i].kind == kind)
+            return &it->cap[i];
+    return NULL;
+}
+
+const struct sc_cap *sc_find_cap_at(const struct sc_item *it, uint32_t arg, uint32_t kind, int at_exit)
+{
+    for (uint32_t i = 0; i < it->ncap; i++)
+        if (it->cap[i].arg == arg && it->cap[i].kind == kind && !(it->cap[i].flags & TR_CAPF_EXIT) == !at_exit)
             return &it->cap[i];
     return NULL;
 }
@@ -124,9 +133,25 @@ static void fmt_argv(struct fmt *F, unsigned i)
     syscalls_buf_putc(F->b, ']');
 }
 
+/* fd_set bytes as strace lists them: [3 4], the fds below nfds that are set */
+static void fmt_fdset(struct syscalls_buf *b, const uint8_t *p, size_t len, uint64_t nfds)
+{
+    char sep = '[';
+    for (uint64_t fd = 0; fd < nfds && fd / 8 < len; fd++)
+        if (p[fd / 8] & (1u << (fd % 8))) {
+            syscalls_buf_printf(b, "%c%llu", sep, (unsigned long long)fd);
+            sep = ' ';
+        }
+    if (sep == '[')
+        syscalls_buf_putc(b, '[');
+    syscalls_buf_putc(b, ']');
+}
+
 static void fmt_struct(struct fmt *F, unsigned i, enum syscall_arg t)
 {
-    const struct sc_cap *cp = sc_find_cap(F->it, i, TR_CAP_STRUCT);
+    const struct sc_cap *cp = sc_find_cap_at(F->it, i, TR_CAP_STRUCT, 0);
+    if (!cp)
+        cp = sc_find_cap(F->it, i, TR_CAP_STRUCT);
     uint64_t v = F->it->args[i];
     if (!cp || !cp->len) {
         syscalls_print_addr(F->b, v);
@@ -150,6 +175,19 @@ static void fmt_struct(struct fmt *F, unsigned i, enum syscall_arg t)
     case SYSCALL_ARG_ITIMERSPEC_IN: case SYSCALL_ARG_ITIMERSPEC_OUT: syscalls_print_itimerspec(F->b, p, cp->len); break;
     case SYSCALL_ARG_ITIMERVAL_IN: case SYSCALL_ARG_ITIMERVAL_OUT: syscalls_print_itimerval(F->b, p, cp->len); break;
     case SYSCALL_ARG_SIGEVENT_IN: syscalls_print_sigevent(F->b, p, cp->len); break;
+    case SYSCALL_ARG_FDSET_INOUT: fmt_fdset(F->b, p, cp->len, (uint32_t)F->it->args[0]); break;
+    case SYSCALL_ARG_TIMEVAL_INOUT: syscalls_print_timeval(F->b, p, cp->len); break;
+    case SYSCALL_ARG_TIMESPEC_INOUT: syscalls_print_timespec(F->b, p, cp->len); break;
+    case SYSCALL_ARG_PSELECT_SIGMASK: {
+        uint64_t d[2]; /* the sigset's address and size (strace reads the set too) */
+        if (cp->len < sizeof d)
+            break;
+        memcpy(d, p, sizeof d);
+        syscalls_buf_puts(F->b, "{sigmask=");
+        syscalls_print_addr(F->b, d[0]);
+        syscalls_buf_printf(F->b, ", sigsetsize=%llu}", (unsigned long long)d[1]);
+        break;
+    }
     case SYSCALL_ARG_SIGINFO_OUT: syscalls_print_siginfo(F->b, p, cp->len); break;
     case SYSCALL_ARG_TIMERID_OUT: case SYSCALL_ARG_SCHED_PARAM_OUT: {
         int32_t v32;
@@ -379,7 +417,8 @@ static void fmt_arg(struct fmt *F, unsigned i, enum syscall_arg t)
     case SYSCALL_ARG_STACK_IN: case SYSCALL_ARG_STACK_OUT: case SYSCALL_ARG_ITIMERSPEC_IN:
     case SYSCALL_ARG_ITIMERSPEC_OUT: case SYSCALL_ARG_ITIMERVAL_IN: case SYSCALL_ARG_ITIMERVAL_OUT:
     case SYSCALL_ARG_SIGEVENT_IN: case SYSCALL_ARG_TIMERID_OUT: case SYSCALL_ARG_SIGINFO_OUT:
-    case SYSCALL_ARG_SCHED_PARAM_OUT:
+    case SYSCALL_ARG_SCHED_PARAM_OUT: case SYSCALL_ARG_FDSET_INOUT: case SYSCALL_ARG_TIMEVAL_INOUT:
+    case SYSCALL_ARG_TIMESPEC_INOUT: case SYSCALL_ARG_PSELECT_SIGMASK:
         if (!v && t != SYSCALL_ARG_DIRENTS_OUT)
             syscalls_buf_puts(b, "NULL");
         else if (!v)
@@ -713,6 +752,12 @@ static void ioctl_entry(struct fmt *F)
     } else if (req == TIOCSWINSZ && cp && cp->len == syscalls_abi.winsize) {
         syscalls_buf_puts(b, ", ");
         syscalls_print_winsize(b, sc_cap_data(F->it, cp), cp->len);
+    } else if ((req == FIONBIO || req == FIOASYNC) && cp && cp->len == sizeof(int)) {
+        int v;
+        memcpy(&v, sc_cap_data(F->it, cp), sizeof v);
+        syscalls_buf_printf(b, ", [%d]", v);
+    } else if (req == FICLONE) { /* the source fd */
+        syscalls_buf_printf(b, ", %d", (int)a[2]);
     } else {
         syscalls_buf_puts(b, ", ");
         syscalls_print_addr(b, a[2]);
@@ -741,7 +786,8 @@ static void ioctl_exit(struct fmt *F)
 
 static int prctl_has_exit(const struct sc_item *it)
 {
-    return it->args[0] == PR_GET_NAME;
+    enum syscall_prctl_shape sh = syscalls_prctl_shape(it->args[0]);
+    return sh == SYSCALL_PRCTL_NAME_OUT || sh == SYSCALL_PRCTL_INT_OUT;
 }
 
 static void prctl_entry(struct fmt *F)
@@ -759,26 +805,29 @@ static void prctl_entry(struct fmt *F)
         "CAP_WAKE_ALARM", "CAP_BLOCK_SUSPEND", "CAP_AUDIT_READ", "CAP_PERFMON", "CAP_BPF",
         "CAP_CHECKPOINT_RESTORE",
     };
-    switch (a[0]) {
-    case PR_SET_PDEATHSIG: syscalls_buf_puts(b, "PR_SET_PDEATHSIG, "); syscalls_print_signal(b, (int)a[1]); break;
-    case PR_SET_NAME: syscalls_buf_puts(b, "PR_SET_NAME, "); fmt_string(F, 1, syscalls_abi.comm); break;
-    case PR_GET_NAME: syscalls_buf_puts(b, "PR_GET_NAME, "); break; /* the name at exit */
-    case PR_CAPBSET_READ:
-        syscalls_buf_puts(b, "PR_CAPBSET_READ, ");
+    enum syscall_prctl_shape sh = syscalls_prctl_shape(a[0]);
+    syscalls_print_value(b, syscalls_xlat_prctl_options, a[0], "%#llx /* PR_??? */");
+    switch (sh) {
+    case SYSCALL_PRCTL_NONE: break;
+    case SYSCALL_PRCTL_NAME_OUT: case SYSCALL_PRCTL_INT_OUT: syscalls_buf_puts(b, ", "); break; /* at exit */
+    case SYSCALL_PRCTL_SIGNAL: syscalls_buf_puts(b, ", "); syscalls_print_signal(b, (int)a[1]); break;
+    case SYSCALL_PRCTL_NAME_IN: syscalls_buf_puts(b, ", "); fmt_string(F, 1, syscalls_abi.comm); break;
+    case SYSCALL_PRCTL_ULONG1: syscalls_buf_printf(b, ", %llu", (unsigned long long)a[1]); break;
+    case SYSCALL_PRCTL_DUMPABLE:
+        syscalls_buf_puts(b, ", ");
+        syscalls_print_value(b, syscalls_xlat_suid_dump, a[1], "%#llx /* SUID_DUMP_??? */");
+        break;
+    case SYSCALL_PRCTL_CAP:
         if (a[1] < sizeof caps / sizeof caps[0])
-            syscalls_buf_puts(b, caps[a[1]]);
+            syscalls_buf_printf(b, ", %s", caps[a[1]]);
         else
-            syscalls_buf_printf(b, "%#llx /* CAP_??? */", (unsigned long long)a[1]);
+            syscalls_buf_printf(b, ", %#llx /* CAP_??? */", (unsigned long long)a[1]);
         break;
-    case PR_SET_NO_NEW_PRIVS:
-    case PR_GET_NO_NEW_PRIVS:
-        syscalls_buf_printf(b, "%s, %llu, %llu, %llu, %llu",
-                            a[0] == PR_SET_NO_NEW_PRIVS ? "PR_SET_NO_NEW_PRIVS" : "PR_GET_NO_NEW_PRIVS",
-                            (unsigned long long)a[1], (unsigned long long)a[2], (unsigned long long)a[3],
-                            (unsigned long long)a[4]);
+    case SYSCALL_PRCTL_ULONG4:
+        for (int k = 1; k < 5; k++)
+            syscalls_buf_printf(b, ", %llu", (unsigned long long)a[k]);
         break;
-    default:
-        syscalls_buf_printf(b, "%#llx", (unsigned long long)a[0]);
+    case SYSCALL_PRCTL_HEX4:
         for (int k = 1; k < 5; k++)
             syscalls_buf_printf(b, a[k] ? ", %#llx" : ", %llu", (unsigned long long)a[k]);
         break;
@@ -787,7 +836,19 @@ static void prctl_entry(struct fmt *F)
 
 static void prctl_exit(struct fmt *F)
 {
-    if (F->it->args[0] != PR_GET_NAME)
+    enum syscall_prctl_shape sh = syscalls_prctl_shape(F->it->args[0]);
+    if (sh == SYSCALL_PRCTL_INT_OUT) {
+        const struct sc_cap *cp = sc_find_cap(F->it, 1, TR_CAP_STRUCT);
+        int v;
+        if (returned_ok(F->it) && cp && cp->len == sizeof v) {
+            memcpy(&v, sc_cap_data(F->it, cp), sizeof v);
+            syscalls_buf_printf(F->b, "[%d]", v);
+        } else {
+            syscalls_print_addr(F->b, F->it->args[1]);
+        }
+        return;
+    }
+    if (sh != SYSCALL_PRCTL_NAME_OUT)
         return;
     const struct sc_cap *cp = sc_find_cap(F->it, 1, TR_CAP_STRING);
     if (returned_ok(F->it) && cp)
@@ -910,19 +971,53 @@ static void format_ret(struct cat_ctx *c, const struct sc_item *it, struct sysca
         if (it->args[1] == F_DUPFD || it->args[1] == F_DUPFD_CLOEXEC)
             rt = SYSCALL_RET_FD;
     }
-    if (d && d->family == SYSCALL_FAMILY_POLL) {
+    if (d && d->family == SYSCALL_FAMILY_PRCTL && it->args[0] == PR_GET_DUMPABLE) {
+        syscalls_buf_printf(b, "%lld (", (long long)r);
+        syscalls_print_value(b, syscalls_xlat_suid_dump, (uint64_t)r, "SUID_DUMP_???");
+        syscalls_buf_putc(b, ')');
+        return;
+    }
+    if (d && (d->family == SYSCALL_FAMILY_POLL || d->family == SYSCALL_FAMILY_SELECT)) {
         syscalls_buf_printf(b, "%lld", (long long)r);
-        const struct sc_cap *cp = NULL;
-        for (uint32_t k = 0; k < it->ncap; k++)
-            if (it->cap[k].arg == 0 && (it->cap[k].flags & TR_CAPF_EXIT))
-                cp = &it->cap[k];
-        if (r == 0)
+        if (r == 0) {
             syscalls_buf_puts(b, " (Timeout)");
-        else if (cp && cp->len) {
-            syscalls_buf_puts(b, " (");
-            syscalls_print_pollfds(b, sc_cap_data(it, cp), cp->len, 1);
-            syscalls_buf_putc(b, ')');
+            return;
         }
+        struct syscalls_buf *keep = b; /* what follows goes in parentheses, when anything does */
+        size_t start = b->len;
+        syscalls_buf_puts(b, " (");
+        size_t open = b->len;
+        unsigned timeout_arg = d->family == SYSCALL_FAMILY_POLL ? 2 : 4;
+        if (d->family == SYSCALL_FAMILY_POLL) {
+            const struct sc_cap *cp = sc_find_cap_at(it, 0, TR_CAP_STRUCT, 1);
+            if (cp && cp->len)
+                syscalls_print_pollfds(b, sc_cap_data(it, cp), cp->len, 1);
+        } else {
+            static const char *const names[] = { "in", "out", "except" };
+            for (unsigned k = 1; k <= 3; k++) {
+                const struct sc_cap *cp = sc_find_cap_at(it, k, TR_CAP_STRUCT, 1);
+                uint64_t nfds = (uint32_t)it->args[0];
+                int any = 0;
+                for (uint64_t fd = 0; cp && fd < nfds && fd / 8 < cp->len; fd++)
+                    any |= sc_cap_data(it, cp)[fd / 8] & (1u << (fd % 8));
+                if (!any)
+                    continue;
+                syscalls_buf_printf(b, "%s%s ", b->len > open ? ", " : "", names[k - 1]);
+                fmt_fdset(b, sc_cap_data(it, cp), cp->len, nfds);
+            }
+        }
+        const struct sc_cap *left = d->nargs > timeout_arg ? sc_find_cap_at(it, timeout_arg, TR_CAP_STRUCT, 1) : NULL;
+        if (left && left->len) {
+            syscalls_buf_puts(b, b->len > open ? ", left " : "left ");
+            if (d->args[timeout_arg] == SYSCALL_ARG_TIMEVAL_INOUT)
+                syscalls_print_timeval(b, sc_cap_data(it, left), left->len);
+            else
+                syscalls_print_timespec(b, sc_cap_data(it, left), left->len);
+        }
+        if (b->len > open)
+            syscalls_buf_putc(b, ')');
+        else
+            keep->len = start, keep->p[start] = 0;
         return;
     }
     switch (rt) {
