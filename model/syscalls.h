@@ -143,6 +143,9 @@ enum syscall_arg {
     SYSCALL_ARG_TIMEVAL_INOUT,    /* struct timeval (entry; exit: the time left) */
     SYSCALL_ARG_TIMESPEC_INOUT,   /* struct timespec (entry; exit: the time left) */
     SYSCALL_ARG_PSELECT_SIGMASK,  /* pselect6's {sigset pointer, size} (entry) */
+    SYSCALL_ARG_FLOCK_OP,         /* LOCK_SH ... */
+    SYSCALL_ARG_PRIO_WHICH,       /* PRIO_PROCESS ... */
+    SYSCALL_ARG_TMS_OUT,          /* struct tms (exit) */
     SYSCALL_ARG_COUNT
 };
 
@@ -227,6 +230,9 @@ enum syscall_prctl_shape {
     SYSCALL_PRCTL_NAME_IN,        /* a task name (PR_SET_NAME) */
     SYSCALL_PRCTL_NAME_OUT,       /* a task name the call writes (PR_GET_NAME) */
 };
+/* fcntl's lock commands: 1 sets a lock (struct flock at entry), 2 gets one
+ * (struct flock at exit), 0 not a lock command. */
+int syscalls_fcntl_lock(uint64_t cmd);
 /* The shape of prctl option op. */
 enum syscall_prctl_shape syscalls_prctl_shape(uint64_t op);
 
@@ -311,7 +317,7 @@ int syscalls_family_captures(const struct syscall_desc *d, const uint64_t a[6], 
 struct syscalls_abi {
     uint32_t stat, statx, statfs, sysinfo, utsname, rlimit, timespec, sigset, sigaction;
     uint32_t pollfd, epoll_event, iovec, sockaddr_max, gid, clone_args, termios, winsize;
-    uint32_t rusage, stack, timeval, itimerspec, itimerval, sigevent, siginfo;
+    uint32_t rusage, stack, timeval, itimerspec, itimerval, sigevent, siginfo, flock, tms;
     uint32_t comm;              /* a task's comm (PR_SET_NAME, PR_GET_NAME), with its NUL */
     uint32_t cpuset_max;        /* bytes of a cpu set recorded (CPU_SETSIZE bits) */
     uint32_t uc_sigmask;        /* offset of uc_sigmask in the signal frame's ucontext */

@@ -32,6 +32,7 @@
 #include <linux/sysinfo.h>
 #include <linux/time.h>
 #include <linux/time_types.h>
+#include <linux/times.h>
 #include <linux/uio.h>
 #include <linux/utsname.h>
 
@@ -68,6 +69,8 @@ const struct syscalls_abi syscalls_abi = {
     .itimerval = sizeof(struct itimerval),
     .sigevent = sizeof(sigevent_t),
     .siginfo = sizeof(siginfo_t),
+    .flock = sizeof(struct flock),
+    .tms = sizeof(struct tms),
     .comm = TASK_COMM_LEN,
     .cpuset_max = CPUSET_BYTES,
     .uc_sigmask = offsetof(struct ucontext, uc_sigmask),
@@ -211,6 +214,9 @@ static const struct syscall_arg_info infos[SYSCALL_ARG_COUNT] = {
     INOUT(TIMESPEC_INOUT, "struct timespec", ONE(SYSCALL_IF_ALWAYS, struct __kernel_timespec, "timespec"),
           ONE(SYSCALL_IF_OK, struct __kernel_timespec, "timespec")),
     IN(PSELECT_SIGMASK, "pselect6 sigmask", ONE(SYSCALL_IF_ALWAYS, uint64_t[2], "pselect6_data")),
+    VAL(FLOCK_OP, "flock operation"),
+    VAL(PRIO_WHICH, "priority which"),
+    OUT(TMS_OUT, "struct tms", ONE(SYSCALL_IF_OK, struct tms, "tms")),
     IN(ITIMERSPEC_IN, "struct itimerspec", ONE(SYSCALL_IF_ALWAYS, struct __kernel_itimerspec, "itimerspec")),
     OUT(ITIMERSPEC_OUT, "struct itimerspec", ONE(SYSCALL_IF_OK, struct __kernel_itimerspec, "itimerspec")),
     IN(ITIMERVAL_IN, "struct itimerval", ONE(SYSCALL_IF_ALWAYS, struct itimerval, "itimerval")),
@@ -241,6 +247,15 @@ static const struct { uint32_t op; uint8_t shape; } prctl_shapes[] = {
     { PR_GET_NO_NEW_PRIVS, SYSCALL_PRCTL_ULONG4 }, { PR_GET_THP_DISABLE, SYSCALL_PRCTL_ULONG4 },
     { PR_SET_THP_DISABLE, SYSCALL_PRCTL_ULONG4 }, { PR_MCE_KILL_GET, SYSCALL_PRCTL_ULONG4 },
 };
+
+int syscalls_fcntl_lock(uint64_t cmd)
+{
+    switch (cmd) {
+    case F_SETLK: case F_SETLKW: case F_OFD_SETLK: case F_OFD_SETLKW: return 1;
+    case F_GETLK: case F_OFD_GETLK: return 2;
+    }
+    return 0;
+}
 
 enum syscall_prctl_shape syscalls_prctl_shape(uint64_t op)
 {
@@ -294,6 +309,8 @@ int syscalls_family_captures(const struct syscall_desc *d, const uint64_t a[6], 
         case SYSCALL_FAMILY_IOCTL:
         case SYSCALL_FAMILY_FCNTL:
             family_capture(out, &n, 0, a[0], FD, 0, NULL);
+            if (d->family == SYSCALL_FAMILY_FCNTL && syscalls_fcntl_lock(a[1]) == 1)
+                family_capture(out, &n, 2, a[2], ST, sizeof(struct flock), "flock");
             if (d->family == SYSCALL_FAMILY_IOCTL && (req == TCSETS || req == TCSETSW || req == TCSETSF))
                 family_capture(out, &n, 2, a[2], ST, sizeof(struct termios), "termios");
             else if (d->family == SYSCALL_FAMILY_IOCTL && req == TIOCSWINSZ)
@@ -325,6 +342,8 @@ int syscalls_family_captures(const struct syscall_desc *d, const uint64_t a[6], 
         family_capture(out, &n, 1, a[1], STR, TASK_COMM_LEN, NULL);
     if (d->family == SYSCALL_FAMILY_PRCTL && syscalls_prctl_shape(a[0]) == SYSCALL_PRCTL_INT_OUT && ok && a[1])
         family_capture(out, &n, 1, a[1], ST, sizeof(int), "int");
+    if (d->family == SYSCALL_FAMILY_FCNTL && ok && syscalls_fcntl_lock(a[1]) == 2)
+        family_capture(out, &n, 2, a[2], ST, sizeof(struct flock), "flock");
     if (d->family == SYSCALL_FAMILY_FCNTL && ok && (a[1] == F_DUPFD || a[1] == F_DUPFD_CLOEXEC))
         family_capture(out, &n, 6, (uint64_t)ret, FD, 0, NULL);
     return n;

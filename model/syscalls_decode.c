@@ -24,6 +24,7 @@
 #include <sys/resource.h>
 #include <sys/sysinfo.h>
 #include <sys/sysmacros.h>
+#include <sys/times.h>
 #include <sys/time.h>
 #include <sys/timerfd.h>
 #include <sys/un.h>
@@ -983,6 +984,39 @@ void syscalls_print_stack(struct syscalls_buf *b, const uint8_t *p, size_t len)
     syscalls_buf_printf(b, ", ss_size=%zu}", ss.ss_size);
 }
 
+void syscalls_print_flock(struct syscalls_buf *b, const uint8_t *p, size_t len, int getlk)
+{
+    struct flock fl;
+    if (len < syscalls_abi.flock || len < sizeof fl)
+        return;
+    memcpy(&fl, p, sizeof fl);
+    syscalls_buf_puts(b, "{l_type=");
+    syscalls_print_value(b, syscalls_xlat_flock_types, (uint16_t)fl.l_type, "%#llx /* F_??? */");
+    syscalls_buf_puts(b, ", l_whence=");
+    syscalls_print_value(b, syscalls_xlat_whence, (uint16_t)fl.l_whence, "%#llx /* SEEK_??? */");
+    syscalls_buf_printf(b, ", l_start=%lld, l_len=%lld", (long long)fl.l_start, (long long)fl.l_len);
+    if (getlk)
+        syscalls_buf_printf(b, ", l_pid=%d", (int)fl.l_pid);
+    syscalls_buf_putc(b, '}');
+}
+
+void syscalls_print_tms(struct syscalls_buf *b, const uint8_t *p, size_t len)
+{
+    struct tms t;
+    if (len < syscalls_abi.tms || len < sizeof t)
+        return;
+    memcpy(&t, p, sizeof t);
+    syscalls_buf_puts(b, "{tms_utime=");
+    print_clock_t(b, (uint64_t)t.tms_utime);
+    syscalls_buf_puts(b, ", tms_stime=");
+    print_clock_t(b, (uint64_t)t.tms_stime);
+    syscalls_buf_puts(b, ", tms_cutime=");
+    print_clock_t(b, (uint64_t)t.tms_cutime);
+    syscalls_buf_puts(b, ", tms_cstime=");
+    print_clock_t(b, (uint64_t)t.tms_cstime);
+    syscalls_buf_putc(b, '}');
+}
+
 void syscalls_print_itimerspec(struct syscalls_buf *b, const uint8_t *p, size_t len)
 {
     struct itimerspec its;
@@ -1036,6 +1070,7 @@ void syscalls_print_sigevent(struct syscalls_buf *b, const uint8_t *p, size_t le
 
 /* ---- socket options ------------------------------------------------------------------ */
 
+const struct syscalls_xlat syscalls_xlat_prio_which[] = { X(PRIO_PROCESS), X(PRIO_PGRP), X(PRIO_USER), SYSCALLS_XEND };
 const struct syscalls_xlat syscalls_xlat_shutdown_how[] = { X(SHUT_RD), X(SHUT_WR), X(SHUT_RDWR), SYSCALLS_XEND };
 const struct syscalls_xlat syscalls_xlat_timerfd_settime_flags[] = {
     X(TFD_TIMER_ABSTIME), X(TFD_TIMER_CANCEL_ON_SET), SYSCALLS_XEND,

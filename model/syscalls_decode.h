@@ -49,7 +49,8 @@ extern const struct syscalls_xlat syscalls_xlat_open_access[], syscalls_xlat_ope
     syscalls_xlat_rusage_who[], syscalls_xlat_ss_flags[], syscalls_xlat_xattr_flags[], syscalls_xlat_rename_flags[],
     syscalls_xlat_sockopt_levels[], syscalls_xlat_shutdown_how[], syscalls_xlat_mremap_flags[],
     syscalls_xlat_msync_flags[], syscalls_xlat_itimer_which[], syscalls_xlat_idtype[], syscalls_xlat_sigev_notify[],
-    syscalls_xlat_timerfd_settime_flags[], syscalls_xlat_prctl_options[], syscalls_xlat_suid_dump[];
+    syscalls_xlat_timerfd_settime_flags[], syscalls_xlat_prctl_options[], syscalls_xlat_suid_dump[],
+    syscalls_xlat_flock_ops[], syscalls_xlat_flock_types[], syscalls_xlat_prio_which[];
 /* Masks the tables need: O_ACCMODE, MAP_TYPE, AT_STATX_SYNC_TYPE, SA_RESTORER (the kernel's) */
 extern const uint64_t syscalls_open_accmode, syscalls_mmap_type_mask, syscalls_statx_sync_type, syscalls_sa_restorer;
 
@@ -129,6 +130,10 @@ void syscalls_print_itimerspec(struct syscalls_buf *b, const uint8_t *p, size_t 
 void syscalls_print_itimerval(struct syscalls_buf *b, const uint8_t *p, size_t len);
 /* struct sigevent: {sigev_signo=SIGALRM, sigev_notify=SIGEV_SIGNAL} ... */
 void syscalls_print_sigevent(struct syscalls_buf *b, const uint8_t *p, size_t len);
+/* struct flock: {l_type=F_RDLCK, l_whence=SEEK_SET, l_start=0, l_len=10} (with l_pid: getlk 1) */
+void syscalls_print_flock(struct syscalls_buf *b, const uint8_t *p, size_t len, int getlk);
+/* struct tms: {tms_utime=14 /\* 0.14 s *\/, ...} */
+void syscalls_print_tms(struct syscalls_buf *b, const uint8_t *p, size_t len);
 /* A socket option's name in its level ("SO_REUSEADDR", "TCP_NODELAY"; "0x3e7 /\* SO_??? *\/") */
 void syscalls_print_sockopt_name(struct syscalls_buf *b, int level, int name);
 /* A socket option's value: len bytes of which val holds vlen (NULL: none

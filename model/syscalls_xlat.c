@@ -207,6 +207,10 @@ const struct syscalls_xlat syscalls_xlat_prctl_options[] = {
 const struct syscalls_xlat syscalls_xlat_suid_dump[] = {
     { 0, "SUID_DUMP_DISABLE" }, { 1, "SUID_DUMP_USER" }, { 2, "SUID_DUMP_ROOT" }, END,
 };
+const struct syscalls_xlat syscalls_xlat_flock_ops[] = {
+    X(LOCK_SH), X(LOCK_EX), X(LOCK_NB), X(LOCK_UN), X(LOCK_MAND), X(LOCK_RW), X(LOCK_READ), X(LOCK_WRITE), END,
+};
+const struct syscalls_xlat syscalls_xlat_flock_types[] = { X(F_RDLCK), X(F_WRLCK), X(F_UNLCK), END };
 const struct syscalls_xlat syscalls_xlat_fadvise[] = {
     X(POSIX_FADV_NORMAL), X(POSIX_FADV_RANDOM), X(POSIX_FADV_SEQUENTIAL), X(POSIX_FADV_WILLNEED),
     X(POSIX_FADV_DONTNEED), X(POSIX_FADV_NOREUSE), END,

@@ -175,6 +175,7 @@ static void fmt_struct(struct fmt *F, unsigned i, enum syscall_arg t)
     case SYSCALL_ARG_ITIMERSPEC_IN: case SYSCALL_ARG_ITIMERSPEC_OUT: syscalls_print_itimerspec(F->b, p, cp->len); break;
     case SYSCALL_ARG_ITIMERVAL_IN: case SYSCALL_ARG_ITIMERVAL_OUT: syscalls_print_itimerval(F->b, p, cp->len); break;
     case SYSCALL_ARG_SIGEVENT_IN: syscalls_print_sigevent(F->b, p, cp->len); break;
+    case SYSCALL_ARG_TMS_OUT: syscalls_print_tms(F->b, p, cp->len); break;
     case SYSCALL_ARG_FDSET_INOUT: fmt_fdset(F->b, p, cp->len, (uint32_t)F->it->args[0]); break;
     case SYSCALL_ARG_TIMEVAL_INOUT: syscalls_print_timeval(F->b, p, cp->len); break;
     case SYSCALL_ARG_TIMESPEC_INOUT: syscalls_print_timespec(F->b, p, cp->len); break;
@@ -383,6 +384,8 @@ static void fmt_arg(struct fmt *F, unsigned i, enum syscall_arg t)
     case SYSCALL_ARG_FADVISE: syscalls_print_value(b, syscalls_xlat_fadvise, v, "%llu"); break;
     case SYSCALL_ARG_RUSAGE_WHO: syscalls_print_value(b, syscalls_xlat_rusage_who, (uint64_t)(int64_t)(int)v, "%#llx /* RUSAGE_??? */"); break;
     case SYSCALL_ARG_XATTR_FLAGS: syscalls_print_flags(b, syscalls_xlat_xattr_flags, v, "0"); break;
+    case SYSCALL_ARG_FLOCK_OP: syscalls_print_flags(b, syscalls_xlat_flock_ops, v, "0"); break;
+    case SYSCALL_ARG_PRIO_WHICH: syscalls_print_value(b, syscalls_xlat_prio_which, v, "%#llx /* PRIO_??? */"); break;
     case SYSCALL_ARG_SHUTDOWN_HOW: syscalls_print_value(b, syscalls_xlat_shutdown_how, v, "%#llx /* SHUT_??? */"); break;
     case SYSCALL_ARG_MREMAP_FLAGS: syscalls_print_flags(b, syscalls_xlat_mremap_flags, v, "0"); break;
     case SYSCALL_ARG_MREMAP_ADDR: syscalls_print_addr(b, v); break;
@@ -418,7 +421,7 @@ static void fmt_arg(struct fmt *F, unsigned i, enum syscall_arg t)
     case SYSCALL_ARG_ITIMERSPEC_OUT: case SYSCALL_ARG_ITIMERVAL_IN: case SYSCALL_ARG_ITIMERVAL_OUT:
     case SYSCALL_ARG_SIGEVENT_IN: case SYSCALL_ARG_TIMERID_OUT: case SYSCALL_ARG_SIGINFO_OUT:
     case SYSCALL_ARG_SCHED_PARAM_OUT: case SYSCALL_ARG_FDSET_INOUT: case SYSCALL_ARG_TIMEVAL_INOUT:
-    case SYSCALL_ARG_TIMESPEC_INOUT: case SYSCALL_ARG_PSELECT_SIGMASK:
+    case SYSCALL_ARG_TIMESPEC_INOUT: case SYSCALL_ARG_PSELECT_SIGMASK: case SYSCALL_ARG_TMS_OUT:
         if (!v && t != SYSCALL_ARG_DIRENTS_OUT)
             syscalls_buf_puts(b, "NULL");
         else if (!v)
@@ -449,7 +452,7 @@ static int printed_at_exit(enum syscall_arg t)
     case SYSCALL_ARG_SOCKADDR_OUT: case SYSCALL_ARG_SOCKLEN_INOUT: case SYSCALL_ARG_EPOLL_EVENTS_OUT:
     case SYSCALL_ARG_RUSAGE_OUT: case SYSCALL_ARG_STACK_OUT: case SYSCALL_ARG_SOCKOPT_OUT:
     case SYSCALL_ARG_ITIMERSPEC_OUT: case SYSCALL_ARG_ITIMERVAL_OUT: case SYSCALL_ARG_TIMERID_OUT:
-    case SYSCALL_ARG_SIGINFO_OUT: case SYSCALL_ARG_SCHED_PARAM_OUT:
+    case SYSCALL_ARG_SIGINFO_OUT: case SYSCALL_ARG_SCHED_PARAM_OUT: case SYSCALL_ARG_TMS_OUT:
         return 1;
     default:
         return 0;
@@ -690,6 +693,22 @@ static void futex_entry(struct fmt *F)
     }
 }
 
+static int fcntl_has_exit(const struct sc_item *it)
+{
+    return syscalls_fcntl_lock(it->args[1]) == 2;
+}
+
+static void fcntl_exit(struct fmt *F)
+{
+    if (!fcntl_has_exit(F->it))
+        return;
+    const struct sc_cap *cp = sc_find_cap(F->it, 2, TR_CAP_STRUCT);
+    if (returned_ok(F->it) && cp && cp->len == syscalls_abi.flock)
+        syscalls_print_flock(F->b, sc_cap_data(F->it, cp), cp->len, 1);
+    else
+        syscalls_print_addr(F->b, F->it->args[2]);
+}
+
 static void fcntl_entry(struct fmt *F)
 {
     const uint64_t *a = F->it->args;
@@ -714,6 +733,16 @@ static void fcntl_entry(struct fmt *F)
         syscalls_print_open_flags(b, a[2]);
         break;
     case F_SETOWN: syscalls_buf_printf(b, ", %d", (int)a[2]); break;
+    case F_SETLK: case F_SETLKW: case F_OFD_SETLK: case F_OFD_SETLKW: {
+        const struct sc_cap *cp = sc_find_cap(F->it, 2, TR_CAP_STRUCT);
+        syscalls_buf_puts(b, ", ");
+        if (cp && cp->len == syscalls_abi.flock)
+            syscalls_print_flock(b, sc_cap_data(F->it, cp), cp->len, 0);
+        else
+            syscalls_print_addr(b, a[2]);
+        break;
+    }
+    case F_GETLK: case F_OFD_GETLK: syscalls_buf_puts(b, ", "); break; /* the lock at exit */
     default:
         syscalls_buf_puts(b, ", ");
         syscalls_print_addr(b, a[2]);
@@ -885,7 +914,7 @@ static const struct family_decoder {
     [SYSCALL_FAMILY_CLONE] = { clone_entry, clone_exit, clone_has_exit },
     [SYSCALL_FAMILY_CLONE3] = { clone3_entry, clone3_exit, clone3_has_exit },
     [SYSCALL_FAMILY_FUTEX] = { futex_entry, NULL, NULL },
-    [SYSCALL_FAMILY_FCNTL] = { fcntl_entry, NULL, NULL },
+    [SYSCALL_FAMILY_FCNTL] = { fcntl_entry, fcntl_exit, fcntl_has_exit },
     [SYSCALL_FAMILY_IOCTL] = { ioctl_entry, ioctl_exit, ioctl_has_exit },
     [SYSCALL_FAMILY_PRCTL] = { prctl_entry, prctl_exit, prctl_has_exit },
     [SYSCALL_FAMILY_ARCH_PRCTL] = { arch_prctl_entry, NULL, NULL },

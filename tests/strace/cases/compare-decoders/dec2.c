@@ -1,19 +1,23 @@
-/* dec2.c - timers, select and poll with their results, waitid, prctl, ioctls and memory
- * calls whose arguments strace decodes.  Every value is the same in every run (the timeouts
- * are 0, the set of ready fds is known); the times left on running timers are not, and the
- * case leaves the *gettime and getitimer lines out. */
+/* dec2.c - timers, select and poll with their results, waitid, prctl, ioctls, memory
+ * calls, locks, priorities and times whose arguments strace decodes.  Every value is the
+ * same in every run (the timeouts are 0, the set of ready fds is known) but the times left
+ * on running timers and the CPU times: the case leaves the *gettime, getitimer and times
+ * lines out of the comparison. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/select.h>
 #include <sys/socket.h>
 #include <sys/time.h>
+#include <sys/times.h>
 #include <sys/timerfd.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -79,5 +83,18 @@ int main(void)
     int s[2];
     socketpair(AF_UNIX, SOCK_STREAM, 0, s);
     shutdown(s[0], SHUT_WR);
+    int fd = open("/dev/null", O_RDWR);
+    struct flock fl = { .l_type = F_RDLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 10 };
+    fcntl(fd, F_SETLK, &fl);
+    fl.l_type = F_WRLCK;
+    fcntl(fd, F_GETLK, &fl);
+    fl.l_type = F_UNLCK;
+    fcntl(fd, F_SETLKW, &fl);
+    flock(fd, LOCK_EX | LOCK_NB);
+    flock(fd, LOCK_UN);
+    getpriority(PRIO_PROCESS, 0);
+    getpriority(7, 0);
+    struct tms tm;
+    times(&tm);
     return 0;
 }
