@@ -133,6 +133,16 @@ static void fmt_argv(struct fmt *F, unsigned i)
     syscalls_buf_putc(F->b, ']');
 }
 
+/* The int recorded for argument arg (an int the call read or wrote): 1 and *v, or 0 */
+static int cap_int(const struct sc_item *it, unsigned arg, int *v)
+{
+    const struct sc_cap *cp = sc_find_cap(it, arg, TR_CAP_STRUCT);
+    if (!cp || cp->len != sizeof *v)
+        return 0;
+    memcpy(v, sc_cap_data(it, cp), sizeof *v);
+    return 1;
+}
+
 /* fd_set bytes as strace lists them: [3 4], the fds below nfds that are set */
 static void fmt_fdset(struct syscalls_buf *b, const uint8_t *p, size_t len, uint64_t nfds)
 {
@@ -191,9 +201,9 @@ static void fmt_struct(struct fmt *F, unsigned i, enum syscall_arg t)
     }
     case SYSCALL_ARG_SIGINFO_OUT: syscalls_print_siginfo(F->b, p, cp->len); break;
     case SYSCALL_ARG_TIMERID_OUT: case SYSCALL_ARG_SCHED_PARAM_OUT: {
-        int32_t v32;
-        memcpy(&v32, p, sizeof v32);
-        syscalls_buf_printf(F->b, "[%d]", v32);
+        int v32;
+        if (cap_int(F->it, i, &v32))
+            syscalls_buf_printf(F->b, "[%d]", v32);
         break;
     }
     case SYSCALL_ARG_UTSNAME_OUT: syscalls_print_utsname(F->b, p, cp->len); break;
@@ -403,8 +413,6 @@ static void fmt_arg(struct fmt *F, unsigned i, enum syscall_arg t)
         const struct sc_cap *cp = sc_find_cap(F->it, i, TR_CAP_STRUCT);
         int get = t == SYSCALL_ARG_SOCKOPT_OUT;
         int64_t len = cp ? (get ? (int64_t)cp->len : (int)F->it->args[i + 1]) : 0;
-        if (get && cp && cp->len == 0)
-            len = 0;
         syscalls_print_sockopt_value(b, (int)F->it->args[1], (int)F->it->args[2], v, cp ? sc_cap_data(F->it, cp) : NULL,
                                      cp ? cp->len : 0, len, F->c->o->strsize, F->c->o->hex, get);
         break;
@@ -541,16 +549,13 @@ static void clone_exit(struct fmt *F)
 {
     const uint64_t *a = F->it->args;
     struct syscalls_buf *b = F->b;
+    int v;
     if (a[0] & (CLONE_PARENT_SETTID | CLONE_PIDFD)) {
-        const struct sc_cap *cp = sc_find_cap(F->it, 2, TR_CAP_STRUCT);
         syscalls_buf_puts(b, ", parent_tid=");
-        if (returned_ok(F->it) && cp && cp->len == sizeof(int)) {
-            int v;
-            memcpy(&v, sc_cap_data(F->it, cp), sizeof v);
+        if (returned_ok(F->it) && cap_int(F->it, 2, &v))
             syscalls_buf_printf(b, "[%u]", (unsigned)v);
-        } else {
+        else
             syscalls_print_addr(b, a[2]);
-        }
     }
     if (a[0] & (CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID)) {
         syscalls_buf_puts(b, ", child_tidptr=");
@@ -622,12 +627,9 @@ static void clone3_exit(struct fmt *F)
 {
     if (!clone3_has_exit(F->it))
         return;
-    const struct sc_cap *cp = sc_find_cap(F->it, 1, TR_CAP_STRUCT);
-    if (returned_ok(F->it) && cp && cp->len == sizeof(int)) {
-        int v;
-        memcpy(&v, sc_cap_data(F->it, cp), sizeof v);
+    int v;
+    if (returned_ok(F->it) && cap_int(F->it, 1, &v))
         syscalls_buf_printf(F->b, " => {parent_tid=[%d]}", v);
-    }
     syscalls_buf_printf(F->b, ", %llu", (unsigned long long)F->it->args[1]);
 }
 
@@ -770,6 +772,7 @@ static void ioctl_entry(struct fmt *F)
     syscalls_print_value(b, syscalls_xlat_ioctl, (uint32_t)a[1], "%#llx");
     uint32_t req = (uint32_t)a[1];
     const struct sc_cap *cp = sc_find_cap(F->it, 2, TR_CAP_STRUCT);
+    int v;
     if (ioctl_output(req)) {
         syscalls_buf_puts(b, ", "); /* output argument: at exit */
     } else if (req == FIONCLEX || req == FIOCLEX) {
@@ -781,9 +784,7 @@ static void ioctl_entry(struct fmt *F)
     } else if (req == TIOCSWINSZ && cp && cp->len == syscalls_abi.winsize) {
         syscalls_buf_puts(b, ", ");
         syscalls_print_winsize(b, sc_cap_data(F->it, cp), cp->len);
-    } else if ((req == FIONBIO || req == FIOASYNC) && cp && cp->len == sizeof(int)) {
-        int v;
-        memcpy(&v, sc_cap_data(F->it, cp), sizeof v);
+    } else if ((req == FIONBIO || req == FIOASYNC) && cap_int(F->it, 2, &v)) {
         syscalls_buf_printf(b, ", [%d]", v);
     } else if (req == FICLONE) { /* the source fd */
         syscalls_buf_printf(b, ", %d", (int)a[2]);
@@ -800,13 +801,12 @@ static void ioctl_exit(struct fmt *F)
     uint32_t req = (uint32_t)a[1];
     int ok = returned_ok(F->it);
     const struct sc_cap *cp = sc_find_cap(F->it, 2, TR_CAP_STRUCT);
+    int v;
     if (req == TIOCGWINSZ && ok && cp && cp->len == syscalls_abi.winsize) {
         syscalls_print_winsize(b, sc_cap_data(F->it, cp), cp->len);
     } else if (req == TCGETS && ok && cp && cp->len == syscalls_abi.termios) {
         syscalls_print_termios(b, sc_cap_data(F->it, cp), cp->len);
-    } else if ((req == FIONREAD || req == TIOCGPGRP) && ok && cp && cp->len == sizeof(int)) {
-        int v;
-        memcpy(&v, sc_cap_data(F->it, cp), sizeof v);
+    } else if ((req == FIONREAD || req == TIOCGPGRP) && ok && cap_int(F->it, 2, &v)) {
         syscalls_buf_printf(b, "[%d]", v);
     } else if (ioctl_output(req)) {
         syscalls_print_addr(b, a[2]);
@@ -866,15 +866,12 @@ static void prctl_entry(struct fmt *F)
 static void prctl_exit(struct fmt *F)
 {
     enum syscall_prctl_shape sh = syscalls_prctl_shape(F->it->args[0]);
+    int v;
     if (sh == SYSCALL_PRCTL_INT_OUT) {
-        const struct sc_cap *cp = sc_find_cap(F->it, 1, TR_CAP_STRUCT);
-        int v;
-        if (returned_ok(F->it) && cp && cp->len == sizeof v) {
-            memcpy(&v, sc_cap_data(F->it, cp), sizeof v);
+        if (returned_ok(F->it) && cap_int(F->it, 1, &v))
             syscalls_buf_printf(F->b, "[%d]", v);
-        } else {
+        else
             syscalls_print_addr(F->b, F->it->args[1]);
-        }
         return;
     }
     if (sh != SYSCALL_PRCTL_NAME_OUT)
@@ -1012,8 +1009,7 @@ static void format_ret(struct cat_ctx *c, const struct sc_item *it, struct sysca
             syscalls_buf_puts(b, " (Timeout)");
             return;
         }
-        struct syscalls_buf *keep = b; /* what follows goes in parentheses, when anything does */
-        size_t start = b->len;
+        size_t start = b->len; /* what follows goes in parentheses, when anything does */
         syscalls_buf_puts(b, " (");
         size_t open = b->len;
         unsigned timeout_arg = d->family == SYSCALL_FAMILY_POLL ? 2 : 4;
@@ -1043,10 +1039,12 @@ static void format_ret(struct cat_ctx *c, const struct sc_item *it, struct sysca
             else
                 syscalls_print_timespec(b, sc_cap_data(it, left), left->len);
         }
-        if (b->len > open)
+        if (b->len > open) {
             syscalls_buf_putc(b, ')');
-        else
-            keep->len = start, keep->p[start] = 0;
+        } else if (b->p) {
+            b->len = start;
+            b->p[start] = 0;
+        }
         return;
     }
     switch (rt) {
