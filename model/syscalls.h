@@ -146,6 +146,8 @@ enum syscall_arg {
     SYSCALL_ARG_FLOCK_OP,         /* LOCK_SH ... */
     SYSCALL_ARG_PRIO_WHICH,       /* PRIO_PROCESS ... */
     SYSCALL_ARG_TMS_OUT,          /* struct tms (exit) */
+    SYSCALL_ARG_XATTR_OUT,        /* an xattr value or name list (exit): an output buffer, its address when
+                                     the size (next argument) is 0 */
     SYSCALL_ARG_COUNT
 };
 

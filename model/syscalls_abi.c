@@ -217,6 +217,7 @@ static const struct syscall_arg_info infos[SYSCALL_ARG_COUNT] = {
     VAL(FLOCK_OP, "flock operation"),
     VAL(PRIO_WHICH, "priority which"),
     OUT(TMS_OUT, "struct tms", ONE(SYSCALL_IF_OK, struct tms, "tms")),
+    OUT(XATTR_OUT, "xattr value or names", BUF(SYSCALL_COUNT_RET, SYSCALL_IF_RET_POSITIVE)),
     IN(ITIMERSPEC_IN, "struct itimerspec", ONE(SYSCALL_IF_ALWAYS, struct __kernel_itimerspec, "itimerspec")),
     OUT(ITIMERSPEC_OUT, "struct itimerspec", ONE(SYSCALL_IF_OK, struct __kernel_itimerspec, "itimerspec")),
     IN(ITIMERVAL_IN, "struct itimerval", ONE(SYSCALL_IF_ALWAYS, struct itimerval, "itimerval")),

@@ -299,8 +299,9 @@ static void fmt_arg(struct fmt *F, unsigned i, enum syscall_arg t)
     case SYSCALL_ARG_PATH: case SYSCALL_ARG_OUTPATH: fmt_string(F, i, (size_t)-1); break;
     case SYSCALL_ARG_STRING: fmt_string(F, i, F->c->o->strsize); break;
     case SYSCALL_ARG_INBUF: fmt_buffer(F, i, i + 1 < 6 ? F->it->args[i + 1] : 0, 0); break;
-    case SYSCALL_ARG_OUTBUF: case SYSCALL_ARG_OUTBUF_HEX:
-        if (sc_is_err(F->it->ret) || !(F->it->flags & TR_SYSF_HAS_RET))
+    case SYSCALL_ARG_OUTBUF: case SYSCALL_ARG_OUTBUF_HEX: case SYSCALL_ARG_XATTR_OUT:
+        if (sc_is_err(F->it->ret) || !(F->it->flags & TR_SYSF_HAS_RET) ||
+            (t == SYSCALL_ARG_XATTR_OUT && (i + 1 >= 6 || !F->it->args[i + 1])))
             syscalls_print_addr(b, v);
         else if (F->it->ret == 0)
             syscalls_buf_puts(b, "\"\"");
@@ -451,7 +452,7 @@ static void fmt_arg(struct fmt *F, unsigned i, enum syscall_arg t)
 static int printed_at_exit(enum syscall_arg t)
 {
     switch (t) {
-    case SYSCALL_ARG_OUTBUF: case SYSCALL_ARG_OUTBUF_HEX: case SYSCALL_ARG_OUTPATH:
+    case SYSCALL_ARG_OUTBUF: case SYSCALL_ARG_OUTBUF_HEX: case SYSCALL_ARG_OUTPATH: case SYSCALL_ARG_XATTR_OUT:
     case SYSCALL_ARG_RLIMIT_OUT: case SYSCALL_ARG_SIGSET_OUT: case SYSCALL_ARG_SIGACTION_OUT:
     case SYSCALL_ARG_TIMESPEC_OUT: case SYSCALL_ARG_STAT_OUT: case SYSCALL_ARG_UTSNAME_OUT:
     case SYSCALL_ARG_PIPEFDS_OUT: case SYSCALL_ARG_WAIT_STATUS_OUT: case SYSCALL_ARG_DIRENTS_OUT:

@@ -46,6 +46,8 @@ int main(void)
     getxattr("f1", "user.b", buf, sizeof buf);
     getxattr("f1", "user.none", buf, sizeof buf);
     listxattr("f1", buf, sizeof buf);
+    listxattr("f1", NULL, 0);
+    flistxattr(fd, buf, 0); /* the size of the list: its address, not "" */
     syscall(SYS_renameat2, AT_FDCWD, "f1", AT_FDCWD, "f2", RENAME_NOREPLACE);
     syscall(SYS_renameat2, AT_FDCWD, "f2", AT_FDCWD, "f1", 0);
     syscall(SYS_renameat2, AT_FDCWD, "f1", AT_FDCWD, "f1", RENAME_EXCHANGE | RENAME_WHITEOUT | 0x100);
