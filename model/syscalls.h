@@ -146,6 +146,11 @@ enum syscall_arg {
     SYSCALL_ARG_FLOCK_OP,         /* LOCK_SH ... */
     SYSCALL_ARG_PRIO_WHICH,       /* PRIO_PROCESS ... */
     SYSCALL_ARG_TMS_OUT,          /* struct tms (exit) */
+    SYSCALL_ARG_SCHED_POLICY,     /* SCHED_OTHER ... */
+    SYSCALL_ARG_SCHED_PARAM_IN,   /* struct sched_param (entry) */
+    SYSCALL_ARG_INOTIFY_MASK,     /* IN_MODIFY ... */
+    SYSCALL_ARG_CLONE_FLAGS,      /* CLONE_* (unshare, setns) */
+    SYSCALL_ARG_ID_OUT,           /* a uid or gid the call writes (exit: getresuid) */
     SYSCALL_ARG_XATTR_OUT,        /* an xattr value or name list (exit): an output buffer, its address when
                                      the size (next argument) is 0 */
     SYSCALL_ARG_COUNT
@@ -158,6 +163,7 @@ enum syscall_ret {
     SYSCALL_RET_OCTAL,
     SYSCALL_RET_FD,       /* a new fd (-y: its path, captured at exit) */
     SYSCALL_RET_NONE,     /* never returns (exit, exit_group) */
+    SYSCALL_RET_SCHED_POLICY, /* decimal, with its SCHED_* name when it has one */
 };
 
 /* The decoder of a syscall.  The first five are decoded argument by argument

@@ -50,7 +50,8 @@ extern const struct syscalls_xlat syscalls_xlat_open_access[], syscalls_xlat_ope
     syscalls_xlat_sockopt_levels[], syscalls_xlat_shutdown_how[], syscalls_xlat_mremap_flags[],
     syscalls_xlat_msync_flags[], syscalls_xlat_itimer_which[], syscalls_xlat_idtype[], syscalls_xlat_sigev_notify[],
     syscalls_xlat_timerfd_settime_flags[], syscalls_xlat_prctl_options[], syscalls_xlat_suid_dump[],
-    syscalls_xlat_flock_ops[], syscalls_xlat_flock_types[], syscalls_xlat_prio_which[];
+    syscalls_xlat_flock_ops[], syscalls_xlat_flock_types[], syscalls_xlat_prio_which[],
+    syscalls_xlat_sched_policies[], syscalls_xlat_inotify_mask[];
 /* Masks the tables need: O_ACCMODE, MAP_TYPE, AT_STATX_SYNC_TYPE, SA_RESTORER (the kernel's) */
 extern const uint64_t syscalls_open_accmode, syscalls_mmap_type_mask, syscalls_statx_sync_type, syscalls_sa_restorer;
 

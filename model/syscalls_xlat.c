@@ -15,6 +15,7 @@
 #include <linux/fadvise.h>
 #include <linux/fcntl.h>
 #include <linux/fs.h>
+#include <linux/inotify.h>
 #include <linux/futex.h>
 #include <linux/mman.h>
 #include <linux/poll.h>
@@ -211,6 +212,15 @@ const struct syscalls_xlat syscalls_xlat_flock_ops[] = {
     X(LOCK_SH), X(LOCK_EX), X(LOCK_NB), X(LOCK_UN), X(LOCK_MAND), X(LOCK_RW), X(LOCK_READ), X(LOCK_WRITE), END,
 };
 const struct syscalls_xlat syscalls_xlat_flock_types[] = { X(F_RDLCK), X(F_WRLCK), X(F_UNLCK), END };
+const struct syscalls_xlat syscalls_xlat_sched_policies[] = {
+    { SCHED_NORMAL, "SCHED_OTHER" }, X(SCHED_FIFO), X(SCHED_RR), X(SCHED_BATCH), X(SCHED_IDLE), X(SCHED_DEADLINE), END,
+};
+const struct syscalls_xlat syscalls_xlat_inotify_mask[] = {
+    X(IN_ACCESS), X(IN_MODIFY), X(IN_ATTRIB), X(IN_CLOSE_WRITE), X(IN_CLOSE_NOWRITE), X(IN_OPEN),
+    X(IN_MOVED_FROM), X(IN_MOVED_TO), X(IN_CREATE), X(IN_DELETE), X(IN_DELETE_SELF), X(IN_MOVE_SELF),
+    X(IN_UNMOUNT), X(IN_Q_OVERFLOW), X(IN_IGNORED), X(IN_ONLYDIR), X(IN_DONT_FOLLOW), X(IN_EXCL_UNLINK),
+    X(IN_MASK_CREATE), X(IN_MASK_ADD), X(IN_ISDIR), { (uint32_t)IN_ONESHOT, "IN_ONESHOT" }, END,
+};
 const struct syscalls_xlat syscalls_xlat_fadvise[] = {
     X(POSIX_FADV_NORMAL), X(POSIX_FADV_RANDOM), X(POSIX_FADV_SEQUENTIAL), X(POSIX_FADV_WILLNEED),
     X(POSIX_FADV_DONTNEED), X(POSIX_FADV_NOREUSE), END,

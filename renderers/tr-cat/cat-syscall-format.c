@@ -200,7 +200,8 @@ static void fmt_struct(struct fmt *F, unsigned i, enum syscall_arg t)
         break;
     }
     case SYSCALL_ARG_SIGINFO_OUT: syscalls_print_siginfo(F->b, p, cp->len); break;
-    case SYSCALL_ARG_TIMERID_OUT: case SYSCALL_ARG_SCHED_PARAM_OUT: {
+    case SYSCALL_ARG_TIMERID_OUT: case SYSCALL_ARG_SCHED_PARAM_OUT: case SYSCALL_ARG_SCHED_PARAM_IN:
+    case SYSCALL_ARG_ID_OUT: {
         int v32;
         if (cap_int(F->it, i, &v32))
             syscalls_buf_printf(F->b, "[%d]", v32);
@@ -396,6 +397,11 @@ static void fmt_arg(struct fmt *F, unsigned i, enum syscall_arg t)
     case SYSCALL_ARG_RUSAGE_WHO: syscalls_print_value(b, syscalls_xlat_rusage_who, (uint64_t)(int64_t)(int)v, "%#llx /* RUSAGE_??? */"); break;
     case SYSCALL_ARG_XATTR_FLAGS: syscalls_print_flags(b, syscalls_xlat_xattr_flags, v, "0"); break;
     case SYSCALL_ARG_FLOCK_OP: syscalls_print_flags(b, syscalls_xlat_flock_ops, v, "0"); break;
+    case SYSCALL_ARG_SCHED_POLICY:
+        syscalls_print_value(b, syscalls_xlat_sched_policies, (uint32_t)v, "%#llx /* SCHED_??? */");
+        break;
+    case SYSCALL_ARG_INOTIFY_MASK: syscalls_print_flags(b, syscalls_xlat_inotify_mask, (uint32_t)v, "0"); break;
+    case SYSCALL_ARG_CLONE_FLAGS: syscalls_print_flags(b, syscalls_xlat_clone_flags, v, "0"); break;
     case SYSCALL_ARG_PRIO_WHICH: syscalls_print_value(b, syscalls_xlat_prio_which, v, "%#llx /* PRIO_??? */"); break;
     case SYSCALL_ARG_SHUTDOWN_HOW: syscalls_print_value(b, syscalls_xlat_shutdown_how, v, "%#llx /* SHUT_??? */"); break;
     case SYSCALL_ARG_MREMAP_FLAGS: syscalls_print_flags(b, syscalls_xlat_mremap_flags, v, "0"); break;
@@ -431,6 +437,7 @@ static void fmt_arg(struct fmt *F, unsigned i, enum syscall_arg t)
     case SYSCALL_ARG_SIGEVENT_IN: case SYSCALL_ARG_TIMERID_OUT: case SYSCALL_ARG_SIGINFO_OUT:
     case SYSCALL_ARG_SCHED_PARAM_OUT: case SYSCALL_ARG_FDSET_INOUT: case SYSCALL_ARG_TIMEVAL_INOUT:
     case SYSCALL_ARG_TIMESPEC_INOUT: case SYSCALL_ARG_PSELECT_SIGMASK: case SYSCALL_ARG_TMS_OUT:
+    case SYSCALL_ARG_SCHED_PARAM_IN: case SYSCALL_ARG_ID_OUT:
         if (!v && t != SYSCALL_ARG_DIRENTS_OUT)
             syscalls_buf_puts(b, "NULL");
         else if (!v)
@@ -462,6 +469,7 @@ static int printed_at_exit(enum syscall_arg t)
     case SYSCALL_ARG_RUSAGE_OUT: case SYSCALL_ARG_STACK_OUT: case SYSCALL_ARG_SOCKOPT_OUT:
     case SYSCALL_ARG_ITIMERSPEC_OUT: case SYSCALL_ARG_ITIMERVAL_OUT: case SYSCALL_ARG_TIMERID_OUT:
     case SYSCALL_ARG_SIGINFO_OUT: case SYSCALL_ARG_SCHED_PARAM_OUT: case SYSCALL_ARG_TMS_OUT:
+    case SYSCALL_ARG_ID_OUT:
         return 1;
     default:
         return 0;
@@ -1051,6 +1059,13 @@ static void format_ret(struct cat_ctx *c, const struct sc_item *it, struct sysca
     switch (rt) {
     case SYSCALL_RET_HEX: syscalls_buf_printf(b, "%#llx", (unsigned long long)r); break;
     case SYSCALL_RET_OCTAL: syscalls_buf_printf(b, "%#03llo", (unsigned long long)r); break;
+    case SYSCALL_RET_SCHED_POLICY: {
+        const struct syscalls_xlat *x = syscalls_xlat_sched_policies;
+        while (x->name && x->val != (uint64_t)r)
+            x++;
+        syscalls_buf_printf(b, x->name ? "%lld (%s)" : "%lld", (long long)r, x->name);
+        break;
+    }
     case SYSCALL_RET_FD: {
         struct fmt F = { c, it, d, b };
         fmt_fd(&F, r, 6);

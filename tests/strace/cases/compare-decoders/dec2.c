@@ -1,5 +1,5 @@
 /* dec2.c - timers, select and poll with their results, waitid, prctl, ioctls, memory
- * calls, locks, priorities and times whose arguments strace decodes.  Every value is the
+ * calls, locks, priorities, times, ids, scheduling, inotify and namespaces whose arguments strace decodes.  Every value is the
  * same in every run (the timeouts are 0, the set of ready fds is known) but the times left
  * on running timers and the CPU times: the case leaves the *gettime, getitimer and times
  * lines out of the comparison. */
@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/inotify.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -96,5 +97,14 @@ int main(void)
     getpriority(7, 0);
     struct tms tm;
     times(&tm);
+    uid_t ru, eu, su;
+    getresuid(&ru, &eu, &su);
+    sched_getscheduler(0);
+    sched_setscheduler(0, SCHED_BATCH, &sp);
+    sched_get_priority_max(SCHED_FIFO);
+    int in = inotify_init1(IN_CLOEXEC);
+    inotify_add_watch(in, "/", IN_MODIFY | IN_CREATE | IN_ONLYDIR);
+    unshare(0);
+    setns(in, CLONE_NEWNET);
     return 0;
 }
