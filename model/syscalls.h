@@ -164,6 +164,7 @@ enum syscall_ret {
     SYSCALL_RET_FD,       /* a new fd (-y: its path, captured at exit) */
     SYSCALL_RET_NONE,     /* never returns (exit, exit_group) */
     SYSCALL_RET_SCHED_POLICY, /* decimal, with its SCHED_* name when it has one */
+    SYSCALL_RET_COUNT
 };
 
 /* The decoder of a syscall.  The first five are decoded argument by argument

@@ -118,7 +118,8 @@ void syscalls_print_utsname(struct syscalls_buf *b, const uint8_t *u, size_t len
 void syscalls_print_wait_status(struct syscalls_buf *b, int status);
 void syscalls_print_siginfo(struct syscalls_buf *b, const uint8_t *si, size_t len);
 void syscalls_print_mode(struct syscalls_buf *b, uint32_t mode); /* 0644, with S_IF* when type bits set */
-/* utimensat's struct timespec[2]: [{tv_sec=1, tv_nsec=2} /\* 1970-01-01T00:00:01.000000002+0000 *\/, UTIME_OMIT] */
+/* utimensat's struct timespec[2]: each time with its date in a comment
+ * (1970-01-01T00:00:01.000000002+0000, local time), or UTIME_NOW, UTIME_OMIT */
 void syscalls_print_utimens(struct syscalls_buf *b, const uint8_t *ts, size_t len);
 /* utimes' struct timeval[2], each with its date as a comment */
 void syscalls_print_timeval_pair(struct syscalls_buf *b, const uint8_t *tv, size_t len);
@@ -133,13 +134,15 @@ void syscalls_print_itimerval(struct syscalls_buf *b, const uint8_t *p, size_t l
 void syscalls_print_sigevent(struct syscalls_buf *b, const uint8_t *p, size_t len);
 /* struct flock: {l_type=F_RDLCK, l_whence=SEEK_SET, l_start=0, l_len=10} (with l_pid: getlk 1) */
 void syscalls_print_flock(struct syscalls_buf *b, const uint8_t *p, size_t len, int getlk);
-/* struct tms: {tms_utime=14 /\* 0.14 s *\/, ...} */
+/* struct tms: each clock_t with its seconds in a comment, as strace */
 void syscalls_print_tms(struct syscalls_buf *b, const uint8_t *p, size_t len);
-/* A socket option's name in its level ("SO_REUSEADDR", "TCP_NODELAY"; "0x3e7 /\* SO_??? *\/") */
+/* A socket option's name in its level ("SO_REUSEADDR", "TCP_NODELAY"; an
+ * unknown one in hex with strace's SO_??? comment) */
 void syscalls_print_sockopt_name(struct syscalls_buf *b, int level, int name);
 /* A socket option's value: len bytes of which val holds vlen (NULL: none
  * recorded, addr printed), [int], {l_onoff=...}, or a string of at most
- * strsize bytes.  get: getsockopt's (SO_PEERCRED, SO_ERROR decoded). */
+ * strsize bytes.  get: getsockopt's (SO_PEERCRED decoded; the SOL_SOCKET
+ * int options of setsockopt print their first int whatever the length). */
 void syscalls_print_sockopt_value(struct syscalls_buf *b, int level, int name, uint64_t addr, const uint8_t *val,
                                   size_t vlen, int64_t len, uint32_t strsize, int hex, int get);
 
