@@ -112,6 +112,47 @@ enum syscall_arg {
     SYSCALL_ARG_INOTIFY_FLAGS,    /* IN_CLOEXEC, IN_NONBLOCK */
     SYSCALL_ARG_FADVISE,          /* POSIX_FADV_* */
     SYSCALL_ARG_SOCKET_FLAGS,     /* SOCK_CLOEXEC, SOCK_NONBLOCK (accept4) */
+    SYSCALL_ARG_UTIMENS_IN,       /* struct timespec[2] of utimensat, UTIME_NOW/UTIME_OMIT (entry) */
+    SYSCALL_ARG_TIMEVAL_PAIR_IN,  /* struct timeval[2] of utimes, futimesat (entry) */
+    SYSCALL_ARG_RUSAGE_WHO,       /* RUSAGE_SELF ... */
+    SYSCALL_ARG_RUSAGE_OUT,       /* struct rusage (exit) */
+    SYSCALL_ARG_STACK_IN,         /* stack_t of sigaltstack (entry) */
+    SYSCALL_ARG_STACK_OUT,        /* (exit) */
+    SYSCALL_ARG_XATTR_FLAGS,      /* XATTR_CREATE, XATTR_REPLACE */
+    SYSCALL_ARG_RENAME_FLAGS,     /* RENAME_NOREPLACE ... */
+    SYSCALL_ARG_SOCKOPT_LEVEL,    /* SOL_* */
+    SYSCALL_ARG_SOCKOPT_NAME,     /* SO_*, TCP_*, IP_* ... by the level in argument 1 */
+    SYSCALL_ARG_SOCKOPT_IN,       /* setsockopt's value, its length the next argument (entry) */
+    SYSCALL_ARG_SOCKOPT_OUT,      /* getsockopt's value, its length from the next argument's socklen (exit) */
+    SYSCALL_ARG_SHUTDOWN_HOW,     /* SHUT_RD ... */
+    SYSCALL_ARG_MREMAP_FLAGS,     /* MREMAP_MAYMOVE ... */
+    SYSCALL_ARG_MREMAP_ADDR,      /* mremap's new address: printed only with MREMAP_MAYMOVE|MREMAP_FIXED */
+    SYSCALL_ARG_MSYNC_FLAGS,      /* MS_ASYNC ... */
+    SYSCALL_ARG_ITIMER_WHICH,     /* ITIMER_REAL ... */
+    SYSCALL_ARG_IDTYPE,           /* waitid's P_PID ... */
+    SYSCALL_ARG_ITIMERSPEC_IN,    /* struct itimerspec (entry) */
+    SYSCALL_ARG_ITIMERSPEC_OUT,   /* (exit) */
+    SYSCALL_ARG_ITIMERVAL_IN,     /* struct itimerval (entry) */
+    SYSCALL_ARG_ITIMERVAL_OUT,    /* (exit) */
+    SYSCALL_ARG_SIGEVENT_IN,      /* struct sigevent (entry) */
+    SYSCALL_ARG_TIMERID_OUT,      /* the timer id timer_create writes (exit) */
+    SYSCALL_ARG_SIGINFO_OUT,      /* siginfo_t (exit: waitid) */
+    SYSCALL_ARG_SCHED_PARAM_OUT,  /* struct sched_param (exit) */
+    SYSCALL_ARG_TIMERFD_SETTIME_FLAGS, /* TFD_TIMER_ABSTIME ... */
+    SYSCALL_ARG_FDSET_INOUT,      /* an fd_set of the nfds in argument 0 (entry; exit: the ready ones) */
+    SYSCALL_ARG_TIMEVAL_INOUT,    /* struct timeval (entry; exit: the time left) */
+    SYSCALL_ARG_TIMESPEC_INOUT,   /* struct timespec (entry; exit: the time left) */
+    SYSCALL_ARG_PSELECT_SIGMASK,  /* pselect6's {sigset pointer, size} (entry) */
+    SYSCALL_ARG_FLOCK_OP,         /* LOCK_SH ... */
+    SYSCALL_ARG_PRIO_WHICH,       /* PRIO_PROCESS ... */
+    SYSCALL_ARG_TMS_OUT,          /* struct tms (exit) */
+    SYSCALL_ARG_SCHED_POLICY,     /* SCHED_OTHER ... */
+    SYSCALL_ARG_SCHED_PARAM_IN,   /* struct sched_param (entry) */
+    SYSCALL_ARG_INOTIFY_MASK,     /* IN_MODIFY ... */
+    SYSCALL_ARG_CLONE_FLAGS,      /* CLONE_* (unshare, setns) */
+    SYSCALL_ARG_ID_OUT,           /* a uid or gid the call writes (exit: getresuid) */
+    SYSCALL_ARG_XATTR_OUT,        /* an xattr value or name list (exit): an output buffer, its address when
+                                     the size (next argument) is 0 */
     SYSCALL_ARG_COUNT
 };
 
@@ -122,16 +163,19 @@ enum syscall_ret {
     SYSCALL_RET_OCTAL,
     SYSCALL_RET_FD,       /* a new fd (-y: its path, captured at exit) */
     SYSCALL_RET_NONE,     /* never returns (exit, exit_group) */
+    SYSCALL_RET_SCHED_POLICY, /* decimal, with its SCHED_* name when it has one */
+    SYSCALL_RET_COUNT
 };
 
-/* The decoder of a syscall.  The first four are decoded argument by argument
- * from the descriptor's kinds (the last three of them with a twist of their
+/* The decoder of a syscall.  The first five are decoded argument by argument
+ * from the descriptor's kinds (the last four of them with a twist of their
  * own); the others by a decoder of their own, which knows their arguments. */
 enum syscall_family {
     SYSCALL_FAMILY_ARGS = 0,
     SYSCALL_FAMILY_POLL,         /* poll: its return value lists the ready fds */
     SYSCALL_FAMILY_EXEC,         /* execve, execveat: a thread that execs becomes the leader */
     SYSCALL_FAMILY_RESTART,      /* restart_syscall: names the call it resumes */
+    SYSCALL_FAMILY_SELECT,       /* select, pselect6: the return value lists the ready fds and the time left */
     SYSCALL_FAMILY_CLONE,
     SYSCALL_FAMILY_CLONE3,
     SYSCALL_FAMILY_FUTEX,
@@ -182,6 +226,25 @@ const struct syscall_desc *syscalls_desc_at(size_t i);
 /* The class named name ("file", "%file", "desc" ...), 0 if unknown. */
 uint32_t syscalls_class_from_name(const char *name);
 
+/* What prctl's arguments are, by its option (strace's shapes): */
+enum syscall_prctl_shape {
+    SYSCALL_PRCTL_HEX4 = 0,       /* unknown: four arguments in hex */
+    SYSCALL_PRCTL_NONE,           /* no argument (PR_GET_DUMPABLE ...) */
+    SYSCALL_PRCTL_ULONG1,         /* one unsigned long (PR_SET_KEEPCAPS ...) */
+    SYSCALL_PRCTL_ULONG4,         /* four unsigned longs (PR_SET_NO_NEW_PRIVS ...) */
+    SYSCALL_PRCTL_INT_OUT,        /* an int the call writes: [1] (PR_GET_PDEATHSIG ...) */
+    SYSCALL_PRCTL_SIGNAL,         /* a signal (PR_SET_PDEATHSIG) */
+    SYSCALL_PRCTL_DUMPABLE,       /* SUID_DUMP_* */
+    SYSCALL_PRCTL_CAP,            /* a capability (PR_CAPBSET_READ, PR_CAPBSET_DROP) */
+    SYSCALL_PRCTL_NAME_IN,        /* a task name (PR_SET_NAME) */
+    SYSCALL_PRCTL_NAME_OUT,       /* a task name the call writes (PR_GET_NAME) */
+};
+/* fcntl's lock commands: 1 sets a lock (struct flock at entry), 2 gets one
+ * (struct flock at exit), 0 not a lock command. */
+int syscalls_fcntl_lock(uint64_t cmd);
+/* The shape of prctl option op. */
+enum syscall_prctl_shape syscalls_prctl_shape(uint64_t op);
+
 /* ---- what the recorder captures ------------------------------------------- */
 
 /* What is copied out of the tracee for one argument, at entry or at exit. */
@@ -204,6 +267,7 @@ enum syscall_capture_count {
     SYSCALL_COUNT_RET,            /* the return value */
     SYSCALL_COUNT_PREV_ARG_AND_RET, /* the smaller of the previous argument and the return value; none when 0 */
     SYSCALL_COUNT_NEXT_ARG_SOCKLEN, /* the socklen_t the next argument points at */
+    SYSCALL_COUNT_FDSET,          /* the bytes of an fd_set of the nfds in argument 0 (whole longs) */
 };
 
 /* When a capture is taken (at exit: by the return value, ok meaning no error). */
@@ -262,6 +326,7 @@ int syscalls_family_captures(const struct syscall_desc *d, const uint64_t a[6], 
 struct syscalls_abi {
     uint32_t stat, statx, statfs, sysinfo, utsname, rlimit, timespec, sigset, sigaction;
     uint32_t pollfd, epoll_event, iovec, sockaddr_max, gid, clone_args, termios, winsize;
+    uint32_t rusage, stack, timeval, itimerspec, itimerval, sigevent, siginfo, flock, tms;
     uint32_t comm;              /* a task's comm (PR_SET_NAME, PR_GET_NAME), with its NUL */
     uint32_t cpuset_max;        /* bytes of a cpu set recorded (CPU_SETSIZE bits) */
     uint32_t uc_sigmask;        /* offset of uc_sigmask in the signal frame's ucontext */

@@ -12,6 +12,7 @@
 #include <asm/ioctls.h>
 #include <asm/sigcontext.h>
 #include <asm/signal.h>
+#include <asm/siginfo.h>
 #include <asm/stat.h>
 #include <asm/statfs.h>
 #include <asm/termbits.h>
@@ -25,10 +26,13 @@
 #include <linux/prctl.h>
 #include <linux/resource.h>
 #include <linux/sched.h>
+#include <linux/sched/types.h>
 #include <linux/socket.h>
 #include <linux/stat.h>
 #include <linux/sysinfo.h>
+#include <linux/time.h>
 #include <linux/time_types.h>
+#include <linux/times.h>
 #include <linux/uio.h>
 #include <linux/utsname.h>
 
@@ -58,6 +62,15 @@ const struct syscalls_abi syscalls_abi = {
     .clone_args = sizeof(struct clone_args),
     .termios = sizeof(struct termios),
     .winsize = sizeof(struct winsize),
+    .rusage = sizeof(struct rusage),
+    .stack = sizeof(stack_t),
+    .timeval = sizeof(struct __kernel_old_timeval),
+    .itimerspec = sizeof(struct __kernel_itimerspec),
+    .itimerval = sizeof(struct itimerval),
+    .sigevent = sizeof(sigevent_t),
+    .siginfo = sizeof(siginfo_t),
+    .flock = sizeof(struct flock),
+    .tms = sizeof(struct tms),
     .comm = TASK_COMM_LEN,
     .cpuset_max = CPUSET_BYTES,
     .uc_sigmask = offsetof(struct ucontext, uc_sigmask),
@@ -66,6 +79,11 @@ const struct syscalls_abi syscalls_abi = {
 
 /* Most elements of an array argument recorded (pollfds, gids, epoll events). */
 #define ARRAY_MAX 1024
+/* Most bytes of a socket option's value recorded (the largest struct decoded
+ * is far smaller; longer values are printed as strings of at most -s bytes). */
+#define SOCKOPT_MAX 256
+/* Most bytes of an fd_set recorded: FD_SETSIZE (1024) fds */
+#define FDSET_BYTES (__FD_SETSIZE / 8)
 
 /* capture shapes */
 #define NONE { 0 }
@@ -168,6 +186,51 @@ static const struct syscall_arg_info infos[SYSCALL_ARG_COUNT] = {
     VAL(INOTIFY_FLAGS, "inotify flags"),
     VAL(FADVISE, "fadvise advice"),
     VAL(SOCKET_FLAGS, "socket flags"),
+    IN(UTIMENS_IN, "struct timespec[2]", ONE(SYSCALL_IF_ALWAYS, struct __kernel_timespec[2], "timespec")),
+    IN(TIMEVAL_PAIR_IN, "struct timeval[2]", ONE(SYSCALL_IF_ALWAYS, struct __kernel_old_timeval[2], "timeval")),
+    VAL(RUSAGE_WHO, "rusage who"),
+    OUT(RUSAGE_OUT, "struct rusage", ONE(SYSCALL_IF_OK, struct rusage, "rusage")),
+    IN(STACK_IN, "stack_t", ONE(SYSCALL_IF_ALWAYS, stack_t, "stack_t")),
+    OUT(STACK_OUT, "stack_t", ONE(SYSCALL_IF_RET_ZERO, stack_t, "stack_t")),
+    VAL(XATTR_FLAGS, "xattr flags"),
+    VAL(RENAME_FLAGS, "rename flags"),
+    VAL(SOCKOPT_LEVEL, "socket option level"),
+    VAL(SOCKOPT_NAME, "socket option name"),
+    IN(SOCKOPT_IN, "socket option value",
+       ARR(SYSCALL_COUNT_NEXT_ARG, SYSCALL_IF_ALWAYS, uint8_t, SOCKOPT_MAX, "sockopt")),
+    OUT(SOCKOPT_OUT, "socket option value",
+        ARR(SYSCALL_COUNT_NEXT_ARG_SOCKLEN, SYSCALL_IF_OK, uint8_t, SOCKOPT_MAX, "sockopt")),
+    VAL(SHUTDOWN_HOW, "shutdown how"),
+    VAL(MREMAP_FLAGS, "mremap flags"),
+    VAL(MREMAP_ADDR, "address"),
+    VAL(MSYNC_FLAGS, "msync flags"),
+    VAL(ITIMER_WHICH, "itimer which"),
+    VAL(IDTYPE, "waitid idtype"),
+    VAL(TIMERFD_SETTIME_FLAGS, "timerfd_settime flags"),
+    INOUT(FDSET_INOUT, "fd_set", ARR(SYSCALL_COUNT_FDSET, SYSCALL_IF_ALWAYS, uint8_t, FDSET_BYTES, "fdset"),
+          ARR(SYSCALL_COUNT_FDSET, SYSCALL_IF_RET_POSITIVE, uint8_t, FDSET_BYTES, "fdset")),
+    INOUT(TIMEVAL_INOUT, "struct timeval", ONE(SYSCALL_IF_ALWAYS, struct __kernel_old_timeval, "timeval"),
+          ONE(SYSCALL_IF_OK, struct __kernel_old_timeval, "timeval")),
+    INOUT(TIMESPEC_INOUT, "struct timespec", ONE(SYSCALL_IF_ALWAYS, struct __kernel_timespec, "timespec"),
+          ONE(SYSCALL_IF_OK, struct __kernel_timespec, "timespec")),
+    IN(PSELECT_SIGMASK, "pselect6 sigmask", ONE(SYSCALL_IF_ALWAYS, uint64_t[2], "pselect6_data")),
+    VAL(FLOCK_OP, "flock operation"),
+    VAL(PRIO_WHICH, "priority which"),
+    OUT(TMS_OUT, "struct tms", ONE(SYSCALL_IF_OK, struct tms, "tms")),
+    VAL(SCHED_POLICY, "scheduling policy"),
+    IN(SCHED_PARAM_IN, "struct sched_param", ONE(SYSCALL_IF_ALWAYS, struct sched_param, "sched_param")),
+    VAL(INOTIFY_MASK, "inotify mask"),
+    VAL(CLONE_FLAGS, "clone flags"),
+    OUT(ID_OUT, "uid or gid", ONE(SYSCALL_IF_OK, __kernel_uid32_t, "int")),
+    OUT(XATTR_OUT, "xattr value or names", BUF(SYSCALL_COUNT_RET, SYSCALL_IF_RET_POSITIVE)),
+    IN(ITIMERSPEC_IN, "struct itimerspec", ONE(SYSCALL_IF_ALWAYS, struct __kernel_itimerspec, "itimerspec")),
+    OUT(ITIMERSPEC_OUT, "struct itimerspec", ONE(SYSCALL_IF_OK, struct __kernel_itimerspec, "itimerspec")),
+    IN(ITIMERVAL_IN, "struct itimerval", ONE(SYSCALL_IF_ALWAYS, struct itimerval, "itimerval")),
+    OUT(ITIMERVAL_OUT, "struct itimerval", ONE(SYSCALL_IF_OK, struct itimerval, "itimerval")),
+    IN(SIGEVENT_IN, "struct sigevent", ONE(SYSCALL_IF_ALWAYS, sigevent_t, "sigevent")),
+    OUT(TIMERID_OUT, "timer id", ONE(SYSCALL_IF_OK, __kernel_timer_t, "int")),
+    OUT(SIGINFO_OUT, "siginfo", ONE(SYSCALL_IF_OK, siginfo_t, "siginfo")),
+    OUT(SCHED_PARAM_OUT, "struct sched_param", ONE(SYSCALL_IF_OK, struct sched_param, "sched_param")),
 };
 
 const struct syscall_arg_info *syscalls_arg_info(enum syscall_arg k)
@@ -175,6 +238,37 @@ const struct syscall_arg_info *syscalls_arg_info(enum syscall_arg k)
     if ((unsigned)k >= SYSCALL_ARG_COUNT)
         return NULL;
     return &infos[k];
+}
+
+static const struct { uint32_t op; uint8_t shape; } prctl_shapes[] = {
+    { PR_SET_PDEATHSIG, SYSCALL_PRCTL_SIGNAL }, { PR_GET_PDEATHSIG, SYSCALL_PRCTL_INT_OUT },
+    { PR_GET_DUMPABLE, SYSCALL_PRCTL_NONE }, { PR_SET_DUMPABLE, SYSCALL_PRCTL_DUMPABLE },
+    { PR_GET_KEEPCAPS, SYSCALL_PRCTL_NONE }, { PR_SET_KEEPCAPS, SYSCALL_PRCTL_ULONG1 },
+    { PR_SET_NAME, SYSCALL_PRCTL_NAME_IN }, { PR_GET_NAME, SYSCALL_PRCTL_NAME_OUT },
+    { PR_GET_SECCOMP, SYSCALL_PRCTL_NONE }, { PR_CAPBSET_READ, SYSCALL_PRCTL_CAP },
+    { PR_CAPBSET_DROP, SYSCALL_PRCTL_CAP }, { PR_GET_SECUREBITS, SYSCALL_PRCTL_NONE },
+    { PR_GET_TIMERSLACK, SYSCALL_PRCTL_NONE }, { PR_SET_TIMERSLACK, SYSCALL_PRCTL_ULONG1 },
+    { PR_SET_PTRACER, SYSCALL_PRCTL_ULONG1 }, { PR_SET_CHILD_SUBREAPER, SYSCALL_PRCTL_ULONG1 },
+    { PR_GET_CHILD_SUBREAPER, SYSCALL_PRCTL_INT_OUT }, { PR_SET_NO_NEW_PRIVS, SYSCALL_PRCTL_ULONG4 },
+    { PR_GET_NO_NEW_PRIVS, SYSCALL_PRCTL_ULONG4 }, { PR_GET_THP_DISABLE, SYSCALL_PRCTL_ULONG4 },
+    { PR_SET_THP_DISABLE, SYSCALL_PRCTL_ULONG4 }, { PR_MCE_KILL_GET, SYSCALL_PRCTL_ULONG4 },
+};
+
+int syscalls_fcntl_lock(uint64_t cmd)
+{
+    switch (cmd) {
+    case F_SETLK: case F_SETLKW: case F_OFD_SETLK: case F_OFD_SETLKW: return 1;
+    case F_GETLK: case F_OFD_GETLK: return 2;
+    }
+    return 0;
+}
+
+enum syscall_prctl_shape syscalls_prctl_shape(uint64_t op)
+{
+    for (size_t i = 0; i < sizeof prctl_shapes / sizeof prctl_shapes[0]; i++)
+        if (prctl_shapes[i].op == op)
+            return (enum syscall_prctl_shape)prctl_shapes[i].shape;
+    return SYSCALL_PRCTL_HEX4;
 }
 
 /* ---- the families' own captures ------------------------------------------------ */
@@ -206,7 +300,7 @@ int syscalls_family_captures(const struct syscall_desc *d, const uint64_t a[6], 
                            "clone_args");
             break;
         case SYSCALL_FAMILY_PRCTL:
-            if (a[0] == PR_SET_NAME)
+            if (syscalls_prctl_shape(a[0]) == SYSCALL_PRCTL_NAME_IN)
                 family_capture(out, &n, 1, a[1], STR, TASK_COMM_LEN, NULL);
             break;
         case SYSCALL_FAMILY_RT_SIGRETURN: /* the mask of the signal frame's ucontext */
@@ -221,10 +315,14 @@ int syscalls_family_captures(const struct syscall_desc *d, const uint64_t a[6], 
         case SYSCALL_FAMILY_IOCTL:
         case SYSCALL_FAMILY_FCNTL:
             family_capture(out, &n, 0, a[0], FD, 0, NULL);
+            if (d->family == SYSCALL_FAMILY_FCNTL && syscalls_fcntl_lock(a[1]) == 1)
+                family_capture(out, &n, 2, a[2], ST, sizeof(struct flock), "flock");
             if (d->family == SYSCALL_FAMILY_IOCTL && (req == TCSETS || req == TCSETSW || req == TCSETSF))
                 family_capture(out, &n, 2, a[2], ST, sizeof(struct termios), "termios");
             else if (d->family == SYSCALL_FAMILY_IOCTL && req == TIOCSWINSZ)
                 family_capture(out, &n, 2, a[2], ST, sizeof(struct winsize), "winsize");
+            else if (d->family == SYSCALL_FAMILY_IOCTL && (req == FIONBIO || req == FIOASYNC))
+                family_capture(out, &n, 2, a[2], ST, sizeof(int), "int");
             break;
         default: break;
         }
@@ -236,7 +334,7 @@ int syscalls_family_captures(const struct syscall_desc *d, const uint64_t a[6], 
         family_capture(out, &n, 2, a[2], ST, sizeof(struct termios), "termios");
     else if (d->family == SYSCALL_FAMILY_IOCTL && ok && ret == 0 && (req == FIONREAD || req == TIOCGPGRP))
         family_capture(out, &n, 2, a[2], ST, sizeof(int), "int");
-    else if (d->family == SYSCALL_FAMILY_CLONE && (a[0] & CLONE_PARENT_SETTID) && ok && a[2])
+    else if (d->family == SYSCALL_FAMILY_CLONE && (a[0] & (CLONE_PARENT_SETTID | CLONE_PIDFD)) && ok && a[2])
         family_capture(out, &n, 2, a[2], ST, sizeof(int), "int");
     else if (d->family == SYSCALL_FAMILY_CLONE3 && ok && entry_struct &&
              entry_len >= offsetof(struct clone_args, parent_tid) + sizeof(uint64_t)) {
@@ -246,8 +344,12 @@ int syscalls_family_captures(const struct syscall_desc *d, const uint64_t a[6], 
         if ((flags & CLONE_PARENT_SETTID) && ptid)
             family_capture(out, &n, 1, ptid, ST, sizeof(int), "int");
     }
-    if (d->family == SYSCALL_FAMILY_PRCTL && a[0] == PR_GET_NAME && ok)
+    if (d->family == SYSCALL_FAMILY_PRCTL && syscalls_prctl_shape(a[0]) == SYSCALL_PRCTL_NAME_OUT && ok)
         family_capture(out, &n, 1, a[1], STR, TASK_COMM_LEN, NULL);
+    if (d->family == SYSCALL_FAMILY_PRCTL && syscalls_prctl_shape(a[0]) == SYSCALL_PRCTL_INT_OUT && ok && a[1])
+        family_capture(out, &n, 1, a[1], ST, sizeof(int), "int");
+    if (d->family == SYSCALL_FAMILY_FCNTL && ok && syscalls_fcntl_lock(a[1]) == 2)
+        family_capture(out, &n, 2, a[2], ST, sizeof(struct flock), "flock");
     if (d->family == SYSCALL_FAMILY_FCNTL && ok && (a[1] == F_DUPFD || a[1] == F_DUPFD_CLOEXEC))
         family_capture(out, &n, 6, (uint64_t)ret, FD, 0, NULL);
     return n;

@@ -6,6 +6,9 @@
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <netinet/udp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +24,8 @@
 #include <sys/resource.h>
 #include <sys/sysinfo.h>
 #include <sys/sysmacros.h>
+#include <sys/times.h>
+#include <sys/time.h>
 #include <sys/timerfd.h>
 #include <sys/un.h>
 #include <sys/utsname.h>
@@ -883,4 +888,328 @@ void syscalls_print_siginfo(struct syscalls_buf *b, const uint8_t *si, size_t le
                   (unsigned long long)rd64(si + 16), (int)rd32(si + 24), rd32(si + 28));
     }
     syscalls_buf_putc(b, '}');
+}
+
+/* ---- times with their dates, resource usage, signal stacks ------------------------ */
+
+/* strace's date comment after a time: 1970-01-01T00:00:01.000000002+0000 (digits: 9 ns, 6 us;
+ * no fraction when it is 0) */
+static void print_date_comment(struct syscalls_buf *b, int64_t sec, uint64_t frac, int digits)
+{
+    time_t t = (time_t)sec;
+    struct tm tm;
+    char day[64], zone[16];
+    if (!localtime_r(&t, &tm) || !strftime(day, sizeof day, "%FT%T", &tm) || !strftime(zone, sizeof zone, "%z", &tm))
+        return;
+    if (frac)
+        syscalls_buf_printf(b, " /* %s.%0*llu%s */", day, digits, (unsigned long long)frac, zone);
+    else
+        syscalls_buf_printf(b, " /* %s%s */", day, zone);
+}
+
+void syscalls_print_utimens(struct syscalls_buf *b, const uint8_t *p, size_t len)
+{
+    if (len < 2 * syscalls_abi.timespec)
+        return;
+    syscalls_buf_putc(b, '[');
+    for (int i = 0; i < 2; i++) {
+        struct timespec ts;
+        memcpy(&ts, p + i * sizeof ts, sizeof ts);
+        if (i)
+            syscalls_buf_puts(b, ", ");
+        if (ts.tv_nsec == UTIME_NOW || ts.tv_nsec == UTIME_OMIT) {
+            syscalls_buf_puts(b, ts.tv_nsec == UTIME_NOW ? "UTIME_NOW" : "UTIME_OMIT");
+            continue;
+        }
+        syscalls_print_timespec(b, (const uint8_t *)&ts, sizeof ts);
+        if ((unsigned long long)ts.tv_nsec < 1000000000ull)
+            print_date_comment(b, ts.tv_sec, (uint64_t)ts.tv_nsec, 9);
+    }
+    syscalls_buf_putc(b, ']');
+}
+
+static void print_timeval(struct syscalls_buf *b, const struct timeval *tv)
+{
+    syscalls_buf_printf(b, "{tv_sec=%lld, tv_usec=%lld}", (long long)tv->tv_sec, (long long)tv->tv_usec);
+}
+
+void syscalls_print_timeval(struct syscalls_buf *b, const uint8_t *p, size_t len)
+{
+    struct timeval tv;
+    if (len < syscalls_abi.timeval || len < sizeof tv)
+        return;
+    memcpy(&tv, p, sizeof tv);
+    print_timeval(b, &tv);
+}
+
+void syscalls_print_timeval_pair(struct syscalls_buf *b, const uint8_t *p, size_t len)
+{
+    struct timeval tv[2];
+    if (len < 2 * syscalls_abi.timeval || len < sizeof tv)
+        return;
+    memcpy(tv, p, sizeof tv);
+    syscalls_buf_putc(b, '[');
+    for (int i = 0; i < 2; i++) {
+        syscalls_buf_puts(b, i ? ", " : "");
+        print_timeval(b, &tv[i]);
+        if ((unsigned long long)tv[i].tv_usec < 1000000ull)
+            print_date_comment(b, tv[i].tv_sec, (uint64_t)tv[i].tv_usec, 6);
+    }
+    syscalls_buf_putc(b, ']');
+}
+
+void syscalls_print_rusage(struct syscalls_buf *b, const uint8_t *p, size_t len)
+{
+    struct rusage ru;
+    if (len < syscalls_abi.rusage || len < sizeof ru)
+        return;
+    memcpy(&ru, p, sizeof ru);
+    syscalls_buf_puts(b, "{ru_utime=");
+    print_timeval(b, &ru.ru_utime);
+    syscalls_buf_puts(b, ", ru_stime=");
+    print_timeval(b, &ru.ru_stime);
+    syscalls_buf_puts(b, ", ...}");
+}
+
+void syscalls_print_stack(struct syscalls_buf *b, const uint8_t *p, size_t len)
+{
+    stack_t ss;
+    if (len < syscalls_abi.stack || len < sizeof ss)
+        return;
+    memcpy(&ss, p, sizeof ss);
+    syscalls_buf_puts(b, "{ss_sp=");
+    syscalls_print_addr(b, (uint64_t)(uintptr_t)ss.ss_sp);
+    syscalls_buf_puts(b, ", ss_flags=");
+    syscalls_print_flags(b, syscalls_xlat_ss_flags, (uint32_t)ss.ss_flags, "0");
+    syscalls_buf_printf(b, ", ss_size=%zu}", ss.ss_size);
+}
+
+void syscalls_print_flock(struct syscalls_buf *b, const uint8_t *p, size_t len, int getlk)
+{
+    struct flock fl;
+    if (len < syscalls_abi.flock || len < sizeof fl)
+        return;
+    memcpy(&fl, p, sizeof fl);
+    syscalls_buf_puts(b, "{l_type=");
+    syscalls_print_value(b, syscalls_xlat_flock_types, (uint16_t)fl.l_type, "%#llx /* F_??? */");
+    syscalls_buf_puts(b, ", l_whence=");
+    syscalls_print_value(b, syscalls_xlat_whence, (uint16_t)fl.l_whence, "%#llx /* SEEK_??? */");
+    syscalls_buf_printf(b, ", l_start=%lld, l_len=%lld", (long long)fl.l_start, (long long)fl.l_len);
+    if (getlk)
+        syscalls_buf_printf(b, ", l_pid=%d", (int)fl.l_pid);
+    syscalls_buf_putc(b, '}');
+}
+
+void syscalls_print_tms(struct syscalls_buf *b, const uint8_t *p, size_t len)
+{
+    struct tms t;
+    if (len < syscalls_abi.tms || len < sizeof t)
+        return;
+    memcpy(&t, p, sizeof t);
+    syscalls_buf_puts(b, "{tms_utime=");
+    print_clock_t(b, (uint64_t)t.tms_utime);
+    syscalls_buf_puts(b, ", tms_stime=");
+    print_clock_t(b, (uint64_t)t.tms_stime);
+    syscalls_buf_puts(b, ", tms_cutime=");
+    print_clock_t(b, (uint64_t)t.tms_cutime);
+    syscalls_buf_puts(b, ", tms_cstime=");
+    print_clock_t(b, (uint64_t)t.tms_cstime);
+    syscalls_buf_putc(b, '}');
+}
+
+void syscalls_print_itimerspec(struct syscalls_buf *b, const uint8_t *p, size_t len)
+{
+    struct itimerspec its;
+    if (len < syscalls_abi.itimerspec || len < sizeof its)
+        return;
+    syscalls_buf_puts(b, "{it_interval=");
+    syscalls_print_timespec(b, p + offsetof(struct itimerspec, it_interval), sizeof its.it_interval);
+    syscalls_buf_puts(b, ", it_value=");
+    syscalls_print_timespec(b, p + offsetof(struct itimerspec, it_value), sizeof its.it_value);
+    syscalls_buf_putc(b, '}');
+}
+
+void syscalls_print_itimerval(struct syscalls_buf *b, const uint8_t *p, size_t len)
+{
+    struct itimerval itv;
+    if (len < syscalls_abi.itimerval || len < sizeof itv)
+        return;
+    memcpy(&itv, p, sizeof itv);
+    syscalls_buf_puts(b, "{it_interval=");
+    print_timeval(b, &itv.it_interval);
+    syscalls_buf_puts(b, ", it_value=");
+    print_timeval(b, &itv.it_value);
+    syscalls_buf_putc(b, '}');
+}
+
+void syscalls_print_sigevent(struct syscalls_buf *b, const uint8_t *p, size_t len)
+{
+    struct sigevent sev;
+    if (len < syscalls_abi.sigevent || len < sizeof sev)
+        return;
+    memcpy(&sev, p, sizeof sev);
+    syscalls_buf_putc(b, '{');
+    if (sev.sigev_value.sival_ptr)
+        syscalls_buf_printf(b, "sigev_value={sival_int=%d, sival_ptr=%#llx}, ", sev.sigev_value.sival_int,
+                            (unsigned long long)(uintptr_t)sev.sigev_value.sival_ptr);
+    syscalls_buf_puts(b, "sigev_signo=");
+    if (sev.sigev_notify == SIGEV_SIGNAL || sev.sigev_notify == SIGEV_THREAD || sev.sigev_notify == SIGEV_THREAD_ID)
+        syscalls_print_signal(b, sev.sigev_signo);
+    else
+        syscalls_buf_printf(b, "%u", (unsigned)sev.sigev_signo);
+    syscalls_buf_puts(b, ", sigev_notify=");
+    syscalls_print_value(b, syscalls_xlat_sigev_notify, (uint32_t)sev.sigev_notify, "%#llx /* SIGEV_??? */");
+    if (sev.sigev_notify == SIGEV_THREAD_ID)
+        syscalls_buf_printf(b, ", sigev_notify_thread_id=%d", sev._sigev_un._tid);
+    else if (sev.sigev_notify == SIGEV_THREAD)
+        syscalls_buf_printf(b, ", sigev_notify_function=%#llx, sigev_notify_attributes=%#llx",
+                            (unsigned long long)(uintptr_t)sev._sigev_un._sigev_thread._function,
+                            (unsigned long long)(uintptr_t)sev._sigev_un._sigev_thread._attribute);
+    syscalls_buf_putc(b, '}');
+}
+
+/* ---- socket options ------------------------------------------------------------------ */
+
+const struct syscalls_xlat syscalls_xlat_prio_which[] = { X(PRIO_PROCESS), X(PRIO_PGRP), X(PRIO_USER), SYSCALLS_XEND };
+const struct syscalls_xlat syscalls_xlat_shutdown_how[] = { X(SHUT_RD), X(SHUT_WR), X(SHUT_RDWR), SYSCALLS_XEND };
+const struct syscalls_xlat syscalls_xlat_timerfd_settime_flags[] = {
+    X(TFD_TIMER_ABSTIME), X(TFD_TIMER_CANCEL_ON_SET), SYSCALLS_XEND,
+};
+const struct syscalls_xlat syscalls_xlat_sockopt_levels[] = {
+    X(SOL_IP), X(SOL_SOCKET), X(SOL_TCP), X(SOL_UDP), X(SOL_IPV6), X(SOL_ICMPV6),
+    { IPPROTO_SCTP, "SOL_SCTP" }, { IPPROTO_UDPLITE, "SOL_UDPLITE" }, X(SOL_RAW), X(SOL_DECNET), X(SOL_X25), X(SOL_PACKET), X(SOL_ATM), X(SOL_AAL), X(SOL_IRDA), X(SOL_NETBEUI),
+    X(SOL_LLC), X(SOL_DCCP), X(SOL_NETLINK), X(SOL_TIPC), X(SOL_RXRPC), X(SOL_PPPOL2TP),
+    X(SOL_BLUETOOTH), X(SOL_PNPIPE), X(SOL_RDS), X(SOL_IUCV), X(SOL_CAIF), X(SOL_ALG), X(SOL_NFC),
+    X(SOL_KCM), X(SOL_TLS), X(SOL_XDP), X(SOL_MPTCP), SYSCALLS_XEND,
+};
+
+static const struct syscalls_xlat so_names[] = {
+    X(SO_DEBUG), X(SO_REUSEADDR), X(SO_TYPE), X(SO_ERROR), X(SO_DONTROUTE), X(SO_BROADCAST),
+    X(SO_SNDBUF), X(SO_RCVBUF), X(SO_KEEPALIVE), X(SO_OOBINLINE), X(SO_NO_CHECK), X(SO_PRIORITY),
+    X(SO_LINGER), X(SO_BSDCOMPAT), X(SO_REUSEPORT), X(SO_PASSCRED), X(SO_PEERCRED), X(SO_RCVLOWAT),
+    X(SO_SNDLOWAT), X(SO_RCVTIMEO_OLD), X(SO_SNDTIMEO_OLD), X(SO_SECURITY_AUTHENTICATION),
+    X(SO_SECURITY_ENCRYPTION_TRANSPORT), X(SO_SECURITY_ENCRYPTION_NETWORK), X(SO_BINDTODEVICE),
+    X(SO_ATTACH_FILTER), X(SO_DETACH_FILTER), X(SO_PEERNAME), X(SO_TIMESTAMP_OLD), X(SO_ACCEPTCONN),
+    X(SO_PEERSEC), X(SO_SNDBUFFORCE), X(SO_RCVBUFFORCE), X(SO_PASSSEC), X(SO_TIMESTAMPNS_OLD), X(SO_MARK),
+    X(SO_TIMESTAMPING_OLD), X(SO_PROTOCOL), X(SO_DOMAIN), X(SO_RXQ_OVFL), X(SO_WIFI_STATUS),
+    X(SO_PEEK_OFF), X(SO_NOFCS), X(SO_LOCK_FILTER), X(SO_SELECT_ERR_QUEUE), X(SO_BUSY_POLL),
+    X(SO_MAX_PACING_RATE), X(SO_BPF_EXTENSIONS), X(SO_INCOMING_CPU), X(SO_ATTACH_BPF),
+    X(SO_ATTACH_REUSEPORT_CBPF), X(SO_ATTACH_REUSEPORT_EBPF), X(SO_CNX_ADVICE), X(SO_MEMINFO),
+    X(SO_INCOMING_NAPI_ID), X(SO_COOKIE), X(SO_PEERGROUPS), X(SO_ZEROCOPY), X(SO_TXTIME),
+    X(SO_BINDTOIFINDEX), X(SO_TIMESTAMP_NEW), X(SO_TIMESTAMPNS_NEW), X(SO_TIMESTAMPING_NEW),
+    X(SO_RCVTIMEO_NEW), X(SO_SNDTIMEO_NEW), X(SO_DETACH_REUSEPORT_BPF), SYSCALLS_XEND,
+};
+static const struct syscalls_xlat tcp_names[] = {
+    X(TCP_NODELAY), X(TCP_MAXSEG), X(TCP_CORK), X(TCP_KEEPIDLE), X(TCP_KEEPINTVL), X(TCP_KEEPCNT),
+    X(TCP_SYNCNT), X(TCP_LINGER2), X(TCP_DEFER_ACCEPT), X(TCP_WINDOW_CLAMP), X(TCP_INFO), X(TCP_QUICKACK),
+    X(TCP_CONGESTION), X(TCP_MD5SIG), X(TCP_COOKIE_TRANSACTIONS), X(TCP_THIN_LINEAR_TIMEOUTS),
+    X(TCP_THIN_DUPACK), X(TCP_USER_TIMEOUT), X(TCP_REPAIR), X(TCP_REPAIR_QUEUE), X(TCP_QUEUE_SEQ),
+    X(TCP_REPAIR_OPTIONS), X(TCP_FASTOPEN), X(TCP_TIMESTAMP), X(TCP_NOTSENT_LOWAT), X(TCP_CC_INFO),
+    X(TCP_SAVE_SYN), X(TCP_SAVED_SYN), X(TCP_REPAIR_WINDOW), X(TCP_FASTOPEN_CONNECT), X(TCP_ULP),
+    X(TCP_MD5SIG_EXT), X(TCP_FASTOPEN_KEY), X(TCP_FASTOPEN_NO_COOKIE), X(TCP_ZEROCOPY_RECEIVE),
+    X(TCP_INQ), X(TCP_TX_DELAY), SYSCALLS_XEND,
+};
+static const struct syscalls_xlat ip_names[] = {
+    X(IP_TOS), X(IP_TTL), X(IP_HDRINCL), X(IP_OPTIONS), X(IP_RECVOPTS), X(IP_RETOPTS), X(IP_PKTINFO),
+    X(IP_PKTOPTIONS), X(IP_MTU_DISCOVER), X(IP_RECVERR), X(IP_RECVTTL), X(IP_RECVTOS), X(IP_MTU),
+    X(IP_FREEBIND), X(IP_IPSEC_POLICY), X(IP_XFRM_POLICY), X(IP_PASSSEC), X(IP_TRANSPARENT),
+    X(IP_ORIGDSTADDR), X(IP_MINTTL), X(IP_NODEFRAG), X(IP_CHECKSUM), X(IP_BIND_ADDRESS_NO_PORT),
+    X(IP_RECVFRAGSIZE), X(IP_MULTICAST_IF), X(IP_MULTICAST_TTL), X(IP_MULTICAST_LOOP),
+    X(IP_ADD_MEMBERSHIP), X(IP_DROP_MEMBERSHIP), X(IP_UNBLOCK_SOURCE), X(IP_BLOCK_SOURCE),
+    X(IP_ADD_SOURCE_MEMBERSHIP), X(IP_DROP_SOURCE_MEMBERSHIP), X(IP_MSFILTER), X(MCAST_JOIN_GROUP),
+    X(MCAST_BLOCK_SOURCE), X(MCAST_UNBLOCK_SOURCE), X(MCAST_LEAVE_GROUP), X(MCAST_JOIN_SOURCE_GROUP),
+    X(MCAST_LEAVE_SOURCE_GROUP), X(MCAST_MSFILTER), X(IP_MULTICAST_ALL), X(IP_UNICAST_IF),
+    SYSCALLS_XEND,
+};
+static const struct syscalls_xlat ipv6_names[] = {
+    X(IPV6_ADDRFORM), X(IPV6_2292PKTINFO), X(IPV6_2292HOPOPTS), X(IPV6_2292DSTOPTS), X(IPV6_2292RTHDR),
+    X(IPV6_2292PKTOPTIONS), X(IPV6_CHECKSUM), X(IPV6_2292HOPLIMIT), X(IPV6_NEXTHOP), X(IPV6_AUTHHDR),
+    X(IPV6_UNICAST_HOPS), X(IPV6_MULTICAST_IF), X(IPV6_MULTICAST_HOPS), X(IPV6_MULTICAST_LOOP),
+    X(IPV6_ADD_MEMBERSHIP), X(IPV6_DROP_MEMBERSHIP), X(IPV6_ROUTER_ALERT), X(IPV6_MTU_DISCOVER),
+    X(IPV6_MTU), X(IPV6_RECVERR), X(IPV6_V6ONLY), X(IPV6_JOIN_ANYCAST), X(IPV6_LEAVE_ANYCAST),
+    X(IPV6_IPSEC_POLICY), X(IPV6_XFRM_POLICY), X(IPV6_HDRINCL), X(IPV6_RECVPKTINFO), X(IPV6_PKTINFO),
+    X(IPV6_RECVHOPLIMIT), X(IPV6_HOPLIMIT), X(IPV6_RECVHOPOPTS), X(IPV6_HOPOPTS), X(IPV6_RTHDRDSTOPTS),
+    X(IPV6_RECVRTHDR), X(IPV6_RTHDR), X(IPV6_RECVDSTOPTS), X(IPV6_DSTOPTS), X(IPV6_RECVPATHMTU),
+    X(IPV6_PATHMTU), X(IPV6_DONTFRAG), X(IPV6_RECVTCLASS), X(IPV6_TCLASS), X(IPV6_AUTOFLOWLABEL),
+    X(IPV6_ADDR_PREFERENCES), X(IPV6_MINHOPCOUNT), X(IPV6_ORIGDSTADDR), X(IPV6_TRANSPARENT),
+    X(IPV6_UNICAST_IF), X(IPV6_RECVFRAGSIZE), X(IPV6_FREEBIND), SYSCALLS_XEND,
+};
+static const struct syscalls_xlat udp_names[] = {
+    X(UDP_CORK), X(UDP_ENCAP), X(UDP_NO_CHECK6_TX), X(UDP_NO_CHECK6_RX), X(UDP_SEGMENT), X(UDP_GRO),
+    SYSCALLS_XEND,
+};
+
+/* The names of a level's options and how strace marks an unknown one */
+static const struct syscalls_xlat *sockopt_names(int level, const char **unknown)
+{
+    switch (level) {
+    case SOL_SOCKET: *unknown = "SO_???"; return so_names;
+    case SOL_TCP: *unknown = "TCP_???"; return tcp_names;
+    case SOL_IP: *unknown = "IP_???"; return ip_names;
+    case SOL_IPV6: *unknown = "IPV6_???"; return ipv6_names;
+    case SOL_UDP: *unknown = "UDP_???"; return udp_names;
+    }
+    return NULL;
+}
+
+void syscalls_print_sockopt_name(struct syscalls_buf *b, int level, int name)
+{
+    const char *unknown = NULL;
+    const struct syscalls_xlat *x = sockopt_names(level, &unknown), *e = x ? xfind(x, (uint32_t)name) : NULL;
+    if (e)
+        syscalls_buf_puts(b, e->name);
+    else if (x)
+        syscalls_buf_printf(b, "%#x /* %s */", (unsigned)name, unknown);
+    else
+        syscalls_buf_printf(b, "%d", name);
+}
+
+/* the SOL_SOCKET options whose value is an int (strace prints the first int of a longer value) */
+static int so_int_like(int name)
+{
+    static const int names[] = {
+        SO_DEBUG, SO_REUSEADDR, SO_DONTROUTE, SO_BROADCAST, SO_SNDBUF, SO_RCVBUF, SO_KEEPALIVE,
+        SO_OOBINLINE, SO_NO_CHECK, SO_PRIORITY, SO_BSDCOMPAT, SO_REUSEPORT, SO_PASSCRED, SO_RCVLOWAT,
+        SO_SNDLOWAT, SO_DETACH_FILTER, SO_TIMESTAMP_OLD, SO_ACCEPTCONN, SO_SNDBUFFORCE, SO_RCVBUFFORCE,
+        SO_PASSSEC, SO_TIMESTAMPNS_OLD, SO_MARK, SO_RXQ_OVFL, SO_WIFI_STATUS, SO_PEEK_OFF, SO_NOFCS,
+        SO_LOCK_FILTER, SO_SELECT_ERR_QUEUE, SO_BUSY_POLL, SO_INCOMING_CPU, SO_ZEROCOPY,
+        SO_BINDTOIFINDEX, SO_TIMESTAMP_NEW, SO_TIMESTAMPNS_NEW,
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (names[i] == name)
+            return 1;
+    return 0;
+}
+
+void syscalls_print_sockopt_value(struct syscalls_buf *b, int level, int name, uint64_t addr, const uint8_t *val,
+                                  size_t vlen, int64_t len, uint32_t strsize, int hex, int get)
+{
+    if (!addr || !val || len <= 0) {
+        syscalls_print_addr(b, addr);
+        return;
+    }
+    int32_t i32[3];
+    memcpy(i32, val, vlen < sizeof i32 ? vlen : sizeof i32);
+    if (level == SOL_SOCKET && name == SO_LINGER && vlen >= sizeof(struct linger)) {
+        struct linger l;
+        memcpy(&l, val, sizeof l);
+        syscalls_buf_printf(b, "{l_onoff=%d, l_linger=%d}", l.l_onoff, l.l_linger);
+    } else if (level == SOL_SOCKET && name == SO_PEERCRED && get && vlen >= sizeof(struct ucred)) {
+        struct ucred u;
+        memcpy(&u, val, sizeof u);
+        syscalls_buf_printf(b, "{pid=%d, uid=%d, gid=%d}", (int)u.pid, u.uid == (uid_t)-1 ? -1 : (int)u.uid,
+                            u.gid == (gid_t)-1 ? -1 : (int)u.gid);
+    } else if (level == SOL_SOCKET && (name == SO_LINGER || name == SO_PEERCRED) && !get) {
+        syscalls_print_addr(b, addr);
+    } else if ((level == SOL_SOCKET && so_int_like(name) && !get) || level == SOL_NETLINK || len == 4) {
+        if (len < 4 || vlen < 4)
+            syscalls_print_addr(b, addr);
+        else
+            syscalls_buf_printf(b, "[%d]", i32[0]);
+    } else {
+        size_t n = (size_t)len < strsize ? (size_t)len : strsize;
+        syscalls_print_quoted(b, val, n < vlen ? n : vlen, hex, 0);
+        if ((size_t)len > n)
+            syscalls_buf_puts(b, "...");
+    }
 }

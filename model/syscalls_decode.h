@@ -45,7 +45,13 @@ extern const struct syscalls_xlat syscalls_xlat_open_access[], syscalls_xlat_ope
     syscalls_xlat_msg_flags[], syscalls_xlat_ioctl[], syscalls_xlat_timer_flags[],
     syscalls_xlat_sa_handler[], syscalls_xlat_poll_events[], syscalls_xlat_epoll_events[],
     syscalls_xlat_epoll_ops[], syscalls_xlat_epoll_create_flags[], syscalls_xlat_eventfd_flags[],
-    syscalls_xlat_signalfd_flags[], syscalls_xlat_timerfd_flags[], syscalls_xlat_inotify_flags[];
+    syscalls_xlat_signalfd_flags[], syscalls_xlat_timerfd_flags[], syscalls_xlat_inotify_flags[],
+    syscalls_xlat_rusage_who[], syscalls_xlat_ss_flags[], syscalls_xlat_xattr_flags[], syscalls_xlat_rename_flags[],
+    syscalls_xlat_sockopt_levels[], syscalls_xlat_shutdown_how[], syscalls_xlat_mremap_flags[],
+    syscalls_xlat_msync_flags[], syscalls_xlat_itimer_which[], syscalls_xlat_idtype[], syscalls_xlat_sigev_notify[],
+    syscalls_xlat_timerfd_settime_flags[], syscalls_xlat_prctl_options[], syscalls_xlat_suid_dump[],
+    syscalls_xlat_flock_ops[], syscalls_xlat_flock_types[], syscalls_xlat_prio_which[],
+    syscalls_xlat_sched_policies[], syscalls_xlat_inotify_mask[];
 /* Masks the tables need: O_ACCMODE, MAP_TYPE, AT_STATX_SYNC_TYPE, SA_RESTORER (the kernel's) */
 extern const uint64_t syscalls_open_accmode, syscalls_mmap_type_mask, syscalls_statx_sync_type, syscalls_sa_restorer;
 
@@ -89,6 +95,7 @@ const char *syscalls_errno_message(int e);
  * shorter than the struct) */
 void syscalls_print_stat(struct syscalls_buf *b, const uint8_t *st, size_t len);
 void syscalls_print_timespec(struct syscalls_buf *b, const uint8_t *ts, size_t len);
+void syscalls_print_timeval(struct syscalls_buf *b, const uint8_t *tv, size_t len);
 void syscalls_print_rlimit(struct syscalls_buf *b, const uint8_t *rl, size_t len);
 void syscalls_print_sigaction(struct syscalls_buf *b, const uint8_t *sa, size_t len);
 void syscalls_print_sockaddr(struct syscalls_buf *b, const uint8_t *sa, size_t len);
@@ -111,5 +118,32 @@ void syscalls_print_utsname(struct syscalls_buf *b, const uint8_t *u, size_t len
 void syscalls_print_wait_status(struct syscalls_buf *b, int status);
 void syscalls_print_siginfo(struct syscalls_buf *b, const uint8_t *si, size_t len);
 void syscalls_print_mode(struct syscalls_buf *b, uint32_t mode); /* 0644, with S_IF* when type bits set */
+/* utimensat's struct timespec[2]: each time with its date in a comment
+ * (1970-01-01T00:00:01.000000002+0000, local time), or UTIME_NOW, UTIME_OMIT */
+void syscalls_print_utimens(struct syscalls_buf *b, const uint8_t *ts, size_t len);
+/* utimes' struct timeval[2], each with its date as a comment */
+void syscalls_print_timeval_pair(struct syscalls_buf *b, const uint8_t *tv, size_t len);
+/* struct rusage as strace abbreviates it: {ru_utime={...}, ru_stime={...}, ...} */
+void syscalls_print_rusage(struct syscalls_buf *b, const uint8_t *ru, size_t len);
+/* sigaltstack's stack_t: {ss_sp=..., ss_flags=SS_DISABLE, ss_size=...} */
+void syscalls_print_stack(struct syscalls_buf *b, const uint8_t *ss, size_t len);
+/* struct itimerspec, struct itimerval: {it_interval={...}, it_value={...}} */
+void syscalls_print_itimerspec(struct syscalls_buf *b, const uint8_t *p, size_t len);
+void syscalls_print_itimerval(struct syscalls_buf *b, const uint8_t *p, size_t len);
+/* struct sigevent: {sigev_signo=SIGALRM, sigev_notify=SIGEV_SIGNAL} ... */
+void syscalls_print_sigevent(struct syscalls_buf *b, const uint8_t *p, size_t len);
+/* struct flock: {l_type=F_RDLCK, l_whence=SEEK_SET, l_start=0, l_len=10} (with l_pid: getlk 1) */
+void syscalls_print_flock(struct syscalls_buf *b, const uint8_t *p, size_t len, int getlk);
+/* struct tms: each clock_t with its seconds in a comment, as strace */
+void syscalls_print_tms(struct syscalls_buf *b, const uint8_t *p, size_t len);
+/* A socket option's name in its level ("SO_REUSEADDR", "TCP_NODELAY"; an
+ * unknown one in hex with strace's SO_??? comment) */
+void syscalls_print_sockopt_name(struct syscalls_buf *b, int level, int name);
+/* A socket option's value: len bytes of which val holds vlen (NULL: none
+ * recorded, addr printed), [int], {l_onoff=...}, or a string of at most
+ * strsize bytes.  get: getsockopt's (SO_PEERCRED decoded; the SOL_SOCKET
+ * int options of setsockopt print their first int whatever the length). */
+void syscalls_print_sockopt_value(struct syscalls_buf *b, int level, int name, uint64_t addr, const uint8_t *val,
+                                  size_t vlen, int64_t len, uint32_t strsize, int hex, int get);
 
 #endif

@@ -15,15 +15,19 @@
 #include <linux/fadvise.h>
 #include <linux/fcntl.h>
 #include <linux/fs.h>
+#include <linux/inotify.h>
 #include <linux/futex.h>
 #include <linux/mman.h>
 #include <linux/poll.h>
+#include <linux/prctl.h>
 #include <linux/random.h>
 #include <linux/resource.h>
 #include <linux/sched.h>
+#include <linux/signal.h>
 #include <linux/stat.h>
 #include <linux/time.h>
 #include <linux/wait.h>
+#include <linux/xattr.h>
 
 #include "syscalls_decode.h"
 
@@ -157,7 +161,7 @@ const uint64_t syscalls_sa_restorer = SA_RESTORER;
 /* SIG_DFL and SIG_IGN are pointers in the headers: (__sighandler_t)0 and 1 */
 const struct syscalls_xlat syscalls_xlat_sa_handler[] = { {0, "SIG_DFL"}, {1, "SIG_IGN"}, END };
 const struct syscalls_xlat syscalls_xlat_statx_mask[] = {
-    X(STATX_ALL), X(STATX_TYPE), X(STATX_MODE), X(STATX_NLINK), X(STATX_UID), X(STATX_GID), X(STATX_ATIME),
+    X(STATX_ALL), X(STATX_BASIC_STATS), X(STATX_TYPE), X(STATX_MODE), X(STATX_NLINK), X(STATX_UID), X(STATX_GID), X(STATX_ATIME),
     X(STATX_MTIME), X(STATX_CTIME), X(STATX_INO), X(STATX_SIZE), X(STATX_BLOCKS), X(STATX_BTIME),
     X(STATX_MNT_ID), X(STATX_DIOALIGN), END,
 };
@@ -165,6 +169,57 @@ const struct syscalls_xlat syscalls_xlat_statx_attrs[] = {
     X(STATX_ATTR_COMPRESSED), X(STATX_ATTR_IMMUTABLE), X(STATX_ATTR_APPEND), X(STATX_ATTR_NODUMP),
     X(STATX_ATTR_ENCRYPTED), X(STATX_ATTR_AUTOMOUNT), X(STATX_ATTR_MOUNT_ROOT), X(STATX_ATTR_VERITY),
     X(STATX_ATTR_DAX), END,
+};
+const struct syscalls_xlat syscalls_xlat_rusage_who[] = {
+    X(RUSAGE_SELF), { (uint64_t)(int64_t)RUSAGE_CHILDREN, "RUSAGE_CHILDREN" },
+    { (uint64_t)(int64_t)RUSAGE_BOTH, "RUSAGE_BOTH" }, X(RUSAGE_THREAD), END,
+};
+const struct syscalls_xlat syscalls_xlat_ss_flags[] = { X(SS_ONSTACK), X(SS_DISABLE), X(SS_AUTODISARM), END };
+const struct syscalls_xlat syscalls_xlat_xattr_flags[] = { X(XATTR_CREATE), X(XATTR_REPLACE), END };
+const struct syscalls_xlat syscalls_xlat_rename_flags[] = {
+    X(RENAME_NOREPLACE), X(RENAME_EXCHANGE), X(RENAME_WHITEOUT), END,
+};
+const struct syscalls_xlat syscalls_xlat_mremap_flags[] = {
+    X(MREMAP_MAYMOVE), X(MREMAP_FIXED), X(MREMAP_DONTUNMAP), END,
+};
+const struct syscalls_xlat syscalls_xlat_msync_flags[] = { X(MS_ASYNC), X(MS_INVALIDATE), X(MS_SYNC), END };
+const struct syscalls_xlat syscalls_xlat_itimer_which[] = { X(ITIMER_REAL), X(ITIMER_VIRTUAL), X(ITIMER_PROF), END };
+const struct syscalls_xlat syscalls_xlat_idtype[] = { X(P_ALL), X(P_PID), X(P_PGID), X(P_PIDFD), END };
+const struct syscalls_xlat syscalls_xlat_sigev_notify[] = {
+    X(SIGEV_SIGNAL), X(SIGEV_NONE), X(SIGEV_THREAD), X(SIGEV_THREAD_ID), END,
+};
+const struct syscalls_xlat syscalls_xlat_prctl_options[] = {
+    X(PR_SET_PDEATHSIG), X(PR_GET_PDEATHSIG), X(PR_GET_DUMPABLE), X(PR_SET_DUMPABLE), X(PR_GET_UNALIGN),
+    X(PR_SET_UNALIGN), X(PR_GET_KEEPCAPS), X(PR_SET_KEEPCAPS), X(PR_GET_FPEMU), X(PR_SET_FPEMU),
+    X(PR_GET_FPEXC), X(PR_SET_FPEXC), X(PR_GET_TIMING), X(PR_SET_TIMING), X(PR_SET_NAME), X(PR_GET_NAME),
+    X(PR_GET_ENDIAN), X(PR_SET_ENDIAN), X(PR_GET_SECCOMP), X(PR_SET_SECCOMP), X(PR_CAPBSET_READ),
+    X(PR_CAPBSET_DROP), X(PR_GET_TSC), X(PR_SET_TSC), X(PR_GET_SECUREBITS), X(PR_SET_SECUREBITS),
+    X(PR_SET_TIMERSLACK), X(PR_GET_TIMERSLACK), X(PR_TASK_PERF_EVENTS_DISABLE),
+    X(PR_TASK_PERF_EVENTS_ENABLE), X(PR_MCE_KILL), X(PR_MCE_KILL_GET), X(PR_SET_MM), X(PR_SET_PTRACER),
+    X(PR_SET_CHILD_SUBREAPER), X(PR_GET_CHILD_SUBREAPER), X(PR_SET_NO_NEW_PRIVS), X(PR_GET_NO_NEW_PRIVS),
+    X(PR_GET_TID_ADDRESS), X(PR_SET_THP_DISABLE), X(PR_GET_THP_DISABLE), X(PR_MPX_ENABLE_MANAGEMENT),
+    X(PR_MPX_DISABLE_MANAGEMENT), X(PR_SET_FP_MODE), X(PR_GET_FP_MODE), X(PR_CAP_AMBIENT),
+    X(PR_SVE_SET_VL), X(PR_SVE_GET_VL), X(PR_GET_SPECULATION_CTRL), X(PR_SET_SPECULATION_CTRL),
+    X(PR_PAC_RESET_KEYS), X(PR_SET_TAGGED_ADDR_CTRL), X(PR_GET_TAGGED_ADDR_CTRL), X(PR_SET_IO_FLUSHER),
+    X(PR_GET_IO_FLUSHER), X(PR_SET_SYSCALL_USER_DISPATCH), X(PR_PAC_SET_ENABLED_KEYS),
+    X(PR_PAC_GET_ENABLED_KEYS), X(PR_SCHED_CORE), X(PR_SET_VMA), END,
+};
+/* the kernel's, not exported to user space (linux/sched/coredump.h) */
+const struct syscalls_xlat syscalls_xlat_suid_dump[] = {
+    { 0, "SUID_DUMP_DISABLE" }, { 1, "SUID_DUMP_USER" }, { 2, "SUID_DUMP_ROOT" }, END,
+};
+const struct syscalls_xlat syscalls_xlat_flock_ops[] = {
+    X(LOCK_SH), X(LOCK_EX), X(LOCK_NB), X(LOCK_UN), X(LOCK_MAND), X(LOCK_RW), X(LOCK_READ), X(LOCK_WRITE), END,
+};
+const struct syscalls_xlat syscalls_xlat_flock_types[] = { X(F_RDLCK), X(F_WRLCK), X(F_UNLCK), END };
+const struct syscalls_xlat syscalls_xlat_sched_policies[] = {
+    { SCHED_NORMAL, "SCHED_OTHER" }, X(SCHED_FIFO), X(SCHED_RR), X(SCHED_BATCH), X(SCHED_IDLE), X(SCHED_DEADLINE), END,
+};
+const struct syscalls_xlat syscalls_xlat_inotify_mask[] = {
+    X(IN_ACCESS), X(IN_MODIFY), X(IN_ATTRIB), X(IN_CLOSE_WRITE), X(IN_CLOSE_NOWRITE), X(IN_OPEN),
+    X(IN_MOVED_FROM), X(IN_MOVED_TO), X(IN_CREATE), X(IN_DELETE), X(IN_DELETE_SELF), X(IN_MOVE_SELF),
+    X(IN_UNMOUNT), X(IN_Q_OVERFLOW), X(IN_IGNORED), X(IN_ONLYDIR), X(IN_DONT_FOLLOW), X(IN_EXCL_UNLINK),
+    X(IN_MASK_CREATE), X(IN_MASK_ADD), X(IN_ISDIR), { (uint32_t)IN_ONESHOT, "IN_ONESHOT" }, END,
 };
 const struct syscalls_xlat syscalls_xlat_fadvise[] = {
     X(POSIX_FADV_NORMAL), X(POSIX_FADV_RANDOM), X(POSIX_FADV_SEQUENTIAL), X(POSIX_FADV_WILLNEED),
@@ -174,7 +229,8 @@ const struct syscalls_xlat syscalls_xlat_ioctl[] = {
     X(TCGETS), { TCSETS, "SNDCTL_TMR_START or TCSETS" }, { TCSETSW, "SNDCTL_TMR_STOP or TCSETSW" },
     { TCSETSF, "SNDCTL_TMR_CONTINUE or TCSETSF" }, X(TCFLSH), X(TIOCSCTTY), X(TIOCGPGRP), X(TIOCSPGRP),
     X(TIOCGWINSZ), X(TIOCSWINSZ), X(FIONREAD), X(FIONBIO), X(FIONCLEX), X(FIOCLEX), X(FIOASYNC),
-    { (uint32_t)TIOCGPTN, "TIOCGPTN" }, { (uint32_t)TIOCSPTLCK, "TIOCSPTLCK" }, END,
+    { (uint32_t)TIOCGPTN, "TIOCGPTN" }, { (uint32_t)TIOCSPTLCK, "TIOCSPTLCK" },
+    { (uint32_t)FICLONE, "BTRFS_IOC_CLONE or FICLONE" }, END,
 };
 const struct syscalls_xlat syscalls_xlat_poll_events[] = {
     X(POLLIN), X(POLLPRI), X(POLLOUT), X(POLLERR), X(POLLHUP), X(POLLNVAL), X(POLLRDNORM), X(POLLRDBAND),

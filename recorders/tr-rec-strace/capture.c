@@ -332,6 +332,7 @@ static void capture_arg(struct tracee *tr, unsigned i, const struct syscall_capt
             if (!n)
                 return;
             break;
+        case SYSCALL_COUNT_FDSET: n = ((a[0] & 0xffffffffu) + 63) / 64 * 8; break;
         case SYSCALL_COUNT_NEXT_ARG_SOCKLEN: {
             uint32_t sl;
             if (!a[i] || i + 1 >= 6 || mem_read(tr->tid, next, &sl, sizeof sl) != sizeof sl)

@@ -1,6 +1,8 @@
 /* tr-rec-strace - record the syscalls of a command or of running processes. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +18,7 @@
 enum { OPT_NO_SECCOMP = 256, OPT_SECCOMP };
 
 static const struct cli_opt opts[] = {
-    {'o', "output", "FILE", "write the trace to FILE (default: stdout, never a terminal)", 0, "file"},
+    {'o', "output", "FILE", "write the trace to FILE (default: stdout; on a terminal tr-cat shows it)", 0, "file"},
     {'f', "follow-forks", NULL, "follow forks, vforks, clones and threads", 0, NULL},
     {'p', "attach", "PID[,PID...]", "attach to running processes; Ctrl-C detaches", 0, "pid"},
     {'e', "expr", "EXPR", "trace=SET (names, %class, /regex, !negation) or status=LIST", 0,
@@ -24,8 +26,8 @@ static const struct cli_opt opts[] = {
      "trace=%signal trace=%ipc trace=%creds trace=%clock trace=%stat trace=%lstat trace=%fstat "
      "trace=%statfs trace=%pure status=failed status=successful"},
     {'c', "summary", NULL, "print strace -c's table on stderr at the end (and record the trace)", 0, NULL},
-    {'t', "absolute-timestamps", NULL, "time of day on each line: tr-cat shows it (-tt with us, -ttt epoch)", 0, NULL},
-    {'T', "syscall-times", NULL, "time spent in each syscall: tr-cat shows it", 0, NULL},
+    {'t', "absolute-timestamps", NULL, "time of day on each line (-tt with us, -ttt epoch), recorded for tr-cat", 0, NULL},
+    {'T', "syscall-times", NULL, "time spent in each syscall, recorded for tr-cat", 0, NULL},
     {'P', "trace-path", "PATH", "record only syscalls that access PATH (repeatable)", 0, "file"},
     {'s', "string-limit", "SIZE", "bytes of strings and buffers to record (default 32)", 0, NULL},
     {'y', "decode-fds", NULL, "record the path behind every fd argument", 0, NULL},
@@ -61,6 +63,52 @@ static size_t parse_pids(const char *s, pid_t *pids, size_t n, size_t max)
     }
     free(copy);
     return n;
+}
+
+/* strace's view on a terminal: the trace is written into a pipe read by tr-cat
+ * (beside this program, else on PATH), whose text goes to stderr as strace's
+ * does; tr-cat renders the -t/-T recorded in the trace and -y when given.  The
+ * writer flushes at least every 100 ms, so lines come as the calls happen.
+ * Returns the pipe's write end; *viewer is tr-cat's pid. */
+static int start_viewer(int decode_fds, pid_t *viewer)
+{
+    char self[PATH_MAX], path[PATH_MAX + 8] = "tr-cat";
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n > 0) {
+        self[n] = 0;
+        char *slash = strrchr(self, '/');
+        if (slash) {
+            *slash = 0;
+            snprintf(path, sizeof path, "%s/tr-cat", self);
+            if (access(path, X_OK) < 0)
+                snprintf(path, sizeof path, "tr-cat");
+        }
+    }
+    int p[2];
+    if (pipe2(p, O_CLOEXEC) < 0)
+        cli_die(CLI_EXIT_FAIL, "pipe: %s", strerror(errno));
+    pid_t pid = fork();
+    if (pid < 0)
+        cli_die(CLI_EXIT_FAIL, "fork: %s", strerror(errno));
+    if (pid == 0) {
+        /* Ctrl-C is the command's (or, with -p, the tracer's, which then ends the trace):
+         * the viewer reads on to the trace's end */
+        signal(SIGINT, SIG_IGN);
+        signal(SIGQUIT, SIG_IGN);
+        if (dup2(p[0], STDIN_FILENO) < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+            _exit(CLI_EXIT_FAIL);
+        char *argv[] = { "tr-cat", decode_fds ? "-y" : NULL, NULL };
+        if (strchr(path, '/'))
+            execv(path, argv);
+        else
+            execvp(path, argv);
+        fprintf(stderr, "%s: cannot run tr-cat to show the trace: %s (use -o FILE or a pipe)\n", cli_name(),
+                strerror(errno));
+        _exit(CLI_EXIT_FAIL);
+    }
+    close(p[0]);
+    *viewer = pid;
+    return p[1];
 }
 
 int main(int argc, char **argv)
@@ -111,12 +159,16 @@ int main(int argc, char **argv)
     const char *shown;
     cli_ignore_sigpipe(); /* a closed pipe is a write error (the command gets SIGPIPE back) */
     int fd;
+    pid_t viewer = -1;
     if (o.count && !out && isatty(STDOUT_FILENO)) {
         /* strace -c on a terminal: the table is what the user wants, not a trace */
         fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
         shown = "/dev/null";
         if (fd < 0)
             cli_die(CLI_EXIT_FAIL, "/dev/null: %s", strerror(errno));
+    } else if (!out && isatty(STDOUT_FILENO)) {
+        fd = start_viewer(o.cap.decode_fds, &viewer);
+        shown = "tr-cat";
     } else {
         fd = cli_open_trace_output(out, NULL, &shown);
     }
@@ -153,6 +205,9 @@ int main(int argc, char **argv)
     tr_writer_free(w);
     if (fd != STDOUT_FILENO)
         close(fd);
+    if (viewer > 0) /* its last lines before the summary and the shell's prompt */
+        while (waitpid(viewer, NULL, 0) < 0 && errno == EINTR)
+            ;
     filter_free(&filter);
     if (o.count) {
         struct syscalls_buf b = {0};

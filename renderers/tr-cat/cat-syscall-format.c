@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
+#include <linux/fs.h>
 #include <linux/futex.h>
 #include <linux/sched.h>
 
@@ -24,6 +26,14 @@ const struct sc_cap *sc_find_cap(const struct sc_item *it, uint32_t arg, uint32_
 {
     for (uint32_t i = 0; i < it->ncap; i++)
         if (it->cap[i].arg == arg && it->cap[i].kind == kind)
+            return &it->cap[i];
+    return NULL;
+}
+
+const struct sc_cap *sc_find_cap_at(const struct sc_item *it, uint32_t arg, uint32_t kind, int at_exit)
+{
+    for (uint32_t i = 0; i < it->ncap; i++)
+        if (it->cap[i].arg == arg && it->cap[i].kind == kind && !(it->cap[i].flags & TR_CAPF_EXIT) == !at_exit)
             return &it->cap[i];
     return NULL;
 }
@@ -123,9 +133,35 @@ static void fmt_argv(struct fmt *F, unsigned i)
     syscalls_buf_putc(F->b, ']');
 }
 
+/* The int recorded for argument arg (an int the call read or wrote): 1 and *v, or 0 */
+static int cap_int(const struct sc_item *it, unsigned arg, int *v)
+{
+    const struct sc_cap *cp = sc_find_cap(it, arg, TR_CAP_STRUCT);
+    if (!cp || cp->len != sizeof *v)
+        return 0;
+    memcpy(v, sc_cap_data(it, cp), sizeof *v);
+    return 1;
+}
+
+/* fd_set bytes as strace lists them: [3 4], the fds below nfds that are set */
+static void fmt_fdset(struct syscalls_buf *b, const uint8_t *p, size_t len, uint64_t nfds)
+{
+    char sep = '[';
+    for (uint64_t fd = 0; fd < nfds && fd / 8 < len; fd++)
+        if (p[fd / 8] & (1u << (fd % 8))) {
+            syscalls_buf_printf(b, "%c%llu", sep, (unsigned long long)fd);
+            sep = ' ';
+        }
+    if (sep == '[')
+        syscalls_buf_putc(b, '[');
+    syscalls_buf_putc(b, ']');
+}
+
 static void fmt_struct(struct fmt *F, unsigned i, enum syscall_arg t)
 {
-    const struct sc_cap *cp = sc_find_cap(F->it, i, TR_CAP_STRUCT);
+    const struct sc_cap *cp = sc_find_cap_at(F->it, i, TR_CAP_STRUCT, 0);
+    if (!cp)
+        cp = sc_find_cap(F->it, i, TR_CAP_STRUCT);
     uint64_t v = F->it->args[i];
     if (!cp || !cp->len) {
         syscalls_print_addr(F->b, v);
@@ -142,6 +178,35 @@ static void fmt_struct(struct fmt *F, unsigned i, enum syscall_arg t)
         syscalls_print_timespec(F->b, p, cp->len);
         break;
     case SYSCALL_ARG_STAT_OUT: syscalls_print_stat(F->b, p, cp->len); break;
+    case SYSCALL_ARG_UTIMENS_IN: syscalls_print_utimens(F->b, p, cp->len); break;
+    case SYSCALL_ARG_TIMEVAL_PAIR_IN: syscalls_print_timeval_pair(F->b, p, cp->len); break;
+    case SYSCALL_ARG_RUSAGE_OUT: syscalls_print_rusage(F->b, p, cp->len); break;
+    case SYSCALL_ARG_STACK_IN: case SYSCALL_ARG_STACK_OUT: syscalls_print_stack(F->b, p, cp->len); break;
+    case SYSCALL_ARG_ITIMERSPEC_IN: case SYSCALL_ARG_ITIMERSPEC_OUT: syscalls_print_itimerspec(F->b, p, cp->len); break;
+    case SYSCALL_ARG_ITIMERVAL_IN: case SYSCALL_ARG_ITIMERVAL_OUT: syscalls_print_itimerval(F->b, p, cp->len); break;
+    case SYSCALL_ARG_SIGEVENT_IN: syscalls_print_sigevent(F->b, p, cp->len); break;
+    case SYSCALL_ARG_TMS_OUT: syscalls_print_tms(F->b, p, cp->len); break;
+    case SYSCALL_ARG_FDSET_INOUT: fmt_fdset(F->b, p, cp->len, (uint32_t)F->it->args[0]); break;
+    case SYSCALL_ARG_TIMEVAL_INOUT: syscalls_print_timeval(F->b, p, cp->len); break;
+    case SYSCALL_ARG_TIMESPEC_INOUT: syscalls_print_timespec(F->b, p, cp->len); break;
+    case SYSCALL_ARG_PSELECT_SIGMASK: {
+        uint64_t d[2]; /* the sigset's address and size (strace reads the set too) */
+        if (cp->len < sizeof d)
+            break;
+        memcpy(d, p, sizeof d);
+        syscalls_buf_puts(F->b, "{sigmask=");
+        syscalls_print_addr(F->b, d[0]);
+        syscalls_buf_printf(F->b, ", sigsetsize=%llu}", (unsigned long long)d[1]);
+        break;
+    }
+    case SYSCALL_ARG_SIGINFO_OUT: syscalls_print_siginfo(F->b, p, cp->len); break;
+    case SYSCALL_ARG_TIMERID_OUT: case SYSCALL_ARG_SCHED_PARAM_OUT: case SYSCALL_ARG_SCHED_PARAM_IN:
+    case SYSCALL_ARG_ID_OUT: {
+        int v32;
+        if (cap_int(F->it, i, &v32))
+            syscalls_buf_printf(F->b, "[%d]", v32);
+        break;
+    }
     case SYSCALL_ARG_UTSNAME_OUT: syscalls_print_utsname(F->b, p, cp->len); break;
     case SYSCALL_ARG_STATX_OUT: syscalls_print_statx(F->b, p, cp->len); break;
     case SYSCALL_ARG_STATFS_OUT: syscalls_print_statfs(F->b, p, cp->len); break;
@@ -235,8 +300,9 @@ static void fmt_arg(struct fmt *F, unsigned i, enum syscall_arg t)
     case SYSCALL_ARG_PATH: case SYSCALL_ARG_OUTPATH: fmt_string(F, i, (size_t)-1); break;
     case SYSCALL_ARG_STRING: fmt_string(F, i, F->c->o->strsize); break;
     case SYSCALL_ARG_INBUF: fmt_buffer(F, i, i + 1 < 6 ? F->it->args[i + 1] : 0, 0); break;
-    case SYSCALL_ARG_OUTBUF: case SYSCALL_ARG_OUTBUF_HEX:
-        if (sc_is_err(F->it->ret) || !(F->it->flags & TR_SYSF_HAS_RET))
+    case SYSCALL_ARG_OUTBUF: case SYSCALL_ARG_OUTBUF_HEX: case SYSCALL_ARG_XATTR_OUT:
+        if (sc_is_err(F->it->ret) || !(F->it->flags & TR_SYSF_HAS_RET) ||
+            (t == SYSCALL_ARG_XATTR_OUT && (i + 1 >= 6 || !F->it->args[i + 1])))
             syscalls_print_addr(b, v);
         else if (F->it->ret == 0)
             syscalls_buf_puts(b, "\"\"");
@@ -328,6 +394,36 @@ static void fmt_arg(struct fmt *F, unsigned i, enum syscall_arg t)
             fmt_struct(F, i, t);
         break;
     case SYSCALL_ARG_FADVISE: syscalls_print_value(b, syscalls_xlat_fadvise, v, "%llu"); break;
+    case SYSCALL_ARG_RUSAGE_WHO: syscalls_print_value(b, syscalls_xlat_rusage_who, (uint64_t)(int64_t)(int)v, "%#llx /* RUSAGE_??? */"); break;
+    case SYSCALL_ARG_XATTR_FLAGS: syscalls_print_flags(b, syscalls_xlat_xattr_flags, v, "0"); break;
+    case SYSCALL_ARG_FLOCK_OP: syscalls_print_flags(b, syscalls_xlat_flock_ops, v, "0"); break;
+    case SYSCALL_ARG_SCHED_POLICY:
+        syscalls_print_value(b, syscalls_xlat_sched_policies, (uint32_t)v, "%#llx /* SCHED_??? */");
+        break;
+    case SYSCALL_ARG_INOTIFY_MASK: syscalls_print_flags(b, syscalls_xlat_inotify_mask, (uint32_t)v, "0"); break;
+    case SYSCALL_ARG_CLONE_FLAGS: syscalls_print_flags(b, syscalls_xlat_clone_flags, v, "0"); break;
+    case SYSCALL_ARG_PRIO_WHICH: syscalls_print_value(b, syscalls_xlat_prio_which, v, "%#llx /* PRIO_??? */"); break;
+    case SYSCALL_ARG_SHUTDOWN_HOW: syscalls_print_value(b, syscalls_xlat_shutdown_how, v, "%#llx /* SHUT_??? */"); break;
+    case SYSCALL_ARG_MREMAP_FLAGS: syscalls_print_flags(b, syscalls_xlat_mremap_flags, v, "0"); break;
+    case SYSCALL_ARG_MREMAP_ADDR: syscalls_print_addr(b, v); break;
+    case SYSCALL_ARG_MSYNC_FLAGS: syscalls_print_flags(b, syscalls_xlat_msync_flags, v, "0"); break;
+    case SYSCALL_ARG_ITIMER_WHICH: syscalls_print_value(b, syscalls_xlat_itimer_which, v, "%#llx /* ITIMER_??? */"); break;
+    case SYSCALL_ARG_IDTYPE: syscalls_print_value(b, syscalls_xlat_idtype, v, "%#llx /* P_??? */"); break;
+    case SYSCALL_ARG_TIMERFD_SETTIME_FLAGS: syscalls_print_flags(b, syscalls_xlat_timerfd_settime_flags, v, "0"); break;
+    case SYSCALL_ARG_RENAME_FLAGS: syscalls_print_flags(b, syscalls_xlat_rename_flags, v, "0"); break;
+    case SYSCALL_ARG_SOCKOPT_LEVEL:
+        syscalls_print_value(b, syscalls_xlat_sockopt_levels, (uint32_t)v, "%#llx /* SOL_?? */");
+        break;
+    case SYSCALL_ARG_SOCKOPT_NAME: syscalls_print_sockopt_name(b, (int)F->it->args[1], (int)v); break;
+    case SYSCALL_ARG_SOCKOPT_IN: case SYSCALL_ARG_SOCKOPT_OUT: {
+        /* setsockopt: the length is the next argument; getsockopt: the socklen it returned */
+        const struct sc_cap *cp = sc_find_cap(F->it, i, TR_CAP_STRUCT);
+        int get = t == SYSCALL_ARG_SOCKOPT_OUT;
+        int64_t len = cp ? (get ? (int64_t)cp->len : (int)F->it->args[i + 1]) : 0;
+        syscalls_print_sockopt_value(b, (int)F->it->args[1], (int)F->it->args[2], v, cp ? sc_cap_data(F->it, cp) : NULL,
+                                     cp ? cp->len : 0, len, F->c->o->strsize, F->c->o->hex, get);
+        break;
+    }
     case SYSCALL_ARG_ENVP: case SYSCALL_ARG_DIRENTS_OUT: case SYSCALL_ARG_RLIMIT_IN: case SYSCALL_ARG_RLIMIT_OUT:
     case SYSCALL_ARG_SIGSET_IN: case SYSCALL_ARG_SIGSET_OUT: case SYSCALL_ARG_SIGACTION_IN:
     case SYSCALL_ARG_SIGACTION_OUT: case SYSCALL_ARG_TIMESPEC_IN: case SYSCALL_ARG_TIMESPEC_OUT:
@@ -335,6 +431,13 @@ static void fmt_arg(struct fmt *F, unsigned i, enum syscall_arg t)
     case SYSCALL_ARG_WAIT_STATUS_OUT: case SYSCALL_ARG_SOCKADDR_IN: case SYSCALL_ARG_STATX_OUT:
     case SYSCALL_ARG_TIMESPEC_REMAINING: case SYSCALL_ARG_CPUSET_OUT: case SYSCALL_ARG_SYSINFO_OUT:
     case SYSCALL_ARG_STATFS_OUT: case SYSCALL_ARG_POLLFDS: case SYSCALL_ARG_IOVEC_IN: case SYSCALL_ARG_IOVEC_OUT:
+    case SYSCALL_ARG_UTIMENS_IN: case SYSCALL_ARG_TIMEVAL_PAIR_IN: case SYSCALL_ARG_RUSAGE_OUT:
+    case SYSCALL_ARG_STACK_IN: case SYSCALL_ARG_STACK_OUT: case SYSCALL_ARG_ITIMERSPEC_IN:
+    case SYSCALL_ARG_ITIMERSPEC_OUT: case SYSCALL_ARG_ITIMERVAL_IN: case SYSCALL_ARG_ITIMERVAL_OUT:
+    case SYSCALL_ARG_SIGEVENT_IN: case SYSCALL_ARG_TIMERID_OUT: case SYSCALL_ARG_SIGINFO_OUT:
+    case SYSCALL_ARG_SCHED_PARAM_OUT: case SYSCALL_ARG_FDSET_INOUT: case SYSCALL_ARG_TIMEVAL_INOUT:
+    case SYSCALL_ARG_TIMESPEC_INOUT: case SYSCALL_ARG_PSELECT_SIGMASK: case SYSCALL_ARG_TMS_OUT:
+    case SYSCALL_ARG_SCHED_PARAM_IN: case SYSCALL_ARG_ID_OUT:
         if (!v && t != SYSCALL_ARG_DIRENTS_OUT)
             syscalls_buf_puts(b, "NULL");
         else if (!v)
@@ -356,13 +459,17 @@ static void fmt_arg(struct fmt *F, unsigned i, enum syscall_arg t)
 static int printed_at_exit(enum syscall_arg t)
 {
     switch (t) {
-    case SYSCALL_ARG_OUTBUF: case SYSCALL_ARG_OUTBUF_HEX: case SYSCALL_ARG_OUTPATH:
+    case SYSCALL_ARG_OUTBUF: case SYSCALL_ARG_OUTBUF_HEX: case SYSCALL_ARG_OUTPATH: case SYSCALL_ARG_XATTR_OUT:
     case SYSCALL_ARG_RLIMIT_OUT: case SYSCALL_ARG_SIGSET_OUT: case SYSCALL_ARG_SIGACTION_OUT:
     case SYSCALL_ARG_TIMESPEC_OUT: case SYSCALL_ARG_STAT_OUT: case SYSCALL_ARG_UTSNAME_OUT:
     case SYSCALL_ARG_PIPEFDS_OUT: case SYSCALL_ARG_WAIT_STATUS_OUT: case SYSCALL_ARG_DIRENTS_OUT:
     case SYSCALL_ARG_STATX_OUT: case SYSCALL_ARG_TIMESPEC_REMAINING: case SYSCALL_ARG_GIDS_OUT:
     case SYSCALL_ARG_CPUSET_OUT: case SYSCALL_ARG_SYSINFO_OUT: case SYSCALL_ARG_STATFS_OUT:
     case SYSCALL_ARG_SOCKADDR_OUT: case SYSCALL_ARG_SOCKLEN_INOUT: case SYSCALL_ARG_EPOLL_EVENTS_OUT:
+    case SYSCALL_ARG_RUSAGE_OUT: case SYSCALL_ARG_STACK_OUT: case SYSCALL_ARG_SOCKOPT_OUT:
+    case SYSCALL_ARG_ITIMERSPEC_OUT: case SYSCALL_ARG_ITIMERVAL_OUT: case SYSCALL_ARG_TIMERID_OUT:
+    case SYSCALL_ARG_SIGINFO_OUT: case SYSCALL_ARG_SCHED_PARAM_OUT: case SYSCALL_ARG_TMS_OUT:
+    case SYSCALL_ARG_ID_OUT:
         return 1;
     default:
         return 0;
@@ -380,10 +487,13 @@ static unsigned split_of(const struct syscall_desc *d)
 
 static int skip_arg(const struct fmt *F, unsigned i)
 {
-    /* open's mode is printed only with O_CREAT or O_TMPFILE */
+    /* open's mode is printed only with O_CREAT or O_TMPFILE; mremap's new address only when
+     * it is one (MREMAP_MAYMOVE|MREMAP_FIXED) */
     const struct syscall_desc *d = F->d;
     if (d->args[i] == SYSCALL_ARG_MODE && i > 0 && d->args[i - 1] == SYSCALL_ARG_OPEN_FLAGS)
         return !syscalls_open_has_mode(F->it->args[i - 1]);
+    if (d->args[i] == SYSCALL_ARG_MREMAP_ADDR && i > 0)
+        return (F->it->args[i - 1] & (MREMAP_MAYMOVE | MREMAP_FIXED)) != (MREMAP_MAYMOVE | MREMAP_FIXED);
     return 0;
 }
 
@@ -425,10 +535,13 @@ static void fmt_clone_flags(struct syscalls_buf *b, uint64_t flags)
     }
 }
 
-/* x86_64: clone(flags, stack, parent_tid, child_tid, tls) */
+/* x86_64: clone(flags, stack, parent_tid, child_tid, tls).  As strace: child_stack and
+ * flags at entry; parent_tid, child_tidptr and tls, when the flags give them a meaning,
+ * at exit (each after its ", "), so an unfinished clone is split after its flags. */
 static int clone_has_exit(const struct sc_item *it)
 {
-    return (it->args[0] & (CLONE_PARENT_SETTID | CLONE_PIDFD)) != 0;
+    return (it->args[0] & (CLONE_PARENT_SETTID | CLONE_PIDFD | CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID |
+                           CLONE_SETTLS)) != 0;
 }
 
 static void clone_entry(struct fmt *F)
@@ -439,55 +552,58 @@ static void clone_entry(struct fmt *F)
     syscalls_print_addr(b, a[1]);
     syscalls_buf_puts(b, ", flags=");
     fmt_clone_flags(b, a[0]);
-    if (clone_has_exit(F->it)) { /* PARENT_SETTID, PIDFD: printed at exit */
-        syscalls_buf_puts(b, ", ");
-        return;
-    }
-    if (a[0] & (CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID))
-        syscalls_buf_printf(b, ", child_tidptr=%#llx", (unsigned long long)a[3]);
-    if (a[0] & CLONE_SETTLS)
-        syscalls_buf_printf(b, ", tls=%#llx", (unsigned long long)a[4]);
 }
 
 static void clone_exit(struct fmt *F)
 {
     const uint64_t *a = F->it->args;
     struct syscalls_buf *b = F->b;
-    if (!clone_has_exit(F->it))
-        return;
-    const struct sc_cap *cp = sc_find_cap(F->it, 2, TR_CAP_STRUCT);
-    syscalls_buf_puts(b, "parent_tid=");
-    if (returned_ok(F->it) && cp && cp->len == sizeof(int)) {
-        int v;
-        memcpy(&v, sc_cap_data(F->it, cp), sizeof v);
-        syscalls_buf_printf(b, "[%d]", v);
-    } else {
-        syscalls_print_addr(b, a[2]);
+    int v;
+    if (a[0] & (CLONE_PARENT_SETTID | CLONE_PIDFD)) {
+        syscalls_buf_puts(b, ", parent_tid=");
+        if (returned_ok(F->it) && cap_int(F->it, 2, &v))
+            syscalls_buf_printf(b, "[%u]", (unsigned)v);
+        else
+            syscalls_print_addr(b, a[2]);
     }
-    if (a[0] & (CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID))
-        syscalls_buf_printf(b, ", child_tidptr=%#llx", (unsigned long long)a[3]);
-    if (a[0] & CLONE_SETTLS)
-        syscalls_buf_printf(b, ", tls=%#llx", (unsigned long long)a[4]);
+    if (a[0] & (CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID)) {
+        syscalls_buf_puts(b, ", child_tidptr=");
+        syscalls_print_addr(b, a[3]);
+    }
+    if (a[0] & CLONE_SETTLS) {
+        syscalls_buf_puts(b, ", tls=");
+        syscalls_print_addr(b, a[4]);
+    }
 }
 
-static int always(const struct sc_item *it)
+/* clone3's struct clone_args as recorded at entry (zeroed beyond what was), 0 when too short */
+static int clone3_args(const struct sc_item *it, struct clone_args *ca)
 {
-    (void)it;
+    const struct sc_cap *cp = sc_find_cap(it, 0, TR_CAP_STRUCT);
+    if (!cp || (cp->flags & TR_CAPF_EXIT) || cp->len < CLONE_ARGS_SIZE_VER0)
+        return 0;
+    memset(ca, 0, sizeof *ca);
+    memcpy(ca, sc_cap_data(it, cp), cp->len < sizeof *ca ? cp->len : sizeof *ca);
     return 1;
+}
+
+/* As strace: clone3 has an exit part (the parent_tid it wrote) with CLONE_PARENT_SETTID or
+ * CLONE_PIDFD; otherwise its size is printed at entry and nothing at exit. */
+static int clone3_has_exit(const struct sc_item *it)
+{
+    struct clone_args ca;
+    return !clone3_args(it, &ca) || (ca.flags & (CLONE_PIDFD | CLONE_PARENT_SETTID)) != 0;
 }
 
 static void clone3_entry(struct fmt *F)
 {
     const uint64_t *a = F->it->args;
     struct syscalls_buf *b = F->b;
-    const struct sc_cap *cp = sc_find_cap(F->it, 0, TR_CAP_STRUCT);
-    if (!cp || cp->len < CLONE_ARGS_SIZE_VER0) {
+    struct clone_args ca;
+    if (!clone3_args(F->it, &ca)) {
         syscalls_print_addr(b, a[0]);
         return;
     }
-    struct clone_args ca;
-    memset(&ca, 0, sizeof ca);
-    memcpy(&ca, sc_cap_data(F->it, cp), cp->len < sizeof ca ? cp->len : sizeof ca);
     syscalls_buf_puts(b, "{flags=");
     syscalls_print_flags(b, syscalls_xlat_clone_flags, ca.flags, "0");
     if (ca.flags & CLONE_PIDFD)
@@ -512,16 +628,17 @@ static void clone3_entry(struct fmt *F)
     if (ca.flags & CLONE_INTO_CGROUP)
         syscalls_buf_printf(b, ", cgroup=%llu", (unsigned long long)ca.cgroup);
     syscalls_buf_putc(b, '}');
+    if (!clone3_has_exit(F->it))
+        syscalls_buf_printf(b, ", %llu", (unsigned long long)a[1]);
 }
 
 static void clone3_exit(struct fmt *F)
 {
-    const struct sc_cap *cp = sc_find_cap(F->it, 1, TR_CAP_STRUCT);
-    if (returned_ok(F->it) && cp && cp->len == sizeof(int)) {
-        int v;
-        memcpy(&v, sc_cap_data(F->it, cp), sizeof v);
+    if (!clone3_has_exit(F->it))
+        return;
+    int v;
+    if (returned_ok(F->it) && cap_int(F->it, 1, &v))
         syscalls_buf_printf(F->b, " => {parent_tid=[%d]}", v);
-    }
     syscalls_buf_printf(F->b, ", %llu", (unsigned long long)F->it->args[1]);
 }
 
@@ -587,6 +704,22 @@ static void futex_entry(struct fmt *F)
     }
 }
 
+static int fcntl_has_exit(const struct sc_item *it)
+{
+    return syscalls_fcntl_lock(it->args[1]) == 2;
+}
+
+static void fcntl_exit(struct fmt *F)
+{
+    if (!fcntl_has_exit(F->it))
+        return;
+    const struct sc_cap *cp = sc_find_cap(F->it, 2, TR_CAP_STRUCT);
+    if (returned_ok(F->it) && cp && cp->len == syscalls_abi.flock)
+        syscalls_print_flock(F->b, sc_cap_data(F->it, cp), cp->len, 1);
+    else
+        syscalls_print_addr(F->b, F->it->args[2]);
+}
+
 static void fcntl_entry(struct fmt *F)
 {
     const uint64_t *a = F->it->args;
@@ -611,6 +744,16 @@ static void fcntl_entry(struct fmt *F)
         syscalls_print_open_flags(b, a[2]);
         break;
     case F_SETOWN: syscalls_buf_printf(b, ", %d", (int)a[2]); break;
+    case F_SETLK: case F_SETLKW: case F_OFD_SETLK: case F_OFD_SETLKW: {
+        const struct sc_cap *cp = sc_find_cap(F->it, 2, TR_CAP_STRUCT);
+        syscalls_buf_puts(b, ", ");
+        if (cp && cp->len == syscalls_abi.flock)
+            syscalls_print_flock(b, sc_cap_data(F->it, cp), cp->len, 0);
+        else
+            syscalls_print_addr(b, a[2]);
+        break;
+    }
+    case F_GETLK: case F_OFD_GETLK: syscalls_buf_puts(b, ", "); break; /* the lock at exit */
     default:
         syscalls_buf_puts(b, ", ");
         syscalls_print_addr(b, a[2]);
@@ -638,6 +781,7 @@ static void ioctl_entry(struct fmt *F)
     syscalls_print_value(b, syscalls_xlat_ioctl, (uint32_t)a[1], "%#llx");
     uint32_t req = (uint32_t)a[1];
     const struct sc_cap *cp = sc_find_cap(F->it, 2, TR_CAP_STRUCT);
+    int v;
     if (ioctl_output(req)) {
         syscalls_buf_puts(b, ", "); /* output argument: at exit */
     } else if (req == FIONCLEX || req == FIOCLEX) {
@@ -649,6 +793,10 @@ static void ioctl_entry(struct fmt *F)
     } else if (req == TIOCSWINSZ && cp && cp->len == syscalls_abi.winsize) {
         syscalls_buf_puts(b, ", ");
         syscalls_print_winsize(b, sc_cap_data(F->it, cp), cp->len);
+    } else if ((req == FIONBIO || req == FIOASYNC) && cap_int(F->it, 2, &v)) {
+        syscalls_buf_printf(b, ", [%d]", v);
+    } else if (req == FICLONE) { /* the source fd */
+        syscalls_buf_printf(b, ", %d", (int)a[2]);
     } else {
         syscalls_buf_puts(b, ", ");
         syscalls_print_addr(b, a[2]);
@@ -662,13 +810,12 @@ static void ioctl_exit(struct fmt *F)
     uint32_t req = (uint32_t)a[1];
     int ok = returned_ok(F->it);
     const struct sc_cap *cp = sc_find_cap(F->it, 2, TR_CAP_STRUCT);
+    int v;
     if (req == TIOCGWINSZ && ok && cp && cp->len == syscalls_abi.winsize) {
         syscalls_print_winsize(b, sc_cap_data(F->it, cp), cp->len);
     } else if (req == TCGETS && ok && cp && cp->len == syscalls_abi.termios) {
         syscalls_print_termios(b, sc_cap_data(F->it, cp), cp->len);
-    } else if ((req == FIONREAD || req == TIOCGPGRP) && ok && cp && cp->len == sizeof(int)) {
-        int v;
-        memcpy(&v, sc_cap_data(F->it, cp), sizeof v);
+    } else if ((req == FIONREAD || req == TIOCGPGRP) && ok && cap_int(F->it, 2, &v)) {
         syscalls_buf_printf(b, "[%d]", v);
     } else if (ioctl_output(req)) {
         syscalls_print_addr(b, a[2]);
@@ -677,7 +824,8 @@ static void ioctl_exit(struct fmt *F)
 
 static int prctl_has_exit(const struct sc_item *it)
 {
-    return it->args[0] == PR_GET_NAME;
+    enum syscall_prctl_shape sh = syscalls_prctl_shape(it->args[0]);
+    return sh == SYSCALL_PRCTL_NAME_OUT || sh == SYSCALL_PRCTL_INT_OUT;
 }
 
 static void prctl_entry(struct fmt *F)
@@ -695,26 +843,29 @@ static void prctl_entry(struct fmt *F)
         "CAP_WAKE_ALARM", "CAP_BLOCK_SUSPEND", "CAP_AUDIT_READ", "CAP_PERFMON", "CAP_BPF",
         "CAP_CHECKPOINT_RESTORE",
     };
-    switch (a[0]) {
-    case PR_SET_PDEATHSIG: syscalls_buf_puts(b, "PR_SET_PDEATHSIG, "); syscalls_print_signal(b, (int)a[1]); break;
-    case PR_SET_NAME: syscalls_buf_puts(b, "PR_SET_NAME, "); fmt_string(F, 1, syscalls_abi.comm); break;
-    case PR_GET_NAME: syscalls_buf_puts(b, "PR_GET_NAME, "); break; /* the name at exit */
-    case PR_CAPBSET_READ:
-        syscalls_buf_puts(b, "PR_CAPBSET_READ, ");
+    enum syscall_prctl_shape sh = syscalls_prctl_shape(a[0]);
+    syscalls_print_value(b, syscalls_xlat_prctl_options, a[0], "%#llx /* PR_??? */");
+    switch (sh) {
+    case SYSCALL_PRCTL_NONE: break;
+    case SYSCALL_PRCTL_NAME_OUT: case SYSCALL_PRCTL_INT_OUT: syscalls_buf_puts(b, ", "); break; /* at exit */
+    case SYSCALL_PRCTL_SIGNAL: syscalls_buf_puts(b, ", "); syscalls_print_signal(b, (int)a[1]); break;
+    case SYSCALL_PRCTL_NAME_IN: syscalls_buf_puts(b, ", "); fmt_string(F, 1, syscalls_abi.comm); break;
+    case SYSCALL_PRCTL_ULONG1: syscalls_buf_printf(b, ", %llu", (unsigned long long)a[1]); break;
+    case SYSCALL_PRCTL_DUMPABLE:
+        syscalls_buf_puts(b, ", ");
+        syscalls_print_value(b, syscalls_xlat_suid_dump, a[1], "%#llx /* SUID_DUMP_??? */");
+        break;
+    case SYSCALL_PRCTL_CAP:
         if (a[1] < sizeof caps / sizeof caps[0])
-            syscalls_buf_puts(b, caps[a[1]]);
+            syscalls_buf_printf(b, ", %s", caps[a[1]]);
         else
-            syscalls_buf_printf(b, "%#llx /* CAP_??? */", (unsigned long long)a[1]);
+            syscalls_buf_printf(b, ", %#llx /* CAP_??? */", (unsigned long long)a[1]);
         break;
-    case PR_SET_NO_NEW_PRIVS:
-    case PR_GET_NO_NEW_PRIVS:
-        syscalls_buf_printf(b, "%s, %llu, %llu, %llu, %llu",
-                            a[0] == PR_SET_NO_NEW_PRIVS ? "PR_SET_NO_NEW_PRIVS" : "PR_GET_NO_NEW_PRIVS",
-                            (unsigned long long)a[1], (unsigned long long)a[2], (unsigned long long)a[3],
-                            (unsigned long long)a[4]);
+    case SYSCALL_PRCTL_ULONG4:
+        for (int k = 1; k < 5; k++)
+            syscalls_buf_printf(b, ", %llu", (unsigned long long)a[k]);
         break;
-    default:
-        syscalls_buf_printf(b, "%#llx", (unsigned long long)a[0]);
+    case SYSCALL_PRCTL_HEX4:
         for (int k = 1; k < 5; k++)
             syscalls_buf_printf(b, a[k] ? ", %#llx" : ", %llu", (unsigned long long)a[k]);
         break;
@@ -723,7 +874,16 @@ static void prctl_entry(struct fmt *F)
 
 static void prctl_exit(struct fmt *F)
 {
-    if (F->it->args[0] != PR_GET_NAME)
+    enum syscall_prctl_shape sh = syscalls_prctl_shape(F->it->args[0]);
+    int v;
+    if (sh == SYSCALL_PRCTL_INT_OUT) {
+        if (returned_ok(F->it) && cap_int(F->it, 1, &v))
+            syscalls_buf_printf(F->b, "[%d]", v);
+        else
+            syscalls_print_addr(F->b, F->it->args[1]);
+        return;
+    }
+    if (sh != SYSCALL_PRCTL_NAME_OUT)
         return;
     const struct sc_cap *cp = sc_find_cap(F->it, 1, TR_CAP_STRING);
     if (returned_ok(F->it) && cp)
@@ -758,9 +918,9 @@ static const struct family_decoder {
     int (*has_exit)(const struct sc_item *it);
 } decoders[SYSCALL_FAMILY_COUNT] = {
     [SYSCALL_FAMILY_CLONE] = { clone_entry, clone_exit, clone_has_exit },
-    [SYSCALL_FAMILY_CLONE3] = { clone3_entry, clone3_exit, always },
+    [SYSCALL_FAMILY_CLONE3] = { clone3_entry, clone3_exit, clone3_has_exit },
     [SYSCALL_FAMILY_FUTEX] = { futex_entry, NULL, NULL },
-    [SYSCALL_FAMILY_FCNTL] = { fcntl_entry, NULL, NULL },
+    [SYSCALL_FAMILY_FCNTL] = { fcntl_entry, fcntl_exit, fcntl_has_exit },
     [SYSCALL_FAMILY_IOCTL] = { ioctl_entry, ioctl_exit, ioctl_has_exit },
     [SYSCALL_FAMILY_PRCTL] = { prctl_entry, prctl_exit, prctl_has_exit },
     [SYSCALL_FAMILY_ARCH_PRCTL] = { arch_prctl_entry, NULL, NULL },
@@ -846,24 +1006,66 @@ static void format_ret(struct cat_ctx *c, const struct sc_item *it, struct sysca
         if (it->args[1] == F_DUPFD || it->args[1] == F_DUPFD_CLOEXEC)
             rt = SYSCALL_RET_FD;
     }
-    if (d && d->family == SYSCALL_FAMILY_POLL) {
+    if (d && d->family == SYSCALL_FAMILY_PRCTL && it->args[0] == PR_GET_DUMPABLE) {
+        syscalls_buf_printf(b, "%lld (", (long long)r);
+        syscalls_print_value(b, syscalls_xlat_suid_dump, (uint64_t)r, "SUID_DUMP_???");
+        syscalls_buf_putc(b, ')');
+        return;
+    }
+    if (d && (d->family == SYSCALL_FAMILY_POLL || d->family == SYSCALL_FAMILY_SELECT)) {
         syscalls_buf_printf(b, "%lld", (long long)r);
-        const struct sc_cap *cp = NULL;
-        for (uint32_t k = 0; k < it->ncap; k++)
-            if (it->cap[k].arg == 0 && (it->cap[k].flags & TR_CAPF_EXIT))
-                cp = &it->cap[k];
-        if (r == 0)
+        if (r == 0) {
             syscalls_buf_puts(b, " (Timeout)");
-        else if (cp && cp->len) {
-            syscalls_buf_puts(b, " (");
-            syscalls_print_pollfds(b, sc_cap_data(it, cp), cp->len, 1);
+            return;
+        }
+        size_t start = b->len; /* what follows goes in parentheses, when anything does */
+        syscalls_buf_puts(b, " (");
+        size_t open = b->len;
+        unsigned timeout_arg = d->family == SYSCALL_FAMILY_POLL ? 2 : 4;
+        if (d->family == SYSCALL_FAMILY_POLL) {
+            const struct sc_cap *cp = sc_find_cap_at(it, 0, TR_CAP_STRUCT, 1);
+            if (cp && cp->len)
+                syscalls_print_pollfds(b, sc_cap_data(it, cp), cp->len, 1);
+        } else {
+            static const char *const names[] = { "in", "out", "except" };
+            for (unsigned k = 1; k <= 3; k++) {
+                const struct sc_cap *cp = sc_find_cap_at(it, k, TR_CAP_STRUCT, 1);
+                uint64_t nfds = (uint32_t)it->args[0];
+                int any = 0;
+                for (uint64_t fd = 0; cp && fd < nfds && fd / 8 < cp->len; fd++)
+                    any |= sc_cap_data(it, cp)[fd / 8] & (1u << (fd % 8));
+                if (!any)
+                    continue;
+                syscalls_buf_printf(b, "%s%s ", b->len > open ? ", " : "", names[k - 1]);
+                fmt_fdset(b, sc_cap_data(it, cp), cp->len, nfds);
+            }
+        }
+        const struct sc_cap *left = d->nargs > timeout_arg ? sc_find_cap_at(it, timeout_arg, TR_CAP_STRUCT, 1) : NULL;
+        if (left && left->len) {
+            syscalls_buf_puts(b, b->len > open ? ", left " : "left ");
+            if (d->args[timeout_arg] == SYSCALL_ARG_TIMEVAL_INOUT)
+                syscalls_print_timeval(b, sc_cap_data(it, left), left->len);
+            else
+                syscalls_print_timespec(b, sc_cap_data(it, left), left->len);
+        }
+        if (b->len > open) {
             syscalls_buf_putc(b, ')');
+        } else if (b->p) {
+            b->len = start;
+            b->p[start] = 0;
         }
         return;
     }
     switch (rt) {
     case SYSCALL_RET_HEX: syscalls_buf_printf(b, "%#llx", (unsigned long long)r); break;
     case SYSCALL_RET_OCTAL: syscalls_buf_printf(b, "%#03llo", (unsigned long long)r); break;
+    case SYSCALL_RET_SCHED_POLICY: {
+        const struct syscalls_xlat *x = syscalls_xlat_sched_policies;
+        while (x->name && x->val != (uint64_t)r)
+            x++;
+        syscalls_buf_printf(b, x->name ? "%lld (%s)" : "%lld", (long long)r, x->name);
+        break;
+    }
     case SYSCALL_RET_FD: {
         struct fmt F = { c, it, d, b };
         fmt_fd(&F, r, 6);

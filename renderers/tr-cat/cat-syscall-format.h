@@ -47,6 +47,8 @@ int sc_is_err(int64_t ret);
 /* -T: given to tr-cat, or recorded by tr-rec-strace -T */
 int sc_show_time(const struct cat_ctx *c);
 const struct sc_cap *sc_find_cap(const struct sc_item *it, uint32_t arg, uint32_t kind);
+/* the same, recorded at exit (at_exit 1) or at entry (0) */
+const struct sc_cap *sc_find_cap_at(const struct sc_item *it, uint32_t arg, uint32_t kind, int at_exit);
 const uint8_t *sc_cap_data(const struct sc_item *it, const struct sc_cap *cp);
 /* "name(" and the arguments known at entry, with ", " when more follow at exit */
 void sc_format_entry(struct cat_ctx *c, const struct sc_item *it, struct syscalls_buf *b);

@@ -25,6 +25,9 @@
 
 #define WINDOW_MAX 50000 /* buffered records before a partial flush */
 #define LIVE_LAG_NS 2000000000ull /* events this much older than the newest record are printed */
+/* reading a pipe that has gone quiet: events this much older than now are printed (the
+ * recorder writes what it has every 100 ms) */
+#define IDLE_LAG_NS 300000000ull
 
 struct event {
     uint64_t time;
@@ -55,6 +58,7 @@ struct cat_syscall_state {
     int prefix;           /* print pid prefixes */
     uint64_t last_line_time;
     uint64_t oldest;      /* entry time of the oldest buffered record */
+    uint64_t newest;      /* time of the newest record */
     int32_t rs_tid[64];   /* threads whose call returned ERESTART_RESTARTBLOCK ... */
     uint32_t rs_nr[64];   /* ... and that call, for restart_syscall's comment */
     unsigned rs_next;
@@ -373,10 +377,20 @@ static int is_live(struct cat_ctx *c)
     return S->live;
 }
 
+static void note_oldest(struct cat_syscall_state *S)
+{
+    S->oldest = UINT64_MAX;
+    for (size_t i = 0; i < S->n; i++)
+        if (S->items[i].time < S->oldest)
+            S->oldest = S->items[i].time;
+}
+
 /* Keep the buffer small and a live pipe moving: print what is old enough. */
 static void flush_some(struct cat_ctx *c, uint64_t newest)
 {
     struct cat_syscall_state *S = c->syscall;
+    if (newest > S->newest)
+        S->newest = newest;
     if (S->n >= WINDOW_MAX) {
         /* the oldest half of the events */
         uint64_t lo = UINT64_MAX, hi = 0;
@@ -387,11 +401,24 @@ static void flush_some(struct cat_ctx *c, uint64_t newest)
         flush_items(c, 0, lo + (hi - lo) / 2);
     } else if (is_live(c) && newest > LIVE_LAG_NS && newest - LIVE_LAG_NS > S->oldest && S->n) {
         flush_items(c, 0, newest - LIVE_LAG_NS);
-        S->oldest = UINT64_MAX;
-        for (size_t i = 0; i < S->n; i++)
-            if (S->items[i].time < S->oldest)
-                S->oldest = S->items[i].time;
+        note_oldest(S);
     }
+}
+
+void cat_syscall_idle(struct cat_ctx *c)
+{
+    struct cat_syscall_state *S = c->syscall;
+    struct timespec ts;
+    if (!S || !S->n || c->o->json || !is_live(c) || clock_gettime(CLOCK_MONOTONIC, &ts) < 0)
+        return;
+    uint64_t now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    /* the recorder's clock is this one (CLOCK_MONOTONIC of the same machine) when its
+     * newest record is not in the future nor a minute old: otherwise wait for records */
+    if (now < IDLE_LAG_NS || S->newest > now || now - S->newest > 60000000000ull ||
+        now - IDLE_LAG_NS <= S->oldest)
+        return;
+    flush_items(c, 0, now - IDLE_LAG_NS);
+    note_oldest(S);
 }
 
 static struct sc_item *new_item(struct cat_syscall_state *S)

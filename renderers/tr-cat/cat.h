@@ -174,6 +174,10 @@ int cat_sample_sideband_hidden(const struct cat_ctx *c, const tr_record *rec);
 int cat_syscall_record(struct cat_ctx *c, const tr_record *rec);
 int cat_syscall_summary(struct cat_ctx *c);
 int cat_syscall_account(struct cat_ctx *c, const tr_record *rec);
+/* A pipe being read has had nothing to read for a while: print what it
+ * holds back for ordering that is older than a recorder on this machine can
+ * still send (a live pipe's lines need no later record to come out). */
+void cat_syscall_idle(struct cat_ctx *c);
 int cat_ftrace_record(struct cat_ctx *c, const tr_record *rec);
 int cat_ftrace_summary(struct cat_ctx *c);
 int cat_ftrace_account(struct cat_ctx *c, const tr_record *rec);

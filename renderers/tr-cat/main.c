@@ -67,18 +67,25 @@ static int32_t *parse_ids(const char *s, size_t *n, const char *what)
 /* The reader's input: before a read that would wait (a pipe from a
  * recorder that is still running), what was printed so far goes out, so
  * that a consumer sees the records as they come despite the large output
- * buffer. */
+ * buffer; while it waits, every 200 ms, the syscall lines held back for
+ * their order come out too (between two records: the reader asks for more
+ * input only there). */
 struct input {
     int fd;
-    FILE *out;
+    struct cat_ctx *c;
 };
 
 static ssize_t read_input(void *ctx, void *buf, size_t len)
 {
     struct input *in = ctx;
     struct pollfd p = {.fd = in->fd, .events = POLLIN};
-    if (poll(&p, 1, 0) == 0)
-        fflush(in->out);
+    if (poll(&p, 1, 0) == 0) {
+        fflush(in->c->out);
+        while (poll(&p, 1, 200) == 0 && cat_view(in->c) == CAT_VIEW_SYSCALLS) {
+            cat_syscall_idle(in->c);
+            fflush(in->c->out);
+        }
+    }
     return read(in->fd, buf, len);
 }
 
@@ -86,7 +93,7 @@ static ssize_t read_input(void *ctx, void *buf, size_t len)
 static int cat_file(struct cat_ctx *c, const char *path, const struct cat_filter *f)
 {
     const char *name;
-    struct input in = {.fd = cli_open_input(path, &name), .out = c->out};
+    struct input in = {.fd = cli_open_input(path, &name), .c = c};
     int fd = in.fd;
     tr_reader *r;
     int rc = tr_reader_open_fn(&r, read_input, &in, NULL, 0, NULL);

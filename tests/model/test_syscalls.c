@@ -20,8 +20,11 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/stat.h>
 #include <sys/sysinfo.h>
+#include <sys/time.h>
 #include <sys/uio.h>
 #include <sys/utsname.h>
 #include <sys/vfs.h>
@@ -273,6 +276,9 @@ static void test_sizes(void **state)
     assert_int_equal(a->iovec, sizeof(struct iovec));
     assert_int_equal(a->sockaddr_max, sizeof(struct sockaddr_storage));
     assert_int_equal(a->gid, sizeof(gid_t));
+    assert_int_equal(a->rusage, sizeof(struct rusage));
+    assert_int_equal(a->stack, sizeof(stack_t));
+    assert_int_equal(a->timeval, sizeof(struct timeval));
     assert_int_equal(a->path_max, PATH_MAX);
     assert_int_equal(a->uc_sigmask, offsetof(ucontext_t, uc_sigmask));
     /* the kernel's own: a sigset of _NSIG - 1 bits; sigaction is handler,
@@ -359,6 +365,42 @@ static void test_decoders(void **state)
     syscalls_buf_free(&(struct syscalls_buf){0});
 }
 
+/* socket option values as strace 6.1 prints them; prctl's shapes; fcntl's lock commands */
+static void test_sockopt_and_prctl(void **state)
+{
+    (void)state;
+    struct syscalls_buf b = {0};
+    int one = 1;
+    struct linger l = { 1, 5 };
+    syscalls_print_sockopt_value(&b, SOL_SOCKET, SO_REUSEADDR, 0x1000, (const uint8_t *)&one, 4, 4, 32, 0, 0);
+    assert_string_equal(b.p, "[1]");
+    syscalls_buf_reset(&b); /* an int option shorter than an int: its address */
+    syscalls_print_sockopt_value(&b, SOL_SOCKET, SO_REUSEADDR, 0x1000, (const uint8_t *)&one, 2, 2, 32, 0, 0);
+    assert_string_equal(b.p, "0x1000");
+    syscalls_buf_reset(&b);
+    syscalls_print_sockopt_value(&b, SOL_SOCKET, SO_LINGER, 0x1000, (const uint8_t *)&l, sizeof l, sizeof l, 32, 0, 1);
+    assert_string_equal(b.p, "{l_onoff=1, l_linger=5}");
+    syscalls_buf_reset(&b); /* anything else: a string of its length, cut at -s */
+    syscalls_print_sockopt_value(&b, SOL_SOCKET, SO_BINDTODEVICE, 0x1000, (const uint8_t *)"lo\0", 3, 3, 32, 0, 0);
+    assert_string_equal(b.p, "\"lo\\0\"");
+    syscalls_buf_reset(&b);
+    syscalls_print_sockopt_value(&b, SOL_TCP, TCP_CONGESTION, 0x1000, (const uint8_t *)"cubic", 5, 5, 2, 0, 1);
+    assert_string_equal(b.p, "\"cu\"...");
+    syscalls_buf_reset(&b);
+    syscalls_print_sockopt_name(&b, SOL_SOCKET, 999);
+    assert_string_equal(b.p, "0x3e7 /* SO_??? */");
+    syscalls_buf_reset(&b);
+    syscalls_print_sockopt_name(&b, SOL_TCP, TCP_NODELAY);
+    assert_string_equal(b.p, "TCP_NODELAY");
+    syscalls_buf_free(&b);
+    assert_int_equal(syscalls_prctl_shape(PR_GET_DUMPABLE), SYSCALL_PRCTL_NONE);
+    assert_int_equal(syscalls_prctl_shape(PR_GET_PDEATHSIG), SYSCALL_PRCTL_INT_OUT);
+    assert_int_equal(syscalls_prctl_shape(0x1234), SYSCALL_PRCTL_HEX4);
+    assert_int_equal(syscalls_fcntl_lock(F_SETLKW), 1);
+    assert_int_equal(syscalls_fcntl_lock(F_OFD_GETLK), 2);
+    assert_int_equal(syscalls_fcntl_lock(F_GETFL), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -368,6 +410,7 @@ int main(void)
         cmocka_unit_test(test_family_captures),
         cmocka_unit_test(test_sizes),
         cmocka_unit_test(test_decoders),
+        cmocka_unit_test(test_sockopt_and_prctl),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
