@@ -810,3 +810,15 @@ void procs_get_stats(const struct procs *pm, procs_stats *st)
     st->maps = pm->nmaps;
     st->history = pm->nhist;
 }
+
+int procs_may_remap(uint32_t type)
+{
+    switch (type) {
+    case TR_REC_SAMPLE: case TR_REC_COUNTER: case TR_REC_SYSCALL: case TR_REC_SIGNAL:
+    case TR_REC_LIBCALL: case TR_REC_TRACE_EVENT: case TR_REC_FUNCTION: case TR_REC_LOST:
+    case TR_REC_SWITCH:
+        return 0;
+    default:
+        return 1;
+    }
+}

@@ -110,6 +110,13 @@ void procs_free(struct procs *pm);
 /* Forget every process and thread (what STREAM_START does). */
 void procs_reset(struct procs *pm);
 
+/* Whether a record of this type may change what an address or a stack
+ * means (a mapping, a fork, an exec, a blob, a new stream...): every type
+ * but the measurements (samples, counters, syscalls, signals, library
+ * calls, tracepoint events, functions, losses, switches).  Tools that
+ * cache what frames resolved to drop their caches on these. */
+int procs_may_remap(uint32_t type);
+
 /* Feed one record (any type: those that do not concern processes only move
  * the clock; a tool that asks only about now may feed only STREAM_START,
  * COMM, FORK, EXIT and MMAP).  0, or TR_E_NOMEM (the model then lacks that

@@ -237,26 +237,6 @@ static int on_sample(struct tstate *t, const tr_record *rec)
     return 0;
 }
 
-/* Whether frames may resolve differently after a record of this type:
- * anything but what is measured (maps, comms, blobs, metadata ...). */
-static int changes_frames(uint32_t type)
-{
-    switch (type) {
-    case TR_REC_SAMPLE:
-    case TR_REC_COUNTER:
-    case TR_REC_SYSCALL:
-    case TR_REC_SIGNAL:
-    case TR_REC_LIBCALL:
-    case TR_REC_TRACE_EVENT:
-    case TR_REC_FUNCTION:
-    case TR_REC_LOST:
-    case TR_REC_SWITCH:
-        return 0;
-    default:
-        return 1;
-    }
-}
-
 static int on_syscall(struct tstate *t, const tr_record *rec)
 {
     if (!wanted(t, rec))
@@ -439,7 +419,7 @@ int fold_trace(struct fold *f, struct lines *l, const char *shown)
             status = CLI_EXIT_FAIL;
             break;
         }
-        if (changes_frames(rec.type) && t.folded.count)
+        if (procs_may_remap(rec.type) && t.folded.count)
             hashmap_free(&t.folded);
         if (rec.type == TR_REC_STREAM_START) {
             stacks_folder_forget_frames(pscript_folder(t.ps)); /* frame ids are the stream's */

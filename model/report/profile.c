@@ -528,18 +528,6 @@ static int on_sample(struct rstate *t, const tr_record *rec)
     return 0;
 }
 
-/* Whether frames may resolve differently after a record of this type. */
-static int changes_frames(uint32_t type)
-{
-    switch (type) {
-    case TR_REC_SAMPLE: case TR_REC_COUNTER: case TR_REC_SYSCALL: case TR_REC_SIGNAL:
-    case TR_REC_LIBCALL: case TR_REC_TRACE_EVENT: case TR_REC_FUNCTION: case TR_REC_LOST:
-        return 0;
-    default:
-        return 1;
-    }
-}
-
 static void sym_warn(void *ctx, const char *msg)
 {
     (void)ctx;
@@ -592,7 +580,7 @@ static int read_trace(struct report *r, int fd, const char *shown, struct rstate
             rc = TR_E_NOMEM;
             goto nomem;
         }
-        if (changes_frames(rec.type) && t->cache.count) {
+        if (procs_may_remap(rec.type) && t->cache.count) {
             hashmap_free(&t->cache);
             memset(t->last, 0, sizeof t->last);
         }
@@ -837,7 +825,7 @@ int report_follow(struct report *r, tr_read_fn fn, void *ctx, const char *shown)
         }
         if (sym_observe(t.sym, t.rd, &rec) < 0)
             rc = -1;
-        else if (changes_frames(rec.type) && t.cache.count) {
+        else if (procs_may_remap(rec.type) && t.cache.count) {
             hashmap_free(&t.cache);
             memset(t.last, 0, sizeof t.last);
         }

@@ -48,17 +48,6 @@ int exp_period_is_ns(const tr_event_def *def)
     return def && def->kind == TR_EV_SOFTWARE && (!strcmp(def->name, "cpu-clock") || !strcmp(def->name, "task-clock"));
 }
 
-int exp_changes_frames(uint32_t type)
-{
-    switch (type) {
-    case TR_REC_SAMPLE: case TR_REC_COUNTER: case TR_REC_SYSCALL: case TR_REC_SIGNAL:
-    case TR_REC_LIBCALL: case TR_REC_TRACE_EVENT: case TR_REC_FUNCTION: case TR_REC_LOST:
-        return 0;
-    default:
-        return 1;
-    }
-}
-
 static int is_switch(const char *name)
 {
     return !strcmp(name, "sched:sched_switch");

@@ -51,9 +51,6 @@ const char *exp_comm(const struct exp *x, int32_t tid);
 const char *exp_event(struct exp *x, uint32_t id, const tr_event_def **def);
 /* 1 when a sample of def weighs nanoseconds (cpu-clock, task-clock). */
 int exp_period_is_ns(const tr_event_def *def);
-/* Whether frames may resolve differently after a record of this type (maps,
- * comms, blobs, metadata ...): caches of resolved stacks are emptied. */
-int exp_changes_frames(uint32_t type);
 /* Feed rec to the off-CPU waits o (model/offcpu.h): sched_switch samples and
  * trace events, every other event of a task, exits, stream starts.  Returns
  * 1 when rec is a switch whose task starts a wait (*sw filled, sw->prev the

@@ -196,7 +196,7 @@ static void *pprof_start(struct exp *x)
 static int pprof_record(void *st, struct exp *x, const tr_record *rec)
 {
     struct pprof *p = st;
-    if (exp_changes_frames(rec->type) && p->cache.count)
+    if (procs_may_remap(rec->type) && p->cache.count)
         hashmap_free(&p->cache);
     offcpu_switch_info sw;
     int waits = exp_offcpu(x, p->off, rec, &sw);
