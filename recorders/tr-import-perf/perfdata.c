@@ -437,6 +437,19 @@ static int decompress(struct perfdata *pd, const uint8_t *src, size_t len, uint6
     return 0;
 }
 
+/* The queued records in time order; those perf would deliver now (up to
+ * limit) may be given. */
+static void flush(struct perfdata *pd, uint64_t limit)
+{
+    if (pd->nrecs)
+        qsort(pd->recs, pd->nrecs, sizeof *pd->recs, cmp_rec);
+    size_t n = 0;
+    while (n < pd->nrecs && pd->recs[n].time <= limit)
+        n++;
+    pd->rnext = 0;
+    pd->rflush = n;
+}
+
 static int list_records(struct perfdata *pd, const struct file_header *h, char *why, size_t why_len)
 {
     uint64_t start = h->data.offset, end = h->data.offset + h->data.size;
@@ -489,8 +502,7 @@ static int list_records(struct perfdata *pd, const struct file_header *h, char *
         snprintf(pd->damage, sizeof pd->damage, "corrupt record at byte %llu (type %u, size %u)",
                  (unsigned long long)p, eh.type, eh.size);
     }
-    qsort(pd->recs, pd->nrecs, sizeof *pd->recs, cmp_rec);
-    pd->rflush = pd->nrecs;
+    flush(pd, UINT64_MAX);
     return 0;
 }
 
@@ -662,21 +674,11 @@ static int header_record(struct perfdata *pd, const struct perf_event_header *h,
     return 0;
 }
 
-/* The queued records in time order; those perf would deliver now (up to
- * limit) may be given. */
-static void flush(struct perfdata *pd, uint64_t limit)
-{
-    qsort(pd->recs, pd->nrecs, sizeof *pd->recs, cmp_rec);
-    size_t n = 0;
-    while (n < pd->nrecs && pd->recs[n].time <= limit)
-        n++;
-    pd->rnext = 0;
-    pd->rflush = n;
-}
-
 /* Drop the records given: the others move to the front of a fresh q. */
 static int compact(struct perfdata *pd)
 {
+    if (!pd->rflush)
+        return 0;
     size_t keep = pd->nrecs - pd->rflush, need = 0;
     for (size_t i = pd->rflush; i < pd->nrecs; i++)
         need += record_at(pd, &pd->recs[i])->size;
