@@ -603,6 +603,8 @@ static int header_record(struct perfdata *pd, const struct perf_event_header *h,
     char why[160];
     switch (h->type) {
     case REC_HEADER_ATTR: {
+        if (pd->in_data) /* its events are written: the samples of this one count as unknown */
+            return 0;
         uint32_t asz = 0;
         if (len >= PERF_ATTR_SIZE_VER0)
             memcpy(&asz, body + offsetof(struct perf_event_attr, size), 4);
@@ -762,6 +764,7 @@ static int open_pipe_mode(struct perfdata *pd, int fd, char *why, size_t why_len
     int rc;
     while (!(rc = pipe_step(pd)))
         ;
+    pd->in_data = 1;
     if (rc < 0) {
         pd->ended = 1;
         flush(pd, UINT64_MAX);

@@ -55,7 +55,7 @@ struct perfdata {
     size_t rnext, rflush; /* the next record pd_next gives, the end of those it may give */
     uint64_t seq;
     /* pipe mode */
-    int pipe, fd, ended;
+    int pipe, fd, in_data, ended; /* in_data: the header records are read */
     uint64_t pos;       /* bytes read */
     uint8_t *rb;        /* the record being read */
     size_t rb_cap;
