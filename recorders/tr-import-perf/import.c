@@ -253,7 +253,8 @@ static int mmap_rec(struct import *im, const struct perf_event_header *h, struct
         if (bid)
             memcpy(id, bid, idlen);
         else if (im->pd->pipe && path[0] == '/') {
-            /* pipe mode lists no build-ids: the file's, as perf record reads them at its end in file mode */
+            /* pipe mode lists no build-ids: the file's, as perf record reads them at its end in
+             * file mode */
             uint8_t tmp[BUILD_ID_MAX];
             int n = build_id_from_file(path, tmp);
             idlen = n > 0 ? (size_t)n : 0;

@@ -11,7 +11,8 @@
 enum { OPT_KALLSYMS = 256, OPT_BUILDID_DIR, OPT_PERF_MAP_DIR };
 
 static const struct cli_opt opts[] = {
-    {'i', "input", "FILE", "the perf.data file, - for stdin (default: the operand, else stdin when a pipe, else ./perf.data)", 0, "file"},
+    {'i', "input", "FILE",
+     "the perf.data file, - for stdin (default: the operand, else stdin when a pipe, else ./perf.data)", 0, "file"},
     {'o', "output", "FILE", "write the trace to FILE (default: stdout, never a terminal)", 0, "file"},
     {0, "kallsyms", "FILE", "kernel symbols to use (default: perf's copy, else /proc/kallsyms of the same kernel)",
      OPT_KALLSYMS, "file"},

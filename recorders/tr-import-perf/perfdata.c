@@ -110,8 +110,8 @@ static void build_id_entry(struct perfdata *pd, uint16_t misc, const uint8_t *bo
     if (len <= 4 + 24 || !memchr(body + 4 + 24, 0, len - (4 + 24)))
         return;
     const uint8_t *id = body + 4;
-    /* out of memory: the build-id is not kept */
-    pd_add_build_id(pd, (const char *)id + 24, id, misc & (1 << 15) /* PERF_RECORD_MISC_BUILD_ID_SIZE */ ? id[20] : 20);
+    size_t idlen = misc & (1 << 15) /* PERF_RECORD_MISC_BUILD_ID_SIZE */ ? id[20] : 20;
+    pd_add_build_id(pd, (const char *)id + 24, id, idlen); /* out of memory: the build-id is not kept */
 }
 
 static void read_build_ids(struct perfdata *pd, struct span s)
@@ -575,7 +575,7 @@ static ssize_t read_some(struct perfdata *pd, void *buf, size_t n)
 
 /* The n bytes that follow a record (tracing data, AUXTRACE's data) into buf
  * (NULL: skipped); -1 when the input ends first (damage says). */
-static int read_after(struct perfdata *pd, uint8_t *buf, uint64_t n, uint64_t rec_at)
+static int read_after(struct perfdata *pd, uint8_t *buf, uint64_t n)
 {
     uint8_t tmp[4096];
     while (n) {
@@ -584,8 +584,7 @@ static int read_after(struct perfdata *pd, uint8_t *buf, uint64_t n, uint64_t re
         if (got < 0)
             return -1;
         if ((size_t)got < want) {
-            snprintf(pd->damage, sizeof pd->damage, "truncated: the stream ends in the data of the record at byte %llu",
-                     (unsigned long long)rec_at);
+            snprintf(pd->damage, sizeof pd->damage, "truncated: the stream ends in the data after a record");
             return -1;
         }
         n -= want;
@@ -596,7 +595,7 @@ static int read_after(struct perfdata *pd, uint8_t *buf, uint64_t n, uint64_t re
 }
 
 /* A header record: events, their names, tracing data, build-ids, features. */
-static int header_record(struct perfdata *pd, const struct perf_event_header *h, uint64_t rec_at)
+static int header_record(struct perfdata *pd, const struct perf_event_header *h)
 {
     const uint8_t *body = (const uint8_t *)(h + 1);
     size_t len = h->size - sizeof *h;
@@ -610,8 +609,7 @@ static int header_record(struct perfdata *pd, const struct perf_event_header *h,
             memcpy(&asz, body + offsetof(struct perf_event_attr, size), 4);
         asz = asz ? asz : PERF_ATTR_SIZE_VER0;
         if (asz > len || (len - asz) % 8) {
-            snprintf(pd->damage, sizeof pd->damage, "corrupt event attribute record at byte %llu",
-                     (unsigned long long)rec_at);
+            snprintf(pd->damage, sizeof pd->damage, "corrupt event attribute record");
             return -1;
         }
         if (add_event(pd, body, asz, body + asz, (len - asz) / 8, why, sizeof why) < 0) {
@@ -641,7 +639,7 @@ static int header_record(struct perfdata *pd, const struct perf_event_header *h,
             snprintf(pd->damage, sizeof pd->damage, "out of memory");
             return -1;
         }
-        return read_after(pd, pd->tracing_own, size, rec_at);
+        return read_after(pd, pd->tracing_own, size);
     }
     case REC_HEADER_BUILD_ID:
         build_id_entry(pd, h->misc, body, len);
@@ -670,7 +668,7 @@ static int header_record(struct perfdata *pd, const struct perf_event_header *h,
         uint64_t auxsz = 0;
         if (len >= 8)
             memcpy(&auxsz, body, 8);
-        return read_after(pd, NULL, auxsz, rec_at);
+        return read_after(pd, NULL, auxsz);
     }
     }
     return 0;
@@ -744,7 +742,7 @@ static int pipe_step(struct perfdata *pd)
         flush(pd, pd->next_flush);
         pd->next_flush = pd->max_time;
     } else if (!rc) {
-        rc = header_record(pd, (const void *)pd->rb, rec_at);
+        rc = header_record(pd, (const void *)pd->rb);
         data = eh.type == REC_AUXTRACE;
     }
     if (rc < 0) {
