@@ -552,22 +552,32 @@ static int open_file_mode(struct perfdata *pd, int fd, char *why, size_t why_len
 
 /* --- pipe mode: the header as records, the data as a stream -------------- */
 
-/* Read n bytes at most; fewer only at the end of the input.  -1: a read error (damage says). */
+enum { IB_SIZE = 1 << 16 };
+
+/* Read n bytes at most, through the input buffer; fewer only at the end of
+ * the input.  -1: a read error (damage says). */
 static ssize_t read_some(struct perfdata *pd, void *buf, size_t n)
 {
     size_t got = 0;
     while (got < n) {
-        ssize_t r = read(pd->fd, (uint8_t *)buf + got, n - got);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0) {
-            snprintf(pd->damage, sizeof pd->damage, "read error at byte %llu: %s",
-                     (unsigned long long)(pd->pos + got), strerror(errno));
-            return -1;
+        if (pd->ib_pos == pd->ib_len) {
+            ssize_t r = read(pd->fd, pd->ib, IB_SIZE);
+            if (r < 0 && errno == EINTR)
+                continue;
+            if (r < 0) {
+                snprintf(pd->damage, sizeof pd->damage, "read error at byte %llu: %s",
+                         (unsigned long long)(pd->pos + got), strerror(errno));
+                return -1;
+            }
+            if (!r)
+                break;
+            pd->ib_pos = 0;
+            pd->ib_len = (size_t)r;
         }
-        if (!r)
-            break;
-        got += (size_t)r;
+        size_t k = n - got < pd->ib_len - pd->ib_pos ? n - got : pd->ib_len - pd->ib_pos;
+        memcpy((uint8_t *)buf + got, pd->ib + pd->ib_pos, k);
+        pd->ib_pos += k;
+        got += k;
     }
     pd->pos += got;
     return (ssize_t)got;
@@ -785,10 +795,13 @@ int pd_open(struct perfdata *pd, const char *path, char *why, size_t why_len)
     }
     uint64_t magic_size[2] = {0, 0};
     pd->fd = fd;
-    ssize_t got = read_some(pd, magic_size, sizeof magic_size);
+    pd->ib = malloc(IB_SIZE);
+    ssize_t got = pd->ib ? read_some(pd, magic_size, sizeof magic_size) : -1;
     pd->fd = -1;
     int rc = -1;
-    if (got < 0)
+    if (!pd->ib)
+        snprintf(why, why_len, "out of memory");
+    else if (got < 0)
         snprintf(why, why_len, "%s", pd->damage);
     else if (got < 16)
         snprintf(why, why_len, got ? "not a perf.data file (%zd bytes)" : "empty file", got);
@@ -842,6 +855,7 @@ void pd_close(struct perfdata *pd)
     free(pd->arch);
     free(pd->tracing_own);
     free(pd->unz);
+    free(pd->ib);
     free(pd->rb);
     free(pd->q);
     free(pd->q2);

@@ -57,6 +57,8 @@ struct perfdata {
     /* pipe mode */
     int pipe, fd, in_data, ended; /* in_data: the header records are read */
     uint64_t pos;       /* bytes read */
+    uint8_t *ib;        /* the input buffer */
+    size_t ib_pos, ib_len;
     uint8_t *rb;        /* the record being read */
     size_t rb_cap;
     uint8_t *q, *q2;    /* the bytes of the queued records */
