@@ -1,6 +1,7 @@
 #!/bin/bash
 # bench/tr-import-perf/bench.sh: tr-import-perf against its anchor, perf script, on the same
-# perf.data (Debian's perf records the hot3 workload at FREQ Hz, -g and --call-graph dwarf):
+# perf.data (Debian's perf records the hot3 workload at FREQ Hz, -g and --call-graph dwarf, and -g
+# in pipe mode, perf record -o - saved to a file):
 #   perf script > /dev/null                 against  tr-import-perf > trace
 #   perf script | tr-fold (the flame graph)  against  tr-import-perf | tr-fold
 # wall time best of RUNS (default 3), and the trace's size against perf.data's.
@@ -14,10 +15,14 @@ work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 . "$R/bench/best.sh"
 printf '%-7s %8s | %10s %10s %6s | %12s %12s %6s | %9s\n' mode samples "perf script" import x \
     "perf|fold" "import|fold" x "bytes tr/perf"
-for mode in fp dwarf; do
-    case $mode in fp) cg=-g; wl=hot3-fp ;; dwarf) cg="--call-graph dwarf"; wl=hot3-nofp ;; esac
+for mode in fp dwarf fp-pipe; do
+    case $mode in fp | fp-pipe) cg=-g; wl=hot3-fp ;; dwarf) cg="--call-graph dwarf"; wl=hot3-nofp ;; esac
     d=$work/$mode.data
-    perf record -q $cg -e cpu-clock -F "$FREQ" -o "$d" "$W/$wl" "$ROUNDS" > /dev/null 2>&1
+    if [ $mode = fp-pipe ]; then
+        perf record -q $cg -e cpu-clock -F "$FREQ" -o - "$W/$wl" "$ROUNDS" > "$d" 2> /dev/null
+    else
+        perf record -q $cg -e cpu-clock -F "$FREQ" -o "$d" "$W/$wl" "$ROUNDS" > /dev/null 2>&1
+    fi
     tr-import-perf -q "$d" > "$work/$mode.tr"
     n=$(tr-cat --type sample "$work/$mode.tr" | grep -c 'cpu-clock:$' || true)
     a=$(best "perf script -i $d"); b=$(best "tr-import-perf -q $d")

@@ -24,7 +24,7 @@
 #include "perfregs.h"
 
 struct import {
-    const struct perfdata *pd;
+    struct perfdata *pd;
     const struct import_opts *o;
     tr_writer *w;
     uint32_t *evid;      /* tr event id of each pd event */
@@ -252,6 +252,17 @@ static int mmap_rec(struct import *im, const struct perf_event_header *h, struct
         const uint8_t *bid = pd_build_id(im->pd, path, &idlen);
         if (bid)
             memcpy(id, bid, idlen);
+        else if (im->pd->pipe && path[0] == '/') {
+            /* pipe mode lists no build-ids: the file's, as perf record reads them at its end in
+             * file mode */
+            uint8_t tmp[BUILD_ID_MAX];
+            int n = build_id_from_file(path, tmp);
+            idlen = n > 0 ? (size_t)n : 0;
+            if (idlen > sizeof id)
+                idlen = 0; /* not perf's */
+            memcpy(id, tmp, idlen);
+            pd_add_build_id(im->pd, path, id, idlen); /* out of memory: read again next time */
+        }
     }
     if (plen == 6 && !memcmp(path, "[vdso]", 6)) {
         int rc = write_vdso(im, id, idlen);
@@ -315,11 +326,7 @@ static int task(struct import *im, const struct perf_event_header *h)
         uint64_t lost = perf_take64(&c);
         if (c.bad)
             return 0;
-        const struct pd_event *e = NULL;
-        for (size_t i = 0; i < im->pd->nevs && !e; i++)
-            for (size_t k = 0; k < im->pd->evs[i].nids; k++)
-                if (!memcmp(im->pd->evs[i].ids + 8 * k, &id, 8))
-                    e = &im->pd->evs[i];
+        const struct pd_event *e = pd_event_by_id(im->pd, id);
         r.type = TR_REC_LOST;
         r.pid = r.tid = -1;
         r.u.lost.event = e ? im->evid[e - im->pd->evs] : 0;
@@ -446,7 +453,7 @@ static int write_meta(struct import *im, int argc, char **argv)
     return rc;
 }
 
-int import_perfdata(const struct perfdata *pd, const struct import_opts *o, int fd, int argc, char **argv,
+int import_perfdata(struct perfdata *pd, const struct import_opts *o, int fd, int argc, char **argv,
                     struct import_stats *st)
 {
     struct import im = {.pd = pd, .o = o, .st = st};
@@ -469,10 +476,11 @@ int import_perfdata(const struct perfdata *pd, const struct import_opts *o, int 
     }
     if (!rc && pd_tracing_formats(pd, format_blob, &im) < 0)
         st->bad_tracing = 1;
-    for (size_t i = 0; !rc && i < pd->nrecs; i++) {
-        const struct perf_event_header *h = pd_record(pd, &pd->recs[i]);
-        if (pd->recs[i].time)
-            im.last_time = pd->recs[i].time;
+    const struct perf_event_header *h;
+    uint64_t t;
+    while (!rc && (h = pd_next(pd, &t))) {
+        if (t)
+            im.last_time = t;
         rc = h->type == PERF_RECORD_SAMPLE ? sample(&im, h) : task(&im, h);
         if (!rc)
             rc = tr_writer_poll(im.w);

@@ -18,9 +18,9 @@ struct import_stats {
     int no_kallsyms, no_vdso, bad_tracing;
 };
 
-/* Write the trace of pd on fd; argc/argv name this run in the trace.  0 or a
- * negative tr_error (the writer's, or TR_E_IO for an unreadable --kallsyms). */
-int import_perfdata(const struct perfdata *pd, const struct import_opts *o, int fd, int argc, char **argv,
+/* Write the trace of pd on fd, reading its records as they are written;
+ * argc/argv name this run in the trace.  0 or a negative tr_error (the writer's, or TR_E_IO for an unreadable --kallsyms). */
+int import_perfdata(struct perfdata *pd, const struct import_opts *o, int fd, int argc, char **argv,
                     struct import_stats *st);
 
 #endif

@@ -1,6 +1,7 @@
-/* tr-import-perf - a perf.data file as a tr trace. */
+/* tr-import-perf - perf.data (a file, or perf record -o - from a pipe) as a tr trace. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -10,7 +11,8 @@
 enum { OPT_KALLSYMS = 256, OPT_BUILDID_DIR, OPT_PERF_MAP_DIR };
 
 static const struct cli_opt opts[] = {
-    {'i', "input", "FILE", "the perf.data file (default: the operand, else ./perf.data)", 0, "file"},
+    {'i', "input", "FILE",
+     "the perf.data file, - for stdin (default: the operand, else stdin when a pipe, else ./perf.data)", 0, "file"},
     {'o', "output", "FILE", "write the trace to FILE (default: stdout, never a terminal)", 0, "file"},
     {0, "kallsyms", "FILE", "kernel symbols to use (default: perf's copy, else /proc/kallsyms of the same kernel)",
      OPT_KALLSYMS, "file"},
@@ -55,11 +57,15 @@ int main(int argc, char **argv)
             cli_usage_exit();
         in = argv[cli_optind];
     }
-    if (!in)
-        in = "perf.data";
+    struct stat sb;
+    if (!in) /* as perf script: stdin when it is a pipe */
+        in = fstat(0, &sb) == 0 && S_ISFIFO(sb.st_mode) ? "-" : "perf.data";
     struct perfdata pd;
     char why[512];
-    if (pd_open(&pd, in, why, sizeof why) < 0) {
+    int rc = pd_open(&pd, in, why, sizeof why);
+    if (!strcmp(in, "-"))
+        in = "stdin";
+    if (rc < 0) {
         pd_close(&pd);
         cli_die(CLI_EXIT_FAIL, "%s: %s", in, why);
     }
@@ -68,7 +74,7 @@ int main(int argc, char **argv)
     int fd = cli_open_trace_output(out, NULL, &shown);
     cli_commit_trace_output();
     struct import_stats st;
-    int rc = import_perfdata(&pd, &o, fd, argc, argv, &st);
+    rc = import_perfdata(&pd, &o, fd, argc, argv, &st);
     if (rc == TR_E_IO && o.kallsyms) {
         pd_close(&pd);
         cli_die(CLI_EXIT_FAIL, "%s: cannot read the kernel symbols", o.kallsyms);

@@ -14,6 +14,14 @@ perf_record() {
     local out=$1; shift
     perf record -q -N -o "$out" "$@" > /dev/null 2> rec.err || { cat rec.err >&2; exit 1; }
 }
+# perf_record_pipe ARGS...: perf record -o - (pipe mode) to stdout; the workload must not write to stdout
+perf_record_pipe() {
+    perf record -q -N -o - "$@" 2> rec.err || { cat rec.err >&2; exit 1; }
+}
+# perf_samples FILE: perf script's samples of FILE as "tid time:" (pipe mode prints callchains even then)
+perf_samples() {
+    perf script -i "$1" -F tid,time 2>/dev/null | awk 'NF == 2 && $2 ~ /^[0-9]+\.[0-9]+:$/ {print $1, $2}'
+}
 # tr_samples TRACE: its samples as "tid time:", as perf script -F tid,time prints them
 # (the command name, which may hold spaces, left out)
 tr_samples() {
