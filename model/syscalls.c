@@ -331,7 +331,7 @@ static const struct syscall_desc descs[] = {
     D(pwritev, TD, DEC, A(FD, IOVEC_IN, ULONG, LONG)),
     D(rt_tgsigqueueinfo, TP | TS, DEC, A(INT, INT, SIGNAL, ADDR)),
     D(perf_event_open, TD, FD, A(ADDR, INT, INT, FD, HEX)),
-    D(recvmmsg, TN, DEC, A(FD, MMSGHDR_RECV, ULONG, MSG_FLAGS, TIMESPEC_IN)),
+    D(recvmmsg, TN, DEC, A(FD, MMSGHDR_RECV, ULONG, MSG_FLAGS, TIMESPEC_INOUT)),
     D(fanotify_init, TD, FD, A(HEX, HEX)),
     D(fanotify_mark, TD | TF, DEC, A(FD, HEX, HEX, DIRFD, PATH)),
     D(prlimit64, 0, DEC, A(INT, RLIMIT_RESOURCE, RLIMIT_IN, RLIMIT_OUT)),

@@ -304,7 +304,12 @@ static void fmt_msghdr(struct fmt *F, unsigned i, enum syscall_arg t)
     int ok = (F->it->flags & TR_SYSF_HAS_RET) && !sc_is_err(ret);
     int nl = netlink_proto(F->it);
     const struct cat_opts *o = F->c->o;
-    if (!cp || !cp->len) {
+    if (t == SYSCALL_ARG_MSGHDR_OUT && !ok && (F->it->flags & TR_SYSF_HAS_RET) && head &&
+        head->len >= sizeof(struct msghdr)) {
+        struct msghdr m; /* failed: what it was given */
+        memcpy(&m, sc_cap_data(F->it, head), sizeof m);
+        syscalls_buf_printf(F->b, "{msg_namelen=%d}", (int)m.msg_namelen);
+    } else if (!cp || !cp->len) {
         syscalls_print_addr(F->b, v);
     } else if (t == SYSCALL_ARG_MMSGHDR_SEND || t == SYSCALL_ARG_MMSGHDR_RECV) {
         uint64_t n = t == SYSCALL_ARG_MMSGHDR_SEND ? F->it->args[i + 1] : (uint64_t)ret;
@@ -1123,6 +1128,19 @@ static void format_ret(struct cat_ctx *c, const struct sc_item *it, struct sysca
         } else if (b->p) {
             b->len = start;
             b->p[start] = 0;
+        }
+        return;
+    }
+    if (d && d->nargs == 5 && d->args[1] == SYSCALL_ARG_MMSGHDR_RECV && it->args[4]) {
+        /* recvmmsg with a timeout: the time left, as select's */
+        const struct sc_cap *left = sc_find_cap_at(it, 4, TR_CAP_STRUCT, 1);
+        syscalls_buf_printf(b, "%lld", (long long)r);
+        if (r == 0) {
+            syscalls_buf_puts(b, " (Timeout)");
+        } else if (left && left->len) {
+            syscalls_buf_puts(b, " (left ");
+            syscalls_print_timespec(b, sc_cap_data(it, left), left->len);
+            syscalls_buf_putc(b, ')');
         }
         return;
     }

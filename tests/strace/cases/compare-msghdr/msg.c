@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
@@ -77,6 +78,16 @@ int main(void)
     rm[1].msg_hdr.msg_iov = &ri2;
     rm[1].msg_hdr.msg_iovlen = 1;
     if (recvmmsg(d, rm, 2, MSG_DONTWAIT, NULL) != 2)
+        return 1;
+    /* nothing queued: strace prints the msg_namelen recvmsg was given */
+    rd.msg_namelen = sizeof from;
+    if (recvmsg(d, &rd, MSG_DONTWAIT) != -1)
+        return 1;
+    /* a timeout: the time left after the return value */
+    if (sendmsg(s, &md, 0) != 5)
+        return 1;
+    struct timespec ts = { 5, 0 };
+    if (recvmmsg(d, rm, 1, 0, &ts) != 1)
         return 1;
     unlink(sa.sun_path);
 
