@@ -275,16 +275,15 @@ static void cap_dirent_count(struct tracee *tr, uint32_t arg, uint64_t addr, int
     cap_u32(tr, arg, count, "count", TR_CAPF_EXIT);
 }
 
-/* Appends to the capture begun at tr's buffer, which holds used bytes: iovecs with
- * their data, per element u64 base, u64 len, u32 n, n bytes; at most strsize+1
- * elements of at most strsize bytes each; total: bytes valid in all (-1: len).
- * The new length, or 0 when out of memory. */
-static size_t append_iov(struct tracee *tr, size_t used, uint64_t addr, uint64_t cnt, int64_t total,
-                         uint32_t strsize)
+/* Appends to the capture begun at tr's buffer, which holds *used bytes: iovecs
+ * with their data, per element u64 base, u64 len, u32 n, n bytes; at most
+ * strsize+1 elements of at most strsize bytes each; total: bytes valid in all
+ * (-1: len).  0, or -1 when out of memory. */
+static int append_iov(struct tracee *tr, size_t *used, uint64_t addr, uint64_t cnt, int64_t total, uint32_t strsize)
 {
     uint64_t max = (uint64_t)strsize + 1 < 1024 ? (uint64_t)strsize + 1 : 1024;
     if (!addr)
-        return used;
+        return 0;
     if (cnt > max)
         cnt = max;
     for (uint64_t i = 0; i < cnt; i++) {
@@ -297,44 +296,45 @@ static size_t append_iov(struct tracee *tr, size_t used, uint64_t addr, uint64_t
             total -= (int64_t)valid;
         }
         uint32_t n = valid < strsize ? (uint32_t)valid : strsize;
-        uint8_t *p = tracee_cap_begin(tr, used + 20 + n);
+        uint8_t *p = tracee_cap_begin(tr, *used + 20 + n);
         if (!p)
-            return 0;
-        memcpy(p + used, v, 16);
-        uint32_t got = (uint32_t)mem_read(tr->tid, v[0], p + used + 20, n);
-        memcpy(p + used + 16, &got, 4);
-        used += 20 + got;
+            return -1;
+        memcpy(p + *used, v, 16);
+        uint32_t got = (uint32_t)mem_read(tr->tid, v[0], p + *used + 20, n);
+        memcpy(p + *used + 16, &got, 4);
+        *used += 20 + got;
     }
-    return used;
+    return 0;
 }
 
 static void cap_iov(struct tracee *tr, uint32_t arg, uint64_t addr, uint64_t cnt, int64_t total,
                     uint32_t strsize, uint32_t exitf)
 {
-    size_t used = append_iov(tr, 0, addr, cnt, total, strsize);
-    if (addr && (used || tracee_cap_begin(tr, 0)))
+    size_t used = 0;
+    if (addr && append_iov(tr, &used, addr, cnt, total, strsize) == 0 && tracee_cap_begin(tr, used))
         tracee_cap_end(tr, arg, TR_CAP_STRUCT, exitf, "iovec", used);
 }
 
-/* Appends u32 n and n bytes read at addr (n = min(len, max)); the new length or 0 */
-static size_t append_sized(struct tracee *tr, size_t used, uint64_t addr, uint64_t len, size_t max)
+/* Appends u32 n and n bytes read at addr (n = min(len, max)); 0, or -1 when out of memory */
+static int append_sized(struct tracee *tr, size_t *used, uint64_t addr, uint64_t len, size_t max)
 {
     uint32_t n = addr ? (uint32_t)(len < max ? len : max) : 0;
-    uint8_t *p = tracee_cap_begin(tr, used + 4 + n);
+    uint8_t *p = tracee_cap_begin(tr, *used + 4 + n);
     if (!p)
-        return 0;
-    n = (uint32_t)mem_read(tr->tid, addr, p + used + 4, n);
-    memcpy(p + used, &n, 4);
-    return used + 4 + n;
+        return -1;
+    n = (uint32_t)mem_read(tr->tid, addr, p + *used + 4, n);
+    memcpy(p + *used, &n, 4);
+    *used += 4 + n;
+    return 0;
 }
 
 /* count messages (struct msghdr when one is the whole argument, else struct
  * mmsghdr), each as syscalls_decode.h's "msghdr" layout: its struct mmsghdr,
- * the name, the iovecs with their data (received: ret bytes for recvmsg, each
- * msg_len for recvmmsg), the control buffer.  The netlink protocol of the fd
+ * the name, the iovecs with their data (received: only ret bytes for recvmsg,
+ * msg_len for each of recvmmsg's), the control buffer.  The netlink protocol of the fd
  * (arg 0) follows when a name is an AF_NETLINK address. */
-static void cap_msghdr(struct tracee *tr, uint32_t arg, uint64_t addr, uint64_t count, int mmsg, int64_t ret,
-                       uint32_t strsize, uint32_t exitf)
+static void cap_msghdr(struct tracee *tr, uint32_t arg, uint64_t addr, uint64_t count, int mmsg, int received,
+                       int64_t ret, uint32_t strsize, uint32_t exitf)
 {
     size_t used = 0;
     int netlink = 0;
@@ -352,27 +352,24 @@ static void cap_msghdr(struct tracee *tr, uint32_t arg, uint64_t addr, uint64_t 
         memcpy(p + used, &mm, sizeof mm);
         used += sizeof mm;
         const struct msghdr *m = &mm.msg_hdr;
-        int64_t total = !exitf ? -1 : mmsg ? (int64_t)mm.msg_len : ret;
-        if (exitf && !mmsg && ret < 0)
-            total = 0;
-        uint32_t iov = 0;
-        if (!(used = append_sized(tr, used, (uint64_t)(uintptr_t)m->msg_name, m->msg_namelen,
-                                  sizeof(struct sockaddr_storage))))
+        int64_t total = !received ? -1 : mmsg ? (int64_t)mm.msg_len : ret;
+        size_t at_name = used;
+        if (append_sized(tr, &used, (uint64_t)(uintptr_t)m->msg_name, m->msg_namelen,
+                         sizeof(struct sockaddr_storage)) < 0 || !tracee_cap_begin(tr, used + 4))
             return;
+        sa_family_t fam = 0;
+        if (used - at_name - 4 >= sizeof fam)
+            memcpy(&fam, tr->buf + tr->buf_len + at_name + 4, sizeof fam);
+        netlink |= fam == AF_NETLINK;
         size_t at_iov = used;
-        if (!tracee_cap_begin(tr, used + 4) || !(used = append_iov(tr, used + 4, (uint64_t)(uintptr_t)m->msg_iov,
-                                                                  m->msg_iovlen, total, strsize)))
+        used += 4;
+        if (append_iov(tr, &used, (uint64_t)(uintptr_t)m->msg_iov, m->msg_iovlen, total, strsize) < 0)
             return;
-        iov = (uint32_t)(used - at_iov - 4);
+        uint32_t iov = (uint32_t)(used - at_iov - 4);
         memcpy(tr->buf + tr->buf_len + at_iov, &iov, 4);
-        if (!(used = append_sized(tr, used, (uint64_t)(uintptr_t)m->msg_control, m->msg_controllen,
-                                  SYSCALLS_MSG_CONTROL_MAX)))
+        if (append_sized(tr, &used, (uint64_t)(uintptr_t)m->msg_control, m->msg_controllen,
+                         SYSCALLS_MSG_CONTROL_MAX) < 0)
             return;
-        if (m->msg_name && m->msg_namelen >= sizeof(sa_family_t)) {
-            sa_family_t fam = 0;
-            mem_read(tr->tid, (uint64_t)(uintptr_t)m->msg_name, &fam, sizeof fam);
-            netlink |= fam == AF_NETLINK;
-        }
     }
     tracee_cap_end(tr, arg, TR_CAP_STRUCT, exitf, "msghdr", used);
     if (netlink)
@@ -416,7 +413,8 @@ static void capture_arg(struct tracee *tr, unsigned i, const struct syscall_capt
     case SYSCALL_CAPTURE_IOVEC: cap_iov(tr, i, a[i], next, at_exit ? ret : -1, o->strsize, exitf); break;
     case SYSCALL_CAPTURE_MSGHDR: {
         uint64_t n = c->count == SYSCALL_COUNT_NEXT_ARG ? next : c->count == SYSCALL_COUNT_RET ? (uint64_t)ret : 1;
-        cap_msghdr(tr, i, a[i], n < c->max ? n : c->max, c->count != SYSCALL_COUNT_ONE, ret, o->strsize, exitf);
+        cap_msghdr(tr, i, a[i], n < c->max ? n : c->max, c->count != SYSCALL_COUNT_ONE,
+                   at_exit && c->count != SYSCALL_COUNT_NEXT_ARG, ret, o->strsize, exitf);
         break;
     }
     case SYSCALL_CAPTURE_MSGHDR_HEAD: cap_struct(tr, i, a[i], sizeof(struct msghdr), "msghdr_head", exitf); break;
