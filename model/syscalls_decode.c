@@ -1257,9 +1257,24 @@ static const struct syscalls_xlat nlm_new_flags[] = {
 static const struct syscalls_xlat nlm_del_flags[] = { X(NLM_F_NONREC), SYSCALLS_XEND };
 static const struct syscalls_xlat nlm_ack_flags[] = { X(NLM_F_CAPPED), X(NLM_F_ACK_TLVS), SYSCALLS_XEND };
 
+/* the flags of request type (a NETLINK_ROUTE one when proto is NETLINK_ROUTE) beyond the common ones */
+static const struct syscalls_xlat *nlm_kind_flags(uint16_t type, int proto)
+{
+    static const struct syscalls_xlat none[] = { SYSCALLS_XEND };
+    if (type == NLMSG_ERROR)
+        return nlm_ack_flags;
+    if (proto != NETLINK_ROUTE || type < RTM_BASE || type > RTM_MAX)
+        return none;
+    switch ((type - RTM_BASE) % 4) {
+    case 0: return nlm_new_flags;
+    case 1: return nlm_del_flags;
+    case 2: return nlm_get_flags;
+    default: return none;
+    }
+}
+
 static void print_nlmsghdr(struct syscalls_buf *b, const struct nlmsghdr *h, int proto)
 {
-    const struct syscalls_xlat *kinds = NULL;
     syscalls_buf_printf(b, "{nlmsg_len=%u, nlmsg_type=", h->nlmsg_len);
     if (h->nlmsg_type < NLMSG_MIN_TYPE)
         syscalls_print_value(b, nlmsg_types, h->nlmsg_type, "%#llx /* NLMSG_??? */");
@@ -1267,20 +1282,14 @@ static void print_nlmsghdr(struct syscalls_buf *b, const struct nlmsghdr *h, int
         syscalls_print_value(b, rtm_types, h->nlmsg_type, "%#llx /* RTM_??? */");
     else
         syscalls_buf_printf(b, "%#x /* NLMSG_??? */", h->nlmsg_type);
-    if (h->nlmsg_type == NLMSG_ERROR)
-        kinds = nlm_ack_flags;
-    else if (proto == NETLINK_ROUTE && h->nlmsg_type >= RTM_BASE && h->nlmsg_type < RTM_MAX)
-        kinds = (const struct syscalls_xlat *[]){ nlm_new_flags, nlm_del_flags, nlm_get_flags, NULL }
-            [(h->nlmsg_type - RTM_BASE) % 4];
+    /* the common flags (the low byte), then those of the request's kind */
+    uint64_t common = h->nlmsg_flags & 0xffu, kind = h->nlmsg_flags & ~0xffu;
     syscalls_buf_puts(b, ", nlmsg_flags=");
-    uint64_t f = h->nlmsg_flags, common = f & 0xff, rest = f & ~0xffull;
-    if (!f)
-        syscalls_buf_putc(b, '0');
-    if (common)
+    if (common || !kind)
         syscalls_print_flags(b, nlm_flags, common, "0");
-    if (rest) {
+    if (kind) {
         syscalls_buf_puts(b, common ? "|" : "");
-        syscalls_print_flags(b, kinds ? kinds : (const struct syscalls_xlat[]){ SYSCALLS_XEND }, rest, "0");
+        syscalls_print_flags(b, nlm_kind_flags(h->nlmsg_type, proto), kind, "0");
     }
     syscalls_buf_printf(b, ", nlmsg_seq=%u, nlmsg_pid=%u}", h->nlmsg_seq, h->nlmsg_pid);
 }

@@ -304,11 +304,14 @@ static void fmt_msghdr(struct fmt *F, unsigned i, enum syscall_arg t)
     int ok = (F->it->flags & TR_SYSF_HAS_RET) && !sc_is_err(ret);
     int nl = netlink_proto(F->it);
     const struct cat_opts *o = F->c->o;
-    if (t == SYSCALL_ARG_MSGHDR_OUT && !ok && (F->it->flags & TR_SYSF_HAS_RET) && head &&
-        head->len >= sizeof(struct msghdr)) {
-        struct msghdr m; /* failed: what it was given */
+    int namelen_in = -1; /* recvmsg's, as it was given */
+    if (head && head->len >= sizeof(struct msghdr)) {
+        struct msghdr m;
         memcpy(&m, sc_cap_data(F->it, head), sizeof m);
-        syscalls_buf_printf(F->b, "{msg_namelen=%d}", (int)m.msg_namelen);
+        namelen_in = (int)m.msg_namelen;
+    }
+    if (t == SYSCALL_ARG_MSGHDR_OUT && !ok && (F->it->flags & TR_SYSF_HAS_RET) && namelen_in >= 0) {
+        syscalls_buf_printf(F->b, "{msg_namelen=%d}", namelen_in); /* failed: what it was given */
     } else if (!cp || !cp->len) {
         syscalls_print_addr(F->b, v);
     } else if (t == SYSCALL_ARG_MMSGHDR_SEND || t == SYSCALL_ARG_MMSGHDR_RECV) {
@@ -316,12 +319,6 @@ static void fmt_msghdr(struct fmt *F, unsigned i, enum syscall_arg t)
         syscalls_print_mmsghdrs(F->b, sc_cap_data(F->it, cp), cp->len, (uint32_t)n, ok ? (uint64_t)ret : 0, nl,
                                 o->strsize, o->hex);
     } else {
-        int namelen_in = -1;
-        if (head && head->len >= sizeof(struct msghdr)) {
-            struct msghdr m;
-            memcpy(&m, sc_cap_data(F->it, head), sizeof m);
-            namelen_in = (int)m.msg_namelen;
-        }
         if (!syscalls_print_msghdr(F->b, sc_cap_data(F->it, cp), cp->len, namelen_in, nl, o->strsize, o->hex))
             syscalls_print_addr(F->b, v);
     }
@@ -1131,8 +1128,8 @@ static void format_ret(struct cat_ctx *c, const struct sc_item *it, struct sysca
         }
         return;
     }
-    if (d && d->nargs == 5 && d->args[1] == SYSCALL_ARG_MMSGHDR_RECV && it->args[4]) {
-        /* recvmmsg with a timeout: the time left, as select's */
+    if (d && d->nargs == 5 && d->args[1] == SYSCALL_ARG_MMSGHDR_RECV && (r == 0 || it->args[4])) {
+        /* recvmmsg: the time left of its timeout, as select's */
         const struct sc_cap *left = sc_find_cap_at(it, 4, TR_CAP_STRUCT, 1);
         syscalls_buf_printf(b, "%lld", (long long)r);
         if (r == 0) {
