@@ -1455,9 +1455,11 @@ size_t syscalls_print_msghdr(struct syscalls_buf *b, const uint8_t *p, size_t le
             uint32_t got = rd32(iov + off + 16);
             if (off + 20 + got > niov)
                 break;
+            /* the bytes in the buffer: those recorded when fewer than iov_len and -s (received
+             * data), else (cut at -s) iov_len */
+            uint64_t total = got < iov_len && got < strsize ? got : iov_len;
             syscalls_buf_puts(b, k ? ", {iov_base=" : "{iov_base=");
-            syscalls_print_netlink(b, iov + off + 20, got, got < iov_len && got < strsize ? got : iov_len,
-                                   nlproto, strsize);
+            syscalls_print_netlink(b, iov + off + 20, got, total, nlproto, strsize);
             syscalls_buf_printf(b, ", iov_len=%llu}", (unsigned long long)iov_len);
             off += 20 + got;
         }
@@ -1492,8 +1494,10 @@ void syscalls_print_mmsghdrs(struct syscalls_buf *b, const uint8_t *p, size_t le
         }
         syscalls_buf_puts(b, k ? ", {msg_hdr=" : "{msg_hdr=");
         size_t used = syscalls_print_msghdr(b, p + off, len - off, -1, nlproto, strsize, hex);
-        if (!used)
+        if (!used) { /* a short capture */
+            syscalls_buf_puts(b, "...}");
             break;
+        }
         struct mmsghdr mm;
         memcpy(&mm, p + off, sizeof mm);
         if (k < with_len)
