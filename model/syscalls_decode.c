@@ -1459,7 +1459,10 @@ size_t syscalls_print_msghdr(struct syscalls_buf *b, const uint8_t *p, size_t le
              * data), else (cut at -s) iov_len */
             uint64_t total = got < iov_len && got < strsize ? got : iov_len;
             syscalls_buf_puts(b, k ? ", {iov_base=" : "{iov_base=");
-            syscalls_print_netlink(b, iov + off + 20, got, total, nlproto, strsize);
+            if (rd64(iov + off))
+                syscalls_print_netlink(b, iov + off + 20, got, total, nlproto, strsize);
+            else
+                syscalls_buf_puts(b, "NULL");
             syscalls_buf_printf(b, ", iov_len=%llu}", (unsigned long long)iov_len);
             off += 20 + got;
         }

@@ -273,17 +273,17 @@ static int netlink_proto(const struct sc_item *it)
     return v;
 }
 
-/* sendto's buffer to an AF_NETLINK address: netlink messages, as strace decodes them */
+/* sendto's buffer to a netlink socket (tr-rec-strace recorded its protocol) or
+ * to an AF_NETLINK address: netlink messages, as strace decodes them */
 static int netlink_inbuf(struct fmt *F, unsigned i)
 {
-    const struct sc_cap *sa = i + 3 < 6 && F->d->args[i + 3] == SYSCALL_ARG_SOCKADDR_IN
-        ? sc_find_cap(F->it, i + 3, TR_CAP_STRUCT) : NULL;
-    const struct sc_cap *cp = sc_find_cap(F->it, i, TR_CAP_BUFFER);
-    uint16_t family;
-    if (!sa || sa->len < sizeof family || !cp || (cp->flags & TR_CAPF_FAULT))
+    const struct sc_cap *sa = sc_find_cap(F->it, i + 3, TR_CAP_STRUCT), *cp = sc_find_cap(F->it, i, TR_CAP_BUFFER);
+    uint16_t family = 0;
+    if (i + 3 >= 6 || F->d->args[i + 3] != SYSCALL_ARG_SOCKADDR_IN || !cp || (cp->flags & TR_CAPF_FAULT))
         return 0;
-    memcpy(&family, sc_cap_data(F->it, sa), sizeof family);
-    if (family != AF_NETLINK)
+    if (sa && sa->len >= sizeof family)
+        memcpy(&family, sc_cap_data(F->it, sa), sizeof family);
+    if (family != AF_NETLINK && netlink_proto(F->it) < 0)
         return 0;
     syscalls_print_netlink(F->b, sc_cap_data(F->it, cp), cp->len, F->it->args[i + 1], netlink_proto(F->it),
                            F->c->o->strsize);

@@ -102,9 +102,17 @@ int main(void)
     if (sendto(nl, &req, sizeof req, 0, (struct sockaddr *)&nla, sizeof nla) != sizeof req)
         return 1;
     static char nbuf[65536];
-    struct iovec niov = { nbuf, sizeof nbuf };
+    struct iovec niov = { NULL, 0 };
     struct msghdr nm = { .msg_name = &nla, .msg_namelen = sizeof nla, .msg_iov = &niov, .msg_iovlen = 1 };
+    if (recvmsg(nl, &nm, MSG_PEEK | MSG_TRUNC) <= 0) /* as ip does: the size of what comes */
+        return 1;
+    niov = (struct iovec){ nbuf, sizeof nbuf };
     if (recvmsg(nl, &nm, 0) <= 0)
+        return 1;
+    /* and without an address, as ip sends: known as netlink by its socket */
+    req.h.nlmsg_type = RTM_GETADDR;
+    req.h.nlmsg_seq = 2;
+    if (sendto(nl, &req, sizeof req, 0, NULL, 0) != sizeof req)
         return 1;
     return 0;
 }
