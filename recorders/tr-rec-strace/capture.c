@@ -202,19 +202,21 @@ static void cap_netlink_proto(struct tracee *tr, int fd, uint32_t exitf)
 }
 
 /* 1 when sendto (its address argument i, its buffer and length the first two
- * before) may send netlink messages: to an AF_NETLINK address, or to none with
- * a buffer that begins as a netlink message does (its nlmsg_len within the
- * length): the socket's protocol is looked up only then */
+ * before, the buffer captured) may send netlink messages: to an AF_NETLINK
+ * address, or to none with a buffer that begins as a netlink message does (its
+ * nlmsg_len from 16 to the length): the socket's protocol is looked up only then */
 static int netlink_dest(struct tracee *tr, const uint64_t *a, unsigned i)
 {
     sa_family_t fam = 0;
     uint32_t nlmsg_len = 0;
-    if (i < 2 || i + 1 >= 6)
+    if (i < 3 || i + 1 >= 6)
         return 0;
     if (a[i])
         return a[i + 1] >= sizeof fam && mem_read(tr->tid, a[i], &fam, sizeof fam) == sizeof fam && fam == AF_NETLINK;
-    return a[i - 2] >= 16 && mem_read(tr->tid, a[i - 3], &nlmsg_len, sizeof nlmsg_len) == sizeof nlmsg_len &&
-           nlmsg_len >= 16 && nlmsg_len <= a[i - 2];
+    for (uint32_t k = 0; k < tr->ncaps; k++)
+        if (tr->caps[k].arg == i - 3 && tr->caps[k].kind == TR_CAP_BUFFER && tr->caps[k].len >= sizeof nlmsg_len)
+            memcpy(&nlmsg_len, tr->buf + tr->caps[k].off, sizeof nlmsg_len);
+    return nlmsg_len >= 16 && nlmsg_len <= a[i - 2];
 }
 
 /* argv: up to ARGV_MAX strings of at most strsize+1 bytes, NUL-separated */
@@ -497,11 +499,11 @@ void capture_entry(struct tracee *tr, const struct syscall_desc *d, const struct
         const struct syscall_arg_info *info = syscalls_arg_info(k);
         if (info->entry.what)
             capture_arg(tr, i, &info->entry, 0, 0, o);
-        if (k == SYSCALL_ARG_SOCKADDR_IN && netlink_dest(tr, a, i))
-            cap_netlink_proto(tr, (int)a[0], 0); /* sendto's netlink messages are decoded by their protocol */
         else if (info->fd && o->decode_fds &&
                  ((int32_t)a[i] >= 0 || (k == SYSCALL_ARG_DIRFD && (int32_t)a[i] == AT_FDCWD)))
             cap_fd(tr, i, (int32_t)a[i], 0);
+        if (k == SYSCALL_ARG_SOCKADDR_IN && netlink_dest(tr, a, i))
+            cap_netlink_proto(tr, (int)a[0], 0); /* sendto's netlink messages are decoded by their protocol */
     }
 }
 
