@@ -153,6 +153,10 @@ enum syscall_arg {
     SYSCALL_ARG_ID_OUT,           /* a uid or gid the call writes (exit: getresuid) */
     SYSCALL_ARG_XATTR_OUT,        /* an xattr value or name list (exit): an output buffer, its address when
                                      the size (next argument) is 0 */
+    SYSCALL_ARG_MSGHDR_IN,        /* struct msghdr with its name, data and control (entry: sendmsg) */
+    SYSCALL_ARG_MSGHDR_OUT,       /* (exit: recvmsg, the data received; msg_namelen also at entry) */
+    SYSCALL_ARG_MMSGHDR_SEND,     /* struct mmsghdr array of the next argument's length (exit: sendmmsg) */
+    SYSCALL_ARG_MMSGHDR_RECV,     /* struct mmsghdr array of as many as returned (exit: recvmmsg) */
     SYSCALL_ARG_COUNT
 };
 
@@ -258,6 +262,10 @@ enum syscall_capture_what {
     SYSCALL_CAPTURE_DIRENT_COUNT, /* TR_CAP_STRUCT "count": the u32 number of directory entries */
     SYSCALL_CAPTURE_IOVEC,        /* TR_CAP_STRUCT "iovec": the iovecs with (a prefix of) their data */
     SYSCALL_CAPTURE_FD_PATH,      /* TR_CAP_FD_PATH: the path of an fd (-y only) */
+    SYSCALL_CAPTURE_MSGHDR,       /* TR_CAP_STRUCT "msghdr": struct msghdrs with what they point at
+                                     (count: how many; syscalls_decode.h: the layout) */
+    SYSCALL_CAPTURE_MSGHDR_HEAD,  /* TR_CAP_STRUCT "msghdr_head": the struct msghdr alone (recvmsg's
+                                     entry: the msg_namelen it was given) */
 };
 
 /* How many elements (bytes for STRING and BUFFER) a capture has. */
@@ -333,6 +341,11 @@ struct syscalls_abi {
     uint32_t path_max;          /* PATH_MAX */
 };
 extern const struct syscalls_abi syscalls_abi;
+
+/* Most bytes of a msghdr's control buffer recorded, most messages of an
+ * mmsghdr array (strace prints at most -s of them) */
+#define SYSCALLS_MSG_CONTROL_MAX 1024
+#define SYSCALLS_MMSG_MAX 1024
 
 /* ---- the host's table ------------------------------------------------------ */
 

@@ -93,6 +93,7 @@ const struct syscalls_abi syscalls_abi = {
 #define ONE(cond, type, name) { SYSCALL_CAPTURE_STRUCT, SYSCALL_COUNT_ONE, cond, sizeof(type), 0, name }
 #define ARR(count, cond, type, max, name) { SYSCALL_CAPTURE_STRUCT, count, cond, sizeof(type), max, name }
 #define SPECIAL(what, cond) { what, SYSCALL_COUNT_ONE, cond, 0, 0, NULL }
+#define MSG(count, cond) { SYSCALL_CAPTURE_MSGHDR, count, cond, 0, SYSCALLS_MMSG_MAX, "msghdr" }
 #define IOV(count, cond) { SYSCALL_CAPTURE_IOVEC, count, cond, sizeof(struct iovec), 0, "iovec" }
 
 #define IN(kind, name, entry) [SYSCALL_ARG_##kind] = { name, entry, NONE, 0 }
@@ -231,6 +232,13 @@ static const struct syscall_arg_info infos[SYSCALL_ARG_COUNT] = {
     OUT(TIMERID_OUT, "timer id", ONE(SYSCALL_IF_OK, __kernel_timer_t, "int")),
     OUT(SIGINFO_OUT, "siginfo", ONE(SYSCALL_IF_OK, siginfo_t, "siginfo")),
     OUT(SCHED_PARAM_OUT, "struct sched_param", ONE(SYSCALL_IF_OK, struct sched_param, "sched_param")),
+    /* struct msghdr and mmsghdr are the C library's (the uapi headers lack them): the recorder
+     * sizes them */
+    IN(MSGHDR_IN, "struct msghdr", MSG(SYSCALL_COUNT_ONE, SYSCALL_IF_ALWAYS)),
+    INOUT(MSGHDR_OUT, "struct msghdr", SPECIAL(SYSCALL_CAPTURE_MSGHDR_HEAD, SYSCALL_IF_ALWAYS),
+          MSG(SYSCALL_COUNT_ONE, SYSCALL_IF_OK)),
+    OUT(MMSGHDR_SEND, "struct mmsghdr array", MSG(SYSCALL_COUNT_NEXT_ARG, SYSCALL_IF_ALWAYS)),
+    OUT(MMSGHDR_RECV, "struct mmsghdr array", MSG(SYSCALL_COUNT_RET, SYSCALL_IF_RET_POSITIVE)),
 };
 
 const struct syscall_arg_info *syscalls_arg_info(enum syscall_arg k)

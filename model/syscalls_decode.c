@@ -36,6 +36,7 @@
 #include <unistd.h>
 #include <linux/magic.h>
 #include <linux/netlink.h>
+#include <linux/rtnetlink.h>
 
 #include "syscalls.h"
 #include "syscalls_decode.h"
@@ -43,6 +44,12 @@
 /* the kernel's, which the C library's headers lack */
 #ifndef MSG_PROBE
 #define MSG_PROBE 0x10
+#endif
+#ifndef SCM_SECURITY
+#define SCM_SECURITY 0x03
+#endif
+#ifndef SCM_PIDFD
+#define SCM_PIDFD 0x04
 #endif
 #ifndef BOTHER
 #define BOTHER 0010000
@@ -514,6 +521,10 @@ void syscalls_print_sockaddr(struct syscalls_buf *b, const uint8_t *sa, size_t l
         syscalls_buf_printf(b, ", sin6_port=htons(%u), sin6_flowinfo=htonl(%u), "
                      "inet_pton(AF_INET6, \"%s\", &sin6_addr), sin6_scope_id=%u",
                   ntohs(in6.sin6_port), ntohl(in6.sin6_flowinfo), ip, in6.sin6_scope_id);
+    } else if (fam == AF_NETLINK && len >= sizeof(struct sockaddr_nl)) {
+        struct sockaddr_nl nl;
+        memcpy(&nl, sa, sizeof nl);
+        syscalls_buf_printf(b, ", nl_pid=%u, nl_groups=%08x", nl.nl_pid, nl.nl_groups);
     } else {
         syscalls_buf_puts(b, ", ...");
     }
@@ -1212,4 +1223,290 @@ void syscalls_print_sockopt_value(struct syscalls_buf *b, int level, int name, u
         if ((size_t)len > n)
             syscalls_buf_puts(b, "...");
     }
+}
+
+/* ---- messages: msghdr, cmsg, netlink --------------------------------------------------------- */
+
+static const struct syscalls_xlat nlmsg_types[] = {
+    X(NLMSG_NOOP), X(NLMSG_ERROR), X(NLMSG_DONE), X(NLMSG_OVERRUN), SYSCALLS_XEND,
+};
+static const struct syscalls_xlat rtm_types[] = {
+    X(RTM_NEWLINK), X(RTM_DELLINK), X(RTM_GETLINK), X(RTM_SETLINK), X(RTM_NEWADDR), X(RTM_DELADDR),
+    X(RTM_GETADDR), X(RTM_NEWROUTE), X(RTM_DELROUTE), X(RTM_GETROUTE), X(RTM_NEWNEIGH), X(RTM_DELNEIGH),
+    X(RTM_GETNEIGH), X(RTM_NEWRULE), X(RTM_DELRULE), X(RTM_GETRULE), X(RTM_NEWQDISC), X(RTM_DELQDISC),
+    X(RTM_GETQDISC), X(RTM_NEWTCLASS), X(RTM_DELTCLASS), X(RTM_GETTCLASS), X(RTM_NEWTFILTER),
+    X(RTM_DELTFILTER), X(RTM_GETTFILTER), X(RTM_NEWACTION), X(RTM_DELACTION), X(RTM_GETACTION),
+    X(RTM_NEWPREFIX), X(RTM_GETMULTICAST), X(RTM_GETANYCAST), X(RTM_NEWNEIGHTBL), X(RTM_GETNEIGHTBL),
+    X(RTM_SETNEIGHTBL), X(RTM_NEWNDUSEROPT), X(RTM_NEWADDRLABEL), X(RTM_DELADDRLABEL), X(RTM_GETADDRLABEL),
+    X(RTM_GETDCB), X(RTM_SETDCB), X(RTM_NEWNETCONF), X(RTM_DELNETCONF), X(RTM_GETNETCONF), X(RTM_NEWMDB),
+    X(RTM_DELMDB), X(RTM_GETMDB), X(RTM_NEWNSID), X(RTM_DELNSID), X(RTM_GETNSID), X(RTM_NEWSTATS),
+    X(RTM_GETSTATS), X(RTM_NEWCACHEREPORT), X(RTM_NEWCHAIN), X(RTM_DELCHAIN), X(RTM_GETCHAIN),
+    X(RTM_NEWNEXTHOP), X(RTM_DELNEXTHOP), X(RTM_GETNEXTHOP), SYSCALLS_XEND,
+};
+static const struct syscalls_xlat nlm_flags[] = {
+    X(NLM_F_REQUEST), X(NLM_F_MULTI), X(NLM_F_ACK), X(NLM_F_ECHO), X(NLM_F_DUMP_INTR), X(NLM_F_DUMP_FILTERED),
+    SYSCALLS_XEND,
+};
+/* the flags of a request by its kind (strace's netlink_get_flags, _new_flags, _delete_flags) */
+static const struct syscalls_xlat nlm_get_flags[] = {
+    X(NLM_F_DUMP), X(NLM_F_ROOT), X(NLM_F_MATCH), X(NLM_F_ATOMIC), SYSCALLS_XEND,
+};
+static const struct syscalls_xlat nlm_new_flags[] = {
+    X(NLM_F_REPLACE), X(NLM_F_EXCL), X(NLM_F_CREATE), X(NLM_F_APPEND), SYSCALLS_XEND,
+};
+static const struct syscalls_xlat nlm_del_flags[] = { X(NLM_F_NONREC), SYSCALLS_XEND };
+static const struct syscalls_xlat nlm_ack_flags[] = { X(NLM_F_CAPPED), X(NLM_F_ACK_TLVS), SYSCALLS_XEND };
+
+/* the flags of request type (a NETLINK_ROUTE one when proto is NETLINK_ROUTE) beyond the common ones */
+static const struct syscalls_xlat *nlm_kind_flags(uint16_t type, int proto)
+{
+    static const struct syscalls_xlat none[] = { SYSCALLS_XEND };
+    if (type == NLMSG_ERROR)
+        return nlm_ack_flags;
+    if (proto != NETLINK_ROUTE || type < RTM_BASE || type > RTM_MAX)
+        return none;
+    switch ((type - RTM_BASE) % 4) {
+    case 0: return nlm_new_flags;
+    case 1: return nlm_del_flags;
+    case 2: return nlm_get_flags;
+    default: return none;
+    }
+}
+
+static void print_nlmsghdr(struct syscalls_buf *b, const struct nlmsghdr *h, int proto)
+{
+    syscalls_buf_printf(b, "{nlmsg_len=%u, nlmsg_type=", h->nlmsg_len);
+    if (h->nlmsg_type < NLMSG_MIN_TYPE)
+        syscalls_print_value(b, nlmsg_types, h->nlmsg_type, "%#llx /* NLMSG_??? */");
+    else if (proto == NETLINK_ROUTE)
+        syscalls_print_value(b, rtm_types, h->nlmsg_type, "%#llx /* RTM_??? */");
+    else
+        syscalls_buf_printf(b, "%#x /* NLMSG_??? */", h->nlmsg_type);
+    /* the common flags (the low byte), then those of the request's kind */
+    uint64_t common = h->nlmsg_flags & 0xffu, kind = h->nlmsg_flags & ~0xffu;
+    syscalls_buf_puts(b, ", nlmsg_flags=");
+    if (common || !kind)
+        syscalls_print_flags(b, nlm_flags, common, "0");
+    if (kind) {
+        syscalls_buf_puts(b, common ? "|" : "");
+        syscalls_print_flags(b, nlm_kind_flags(h->nlmsg_type, proto), kind, "0");
+    }
+    syscalls_buf_printf(b, ", nlmsg_seq=%u, nlmsg_pid=%u}", h->nlmsg_seq, h->nlmsg_pid);
+}
+
+void syscalls_print_netlink(struct syscalls_buf *b, const uint8_t *p, size_t n, uint64_t total, int proto,
+                            uint32_t strsize)
+{
+    struct nlmsghdr h;
+    if (n < sizeof h || total < sizeof h) {
+        size_t k = n < strsize ? n : strsize;
+        syscalls_print_quoted(b, p, k, 0, 1);
+        if (total > k)
+            syscalls_buf_puts(b, "...");
+        return;
+    }
+    memcpy(&h, p, sizeof h);
+    int array = NLMSG_ALIGN(h.nlmsg_len) < total; /* more than one message */
+    uint64_t off = 0;
+    unsigned count = 0;
+    if (array)
+        syscalls_buf_putc(b, '[');
+    while (off + sizeof h <= total) {
+        if (count)
+            syscalls_buf_puts(b, ", ");
+        if (off + sizeof h > n || count == strsize) { /* not recorded, or beyond -s messages */
+            syscalls_buf_puts(b, "...");
+            break;
+        }
+        memcpy(&h, p + off, sizeof h);
+        count++;
+        uint64_t len = h.nlmsg_len < sizeof h ? sizeof h : h.nlmsg_len;
+        if (len > total - off)
+            len = total - off;
+        uint64_t pay = len - sizeof h;
+        if (pay)
+            syscalls_buf_putc(b, '[');
+        print_nlmsghdr(b, &h, proto);
+        if (pay) {
+            size_t have = n - (off + sizeof h), k = pay < have ? (size_t)pay : have;
+            if (k > strsize)
+                k = strsize;
+            syscalls_buf_puts(b, ", ");
+            syscalls_print_quoted(b, p + off + sizeof h, k, 0, 1);
+            if (pay > k)
+                syscalls_buf_puts(b, "...");
+            syscalls_buf_putc(b, ']');
+        }
+        if (h.nlmsg_len < sizeof h)
+            break;
+        off += NLMSG_ALIGN(len);
+    }
+    if (array)
+        syscalls_buf_putc(b, ']');
+}
+
+static const struct syscalls_xlat scm_types[] = {
+    X(SCM_RIGHTS), X(SCM_CREDENTIALS), X(SCM_SECURITY), X(SCM_PIDFD), X(SO_TIMESTAMP_OLD),
+    X(SO_TIMESTAMPNS_OLD), X(SO_TIMESTAMPING_OLD), SYSCALLS_XEND,
+};
+
+/* a control buffer of controllen bytes, n of them recorded, as strace's decode_msg_control */
+static void print_cmsgs(struct syscalls_buf *b, const uint8_t *p, size_t n, uint64_t controllen, int hex)
+{
+    const size_t hsize = sizeof(struct cmsghdr);
+    size_t off = 0;
+    syscalls_buf_putc(b, '[');
+    while (n - off >= hsize) {
+        struct cmsghdr c;
+        memcpy(&c, p + off, hsize);
+        size_t left = n - off, len = c.cmsg_len > left ? left : (size_t)c.cmsg_len;
+        syscalls_buf_puts(b, off ? ", {" : "{");
+        syscalls_buf_printf(b, "cmsg_len=%llu, cmsg_level=", (unsigned long long)c.cmsg_len);
+        syscalls_print_value(b, syscalls_xlat_sockopt_levels, (uint32_t)c.cmsg_level, "%#llx /* SOL_??? */");
+        syscalls_buf_puts(b, ", cmsg_type=");
+        if (c.cmsg_level == SOL_SOCKET)
+            syscalls_print_value(b, scm_types, (uint32_t)c.cmsg_type, "%#llx /* SCM_??? */");
+        else
+            syscalls_buf_printf(b, "%#x", (unsigned)c.cmsg_type);
+        const uint8_t *data = p + off + hsize;
+        size_t dlen = len > hsize ? len - hsize : 0;
+        if (c.cmsg_level == SOL_SOCKET && c.cmsg_type == SCM_RIGHTS && dlen >= sizeof(int)) {
+            syscalls_buf_puts(b, ", cmsg_data=[");
+            for (size_t k = 0; k + sizeof(int) <= dlen; k += sizeof(int)) {
+                int fd;
+                memcpy(&fd, data + k, sizeof fd);
+                syscalls_buf_printf(b, "%s%d", k ? ", " : "", fd);
+            }
+            syscalls_buf_putc(b, ']');
+        } else if (c.cmsg_level == SOL_SOCKET && c.cmsg_type == SCM_CREDENTIALS && dlen >= sizeof(struct ucred)) {
+            struct ucred u;
+            memcpy(&u, data, sizeof u);
+            syscalls_buf_printf(b, ", cmsg_data={pid=%d, uid=%u, gid=%u}", (int)u.pid, u.uid, u.gid);
+        } else if (dlen) {
+            syscalls_buf_puts(b, ", cmsg_data=");
+            syscalls_print_quoted(b, data, dlen, hex, 1);
+        }
+        syscalls_buf_putc(b, '}');
+        if (len < hsize) {
+            off += hsize;
+            break;
+        }
+        size_t step = CMSG_ALIGN(len);
+        off = step >= n - off ? n : off + step;
+    }
+    if (off < n || n < controllen)
+        syscalls_buf_puts(b, off ? ", ..." : "...");
+    syscalls_buf_putc(b, ']');
+}
+
+/* u32 n and n bytes at *p (*left bytes): the bytes and n, or NULL when short */
+static const uint8_t *take_sized(const uint8_t **p, size_t *left, uint32_t *n)
+{
+    if (*left < 4)
+        return NULL;
+    memcpy(n, *p, 4);
+    if (*left - 4 < *n)
+        return NULL;
+    const uint8_t *d = *p + 4;
+    *p += 4 + *n;
+    *left -= 4 + *n;
+    return d;
+}
+
+size_t syscalls_print_msghdr(struct syscalls_buf *b, const uint8_t *p, size_t len, int namelen_in, int nlproto,
+                             uint32_t strsize, int hex)
+{
+    struct mmsghdr mm;
+    const uint8_t *start = p, *name, *iov, *ctl;
+    uint32_t nname, niov, nctl;
+    size_t left = len;
+    if (len < sizeof mm)
+        return 0;
+    memcpy(&mm, p, sizeof mm);
+    p += sizeof mm;
+    left -= sizeof mm;
+    if (!(name = take_sized(&p, &left, &nname)) || !(iov = take_sized(&p, &left, &niov)) ||
+        !(ctl = take_sized(&p, &left, &nctl)))
+        return 0;
+    const struct msghdr *m = &mm.msg_hdr;
+    int namelen = (int)m->msg_namelen;
+    if (namelen_in >= 0 && namelen > namelen_in)
+        namelen = namelen_in;
+    uint16_t family = 0;
+    syscalls_buf_puts(b, "{msg_name=");
+    if (m->msg_name && namelen > 0 && nname >= sizeof family) {
+        memcpy(&family, name, sizeof family);
+        syscalls_print_sockaddr(b, name, (size_t)namelen < nname ? (size_t)namelen : nname);
+    } else {
+        syscalls_print_addr(b, (uint64_t)(uintptr_t)m->msg_name);
+    }
+    syscalls_buf_puts(b, ", msg_namelen=");
+    if (namelen_in >= 0 && (uint32_t)namelen_in != m->msg_namelen)
+        syscalls_buf_printf(b, "%d => ", namelen_in);
+    syscalls_buf_printf(b, "%d, msg_iov=", (int)m->msg_namelen);
+    if (!m->msg_iov) {
+        syscalls_buf_puts(b, "NULL");
+    } else if (family == AF_NETLINK) {
+        /* each iovec's data is netlink messages */
+        syscalls_buf_putc(b, '[');
+        size_t off = 0;
+        for (uint64_t k = 0; off + 20 <= niov && k < m->msg_iovlen; k++) {
+            uint64_t iov_len = rd64(iov + off + 8);
+            uint32_t got = rd32(iov + off + 16);
+            if (off + 20 + got > niov)
+                break;
+            /* the bytes in the buffer: those recorded when fewer than iov_len and -s (received
+             * data), else (cut at -s) iov_len */
+            uint64_t total = got < iov_len && got < strsize ? got : iov_len;
+            syscalls_buf_puts(b, k ? ", {iov_base=" : "{iov_base=");
+            if (rd64(iov + off))
+                syscalls_print_netlink(b, iov + off + 20, got, total, nlproto, strsize);
+            else
+                syscalls_buf_puts(b, "NULL");
+            syscalls_buf_printf(b, ", iov_len=%llu}", (unsigned long long)iov_len);
+            off += 20 + got;
+        }
+        syscalls_buf_putc(b, ']');
+    } else {
+        syscalls_print_iov(b, iov, niov, m->msg_iovlen, strsize, hex);
+    }
+    syscalls_buf_printf(b, ", msg_iovlen=%llu", (unsigned long long)m->msg_iovlen);
+    if (m->msg_controllen) {
+        syscalls_buf_puts(b, ", msg_control=");
+        if (m->msg_control && nctl)
+            print_cmsgs(b, ctl, nctl, m->msg_controllen, hex);
+        else
+            syscalls_print_addr(b, (uint64_t)(uintptr_t)m->msg_control);
+    }
+    syscalls_buf_printf(b, ", msg_controllen=%llu, msg_flags=", (unsigned long long)m->msg_controllen);
+    syscalls_print_flags(b, syscalls_xlat_msg_flags, (uint32_t)m->msg_flags, "0");
+    syscalls_buf_putc(b, '}');
+    return (size_t)(p - start);
+}
+
+void syscalls_print_mmsghdrs(struct syscalls_buf *b, const uint8_t *p, size_t len, uint64_t count, uint64_t with_len,
+                             int nlproto, uint32_t strsize, int hex)
+{
+    size_t off = 0;
+    uint64_t k = 0;
+    syscalls_buf_putc(b, '[');
+    for (; k < count && off < len; k++) {
+        if (k == strsize) {
+            syscalls_buf_puts(b, ", ...");
+            break;
+        }
+        syscalls_buf_puts(b, k ? ", {msg_hdr=" : "{msg_hdr=");
+        size_t used = syscalls_print_msghdr(b, p + off, len - off, -1, nlproto, strsize, hex);
+        if (!used) { /* a short capture */
+            syscalls_buf_puts(b, "...}");
+            break;
+        }
+        struct mmsghdr mm;
+        memcpy(&mm, p + off, sizeof mm);
+        if (k < with_len)
+            syscalls_buf_printf(b, ", msg_len=%u", mm.msg_len);
+        syscalls_buf_putc(b, '}');
+        off += used;
+    }
+    syscalls_buf_putc(b, ']');
 }

@@ -109,6 +109,27 @@ void syscalls_print_pollfds(struct syscalls_buf *b, const uint8_t *p, size_t len
  * of count iovecs, strings cut at strsize */
 void syscalls_print_iov(struct syscalls_buf *b, const uint8_t *p, size_t len, uint64_t count, uint32_t strsize,
                         int hex);
+/* tr-rec-strace's "msghdr" capture holds, per message, its struct mmsghdr (the
+ * C library's; msg_len 0 for a struct msghdr), then three u32-sized parts: the
+ * name (at most sizeof(struct sockaddr_storage) bytes), the iovecs with their
+ * data (syscalls_print_iov's layout; received data only) and the control
+ * buffer (at most SYSCALLS_MSG_CONTROL_MAX bytes).  One message printed as
+ * strace prints a struct msghdr (SCM_RIGHTS, SCM_CREDENTIALS decoded, other
+ * cmsgs' data in hex; an AF_NETLINK name's data as netlink messages);
+ * namelen_in: the msg_namelen recvmsg was given, printed as "IN => OUT"
+ * (-1: none); nlproto: the socket's netlink protocol (-1: unknown).  Returns
+ * the bytes of the capture it took, 0 when the capture is short. */
+size_t syscalls_print_msghdr(struct syscalls_buf *b, const uint8_t *p, size_t len, int namelen_in, int nlproto,
+                             uint32_t strsize, int hex);
+/* count messages of a "msghdr" capture as strace prints a struct mmsghdr
+ * array: [{msg_hdr={...}, msg_len=5}, ...], msg_len for the first with_len */
+void syscalls_print_mmsghdrs(struct syscalls_buf *b, const uint8_t *p, size_t len, uint64_t count, uint64_t with_len,
+                             int nlproto, uint32_t strsize, int hex);
+/* netlink messages (n bytes recorded of total): each nlmsghdr decoded (its
+ * type by protocol proto, -1 unknown), its payload a hex string of at most
+ * strsize bytes; [[hdr, payload], ...] when there are several */
+void syscalls_print_netlink(struct syscalls_buf *b, const uint8_t *p, size_t n, uint64_t total, int proto,
+                            uint32_t strsize);
 void syscalls_print_socket_protocol(struct syscalls_buf *b, int family, int proto);
 void syscalls_print_termios(struct syscalls_buf *b, const uint8_t *t, size_t len);
 void syscalls_print_winsize(struct syscalls_buf *b, const uint8_t *w, size_t len);

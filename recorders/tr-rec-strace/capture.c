@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/ptrace.h>
+#include <sys/socket.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -179,6 +180,45 @@ static void cap_fd(struct tracee *tr, uint32_t arg, int64_t fd, uint32_t exitf)
     tracee_cap_end(tr, arg, TR_CAP_FD_PATH, exitf, NULL, (size_t)n);
 }
 
+/* The protocol (NETLINK_ROUTE ...) of netlink socket fd, from /proc/TID/net/netlink
+ * by the socket's inode: TR_CAP_STRUCT "nlproto" (an int) for argument 0 */
+static void cap_netlink_proto(struct tracee *tr, int fd, uint32_t exitf)
+{
+    char link[64], path[64], line[256];
+    unsigned long long ino, want;
+    int proto;
+    if (fd_path(tr->tid, fd, path, sizeof path) < 0 || sscanf(path, "socket:[%llu]", &want) != 1)
+        return;
+    snprintf(link, sizeof link, "/proc/%d/net/netlink", (int)tr->tid);
+    FILE *f = fopen(link, "r");
+    if (!f)
+        return;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "%*s %d %*s %*s %*s %*s %*s %*s %*s %llu", &proto, &ino) == 2 && ino == want) {
+            cap_u32(tr, 0, (uint32_t)proto, "nlproto", exitf);
+            break;
+        }
+    fclose(f);
+}
+
+/* 1 when sendto (its address argument i, its buffer and length the first two
+ * before, the buffer captured) may send netlink messages: to an AF_NETLINK
+ * address, or to none with a buffer that begins as a netlink message does (its
+ * nlmsg_len from 16 to the length): the socket's protocol is looked up only then */
+static int netlink_dest(struct tracee *tr, const uint64_t *a, unsigned i)
+{
+    sa_family_t fam = 0;
+    uint32_t nlmsg_len = 0;
+    if (i < 3 || i + 1 >= 6)
+        return 0;
+    if (a[i])
+        return a[i + 1] >= sizeof fam && mem_read(tr->tid, a[i], &fam, sizeof fam) == sizeof fam && fam == AF_NETLINK;
+    for (uint32_t k = 0; k < tr->ncaps; k++)
+        if (tr->caps[k].arg == i - 3 && tr->caps[k].kind == TR_CAP_BUFFER && tr->caps[k].len >= sizeof nlmsg_len)
+            memcpy(&nlmsg_len, tr->buf + tr->caps[k].off, sizeof nlmsg_len);
+    return nlmsg_len >= 16 && nlmsg_len <= a[i - 2];
+}
+
 /* argv: up to ARGV_MAX strings of at most strsize+1 bytes, NUL-separated */
 static void cap_argv(struct tracee *tr, uint32_t arg, uint64_t addr, uint32_t strsize)
 {
@@ -253,17 +293,17 @@ static void cap_dirent_count(struct tracee *tr, uint32_t arg, uint64_t addr, int
     cap_u32(tr, arg, count, "count", TR_CAPF_EXIT);
 }
 
-/* iovecs with their data: per element u64 base, u64 len, u32 n, n bytes; at most
- * strsize+1 elements of at most strsize bytes each; total: bytes valid in all (-1: len) */
-static void cap_iov(struct tracee *tr, uint32_t arg, uint64_t addr, uint64_t cnt, int64_t total,
-                    uint32_t strsize, uint32_t exitf)
+/* Appends to the capture begun at tr's buffer, which holds *used bytes: iovecs
+ * with their data, per element u64 base, u64 len, u32 n, n bytes; at most
+ * strsize+1 elements of at most strsize bytes each; total: bytes valid in all
+ * (-1: len).  0, or -1 when out of memory. */
+static int append_iov(struct tracee *tr, size_t *used, uint64_t addr, uint64_t cnt, int64_t total, uint32_t strsize)
 {
-    if (!addr)
-        return;
     uint64_t max = (uint64_t)strsize + 1 < 1024 ? (uint64_t)strsize + 1 : 1024;
+    if (!addr)
+        return 0;
     if (cnt > max)
         cnt = max;
-    size_t used = 0;
     for (uint64_t i = 0; i < cnt; i++) {
         uint64_t v[2];
         if (mem_read(tr->tid, addr + 16 * i, v, 16) != 16)
@@ -274,17 +314,84 @@ static void cap_iov(struct tracee *tr, uint32_t arg, uint64_t addr, uint64_t cnt
             total -= (int64_t)valid;
         }
         uint32_t n = valid < strsize ? (uint32_t)valid : strsize;
-        uint8_t *p = tracee_cap_begin(tr, used + 20 + n);
+        uint8_t *p = tracee_cap_begin(tr, *used + 20 + n);
+        if (!p)
+            return -1;
+        memcpy(p + *used, v, 16);
+        uint32_t got = (uint32_t)mem_read(tr->tid, v[0], p + *used + 20, n);
+        memcpy(p + *used + 16, &got, 4);
+        *used += 20 + got;
+    }
+    return 0;
+}
+
+static void cap_iov(struct tracee *tr, uint32_t arg, uint64_t addr, uint64_t cnt, int64_t total,
+                    uint32_t strsize, uint32_t exitf)
+{
+    size_t used = 0;
+    if (addr && append_iov(tr, &used, addr, cnt, total, strsize) == 0 && tracee_cap_begin(tr, used))
+        tracee_cap_end(tr, arg, TR_CAP_STRUCT, exitf, "iovec", used);
+}
+
+/* Appends u32 n and n bytes read at addr (n = min(len, max)); 0, or -1 when out of memory */
+static int append_sized(struct tracee *tr, size_t *used, uint64_t addr, uint64_t len, size_t max)
+{
+    uint32_t n = addr ? (uint32_t)(len < max ? len : max) : 0;
+    uint8_t *p = tracee_cap_begin(tr, *used + 4 + n);
+    if (!p)
+        return -1;
+    n = (uint32_t)mem_read(tr->tid, addr, p + *used + 4, n);
+    memcpy(p + *used, &n, 4);
+    *used += 4 + n;
+    return 0;
+}
+
+/* count messages (struct msghdr when one is the whole argument, else struct
+ * mmsghdr), each as syscalls_decode.h's "msghdr" layout: its struct mmsghdr,
+ * the name, the iovecs with their data (received: only ret bytes for recvmsg,
+ * msg_len for each of recvmmsg's), the control buffer.  The netlink protocol of the fd
+ * (arg 0) follows when a name is an AF_NETLINK address. */
+static void cap_msghdr(struct tracee *tr, uint32_t arg, uint64_t addr, uint64_t count, int mmsg, int received,
+                       int64_t ret, uint32_t strsize, uint32_t exitf)
+{
+    size_t used = 0;
+    int netlink = 0;
+    if (!addr)
+        return;
+    for (uint64_t i = 0; i < count; i++) {
+        struct mmsghdr mm;
+        memset(&mm, 0, sizeof mm);
+        size_t size = mmsg ? sizeof mm : sizeof mm.msg_hdr;
+        if (mem_read(tr->tid, addr + i * size, &mm, size) != size)
+            break;
+        uint8_t *p = tracee_cap_begin(tr, used + sizeof mm);
         if (!p)
             return;
-        memcpy(p + used, v, 16);
-        uint32_t got = (uint32_t)mem_read(tr->tid, v[0], p + used + 20, n);
-        memcpy(p + used + 16, &got, 4);
-        used += 20 + got;
+        memcpy(p + used, &mm, sizeof mm);
+        used += sizeof mm;
+        const struct msghdr *m = &mm.msg_hdr;
+        int64_t total = !received ? -1 : mmsg ? (int64_t)mm.msg_len : ret;
+        size_t at_name = used;
+        if (append_sized(tr, &used, (uint64_t)(uintptr_t)m->msg_name, m->msg_namelen,
+                         sizeof(struct sockaddr_storage)) < 0 || !tracee_cap_begin(tr, used + 4))
+            return;
+        sa_family_t fam = 0;
+        if (used - at_name - 4 >= sizeof fam)
+            memcpy(&fam, tr->buf + tr->buf_len + at_name + 4, sizeof fam);
+        netlink |= fam == AF_NETLINK;
+        size_t at_iov = used;
+        used += 4;
+        if (append_iov(tr, &used, (uint64_t)(uintptr_t)m->msg_iov, m->msg_iovlen, total, strsize) < 0)
+            return;
+        uint32_t iov = (uint32_t)(used - at_iov - 4);
+        memcpy(tr->buf + tr->buf_len + at_iov, &iov, 4);
+        if (append_sized(tr, &used, (uint64_t)(uintptr_t)m->msg_control, m->msg_controllen,
+                         SYSCALLS_MSG_CONTROL_MAX) < 0)
+            return;
     }
-    if (!tracee_cap_begin(tr, used))
-        return;
-    tracee_cap_end(tr, arg, TR_CAP_STRUCT, exitf, "iovec", used);
+    tracee_cap_end(tr, arg, TR_CAP_STRUCT, exitf, "msghdr", used);
+    if (netlink)
+        cap_netlink_proto(tr, (int)tr->args[0], exitf);
 }
 
 /* 1 when capture c is taken for a call with arguments a that returned ret (at exit) */
@@ -322,6 +429,13 @@ static void capture_arg(struct tracee *tr, unsigned i, const struct syscall_capt
     case SYSCALL_CAPTURE_ENV_COUNT: cap_envcount(tr, i, a[i]); break;
     case SYSCALL_CAPTURE_DIRENT_COUNT: cap_dirent_count(tr, i, a[i], ret); break;
     case SYSCALL_CAPTURE_IOVEC: cap_iov(tr, i, a[i], next, at_exit ? ret : -1, o->strsize, exitf); break;
+    case SYSCALL_CAPTURE_MSGHDR: {
+        uint64_t n = c->count == SYSCALL_COUNT_NEXT_ARG ? next : c->count == SYSCALL_COUNT_RET ? (uint64_t)ret : 1;
+        cap_msghdr(tr, i, a[i], n < c->max ? n : c->max, c->count != SYSCALL_COUNT_ONE,
+                   at_exit && c->count != SYSCALL_COUNT_NEXT_ARG, ret, o->strsize, exitf);
+        break;
+    }
+    case SYSCALL_CAPTURE_MSGHDR_HEAD: cap_struct(tr, i, a[i], sizeof(struct msghdr), "msghdr_head", exitf); break;
     case SYSCALL_CAPTURE_STRUCT: {
         uint64_t n = 1;
         switch (c->count) {
@@ -388,6 +502,8 @@ void capture_entry(struct tracee *tr, const struct syscall_desc *d, const struct
         else if (info->fd && o->decode_fds &&
                  ((int32_t)a[i] >= 0 || (k == SYSCALL_ARG_DIRFD && (int32_t)a[i] == AT_FDCWD)))
             cap_fd(tr, i, (int32_t)a[i], 0);
+        if (k == SYSCALL_ARG_SOCKADDR_IN && netlink_dest(tr, a, i))
+            cap_netlink_proto(tr, (int)a[0], 0); /* sendto's netlink messages are decoded by their protocol */
     }
 }
 

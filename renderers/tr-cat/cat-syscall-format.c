@@ -8,6 +8,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <linux/fs.h>
 #include <linux/futex.h>
 #include <linux/sched.h>
@@ -261,6 +262,68 @@ static void fmt_struct(struct fmt *F, unsigned i, enum syscall_arg t)
     }
 }
 
+/* the netlink protocol tr-rec-strace recorded for the socket in argument 0, or -1 */
+static int netlink_proto(const struct sc_item *it)
+{
+    const struct sc_cap *cp = sc_find_cap(it, 0, TR_CAP_STRUCT);
+    int v;
+    if (!cp || cp->len != sizeof v)
+        return -1;
+    memcpy(&v, sc_cap_data(it, cp), sizeof v);
+    return v;
+}
+
+/* sendto's buffer to a netlink socket (tr-rec-strace recorded its protocol) or
+ * to an AF_NETLINK address: netlink messages, as strace decodes them */
+static int netlink_inbuf(struct fmt *F, unsigned i)
+{
+    const struct sc_cap *sa = sc_find_cap(F->it, i + 3, TR_CAP_STRUCT), *cp = sc_find_cap(F->it, i, TR_CAP_BUFFER);
+    uint16_t family = 0;
+    if (i + 3 >= 6 || F->d->args[i + 3] != SYSCALL_ARG_SOCKADDR_IN || !cp || (cp->flags & TR_CAPF_FAULT))
+        return 0;
+    if (sa && sa->len >= sizeof family)
+        memcpy(&family, sc_cap_data(F->it, sa), sizeof family);
+    if (family != AF_NETLINK && netlink_proto(F->it) < 0)
+        return 0;
+    syscalls_print_netlink(F->b, sc_cap_data(F->it, cp), cp->len, F->it->args[i + 1], netlink_proto(F->it),
+                           F->c->o->strsize);
+    return 1;
+}
+
+/* sendmsg's and recvmsg's struct msghdr, sendmmsg's and recvmmsg's struct mmsghdr array */
+static void fmt_msghdr(struct fmt *F, unsigned i, enum syscall_arg t)
+{
+    const struct sc_cap *cp = NULL, *head = NULL;
+    for (uint32_t k = 0; k < F->it->ncap; k++) {
+        const struct sc_cap *c = &F->it->cap[k];
+        if (c->arg == i && c->kind == TR_CAP_STRUCT)
+            *((c->flags & TR_CAPF_EXIT) || t == SYSCALL_ARG_MSGHDR_IN ? &cp : &head) = c;
+    }
+    uint64_t v = F->it->args[i];
+    int64_t ret = F->it->ret;
+    int ok = (F->it->flags & TR_SYSF_HAS_RET) && !sc_is_err(ret);
+    int nl = netlink_proto(F->it);
+    const struct cat_opts *o = F->c->o;
+    int namelen_in = -1; /* recvmsg's, as it was given */
+    if (head && head->len >= sizeof(struct msghdr)) {
+        struct msghdr m;
+        memcpy(&m, sc_cap_data(F->it, head), sizeof m);
+        namelen_in = (int)m.msg_namelen;
+    }
+    if (t == SYSCALL_ARG_MSGHDR_OUT && !ok && (F->it->flags & TR_SYSF_HAS_RET) && namelen_in >= 0) {
+        syscalls_buf_printf(F->b, "{msg_namelen=%d}", namelen_in); /* failed: what it was given */
+    } else if (!cp || !cp->len) {
+        syscalls_print_addr(F->b, v);
+    } else if (t == SYSCALL_ARG_MMSGHDR_SEND || t == SYSCALL_ARG_MMSGHDR_RECV) {
+        uint64_t n = t == SYSCALL_ARG_MMSGHDR_SEND ? F->it->args[i + 1] : (uint64_t)ret;
+        syscalls_print_mmsghdrs(F->b, sc_cap_data(F->it, cp), cp->len, (uint32_t)n, ok ? (uint64_t)ret : 0, nl,
+                                o->strsize, o->hex);
+    } else {
+        if (!syscalls_print_msghdr(F->b, sc_cap_data(F->it, cp), cp->len, namelen_in, nl, o->strsize, o->hex))
+            syscalls_print_addr(F->b, v);
+    }
+}
+
 /* AT_* flags; statx's with its sync type (AT_STATX_SYNC_AS_STAT when none) */
 static void fmt_at_flags(struct fmt *F, const struct syscalls_xlat *x, int statx, uint64_t v)
 {
@@ -299,7 +362,15 @@ static void fmt_arg(struct fmt *F, unsigned i, enum syscall_arg t)
         break;
     case SYSCALL_ARG_PATH: case SYSCALL_ARG_OUTPATH: fmt_string(F, i, (size_t)-1); break;
     case SYSCALL_ARG_STRING: fmt_string(F, i, F->c->o->strsize); break;
-    case SYSCALL_ARG_INBUF: fmt_buffer(F, i, i + 1 < 6 ? F->it->args[i + 1] : 0, 0); break;
+    case SYSCALL_ARG_INBUF:
+        if (netlink_inbuf(F, i))
+            break;
+        fmt_buffer(F, i, i + 1 < 6 ? F->it->args[i + 1] : 0, 0);
+        break;
+    case SYSCALL_ARG_MSGHDR_IN: case SYSCALL_ARG_MSGHDR_OUT: case SYSCALL_ARG_MMSGHDR_SEND:
+    case SYSCALL_ARG_MMSGHDR_RECV:
+        fmt_msghdr(F, i, t);
+        break;
     case SYSCALL_ARG_OUTBUF: case SYSCALL_ARG_OUTBUF_HEX: case SYSCALL_ARG_XATTR_OUT:
         if (sc_is_err(F->it->ret) || !(F->it->flags & TR_SYSF_HAS_RET) ||
             (t == SYSCALL_ARG_XATTR_OUT && (i + 1 >= 6 || !F->it->args[i + 1])))
@@ -469,7 +540,8 @@ static int printed_at_exit(enum syscall_arg t)
     case SYSCALL_ARG_RUSAGE_OUT: case SYSCALL_ARG_STACK_OUT: case SYSCALL_ARG_SOCKOPT_OUT:
     case SYSCALL_ARG_ITIMERSPEC_OUT: case SYSCALL_ARG_ITIMERVAL_OUT: case SYSCALL_ARG_TIMERID_OUT:
     case SYSCALL_ARG_SIGINFO_OUT: case SYSCALL_ARG_SCHED_PARAM_OUT: case SYSCALL_ARG_TMS_OUT:
-    case SYSCALL_ARG_ID_OUT:
+    case SYSCALL_ARG_ID_OUT: case SYSCALL_ARG_MSGHDR_OUT: case SYSCALL_ARG_MMSGHDR_SEND:
+    case SYSCALL_ARG_MMSGHDR_RECV:
         return 1;
     default:
         return 0;
@@ -1053,6 +1125,19 @@ static void format_ret(struct cat_ctx *c, const struct sc_item *it, struct sysca
         } else if (b->p) {
             b->len = start;
             b->p[start] = 0;
+        }
+        return;
+    }
+    if (d && d->nargs == 5 && d->args[1] == SYSCALL_ARG_MMSGHDR_RECV && (r == 0 || it->args[4])) {
+        /* recvmmsg: the time left of its timeout, as select's */
+        const struct sc_cap *left = sc_find_cap_at(it, 4, TR_CAP_STRUCT, 1);
+        syscalls_buf_printf(b, "%lld", (long long)r);
+        if (r == 0) {
+            syscalls_buf_puts(b, " (Timeout)");
+        } else if (left && left->len) {
+            syscalls_buf_puts(b, " (left ");
+            syscalls_print_timespec(b, sc_cap_data(it, left), left->len);
+            syscalls_buf_putc(b, ')');
         }
         return;
     }

@@ -28,6 +28,8 @@
 #include <sys/uio.h>
 #include <sys/utsname.h>
 #include <sys/vfs.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
 #include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -401,6 +403,80 @@ static void test_sockopt_and_prctl(void **state)
     assert_int_equal(syscalls_fcntl_lock(F_GETFL), 0);
 }
 
+/* tr-rec-strace's "msghdr" capture as strace prints it; every cut of it is read within its bytes */
+static void put_sized(uint8_t *cap, size_t *len, const void *p, uint32_t n)
+{
+    memcpy(cap + *len, &n, 4);
+    memcpy(cap + *len + 4, p, n);
+    *len += 4 + n;
+}
+
+static void test_msghdr(void **state)
+{
+    (void)state;
+    struct syscalls_buf b = {0};
+    uint8_t cap[512], ctl[CMSG_SPACE(2 * sizeof(int)) + CMSG_SPACE(1)], iov[20 + 2];
+    struct mmsghdr mm;
+    size_t len = 0;
+    memset(&mm, 0, sizeof mm);
+    memset(ctl, 0, sizeof ctl);
+    mm.msg_hdr.msg_iov = (struct iovec *)0x1000;
+    mm.msg_hdr.msg_iovlen = 1;
+    mm.msg_hdr.msg_control = ctl;
+    mm.msg_hdr.msg_controllen = sizeof ctl;
+    mm.msg_len = 2;
+    struct cmsghdr *c = CMSG_FIRSTHDR(&mm.msg_hdr);
+    int fds[2] = { 3, 4 };
+    *c = (struct cmsghdr){ CMSG_LEN(sizeof fds), SOL_SOCKET, SCM_RIGHTS };
+    memcpy(CMSG_DATA(c), fds, sizeof fds);
+    c = CMSG_NXTHDR(&mm.msg_hdr, c);
+    *c = (struct cmsghdr){ CMSG_LEN(1), SOL_IP, 99 };
+    *CMSG_DATA(c) = 7;
+    uint64_t v[2] = { 0x2000, 64 };
+    uint32_t got = 2;
+    memcpy(iov, v, 16);
+    memcpy(iov + 16, &got, 4);
+    memcpy(iov + 20, "hi", 2);
+    memcpy(cap, &mm, sizeof mm);
+    len = sizeof mm;
+    put_sized(cap, &len, "", 0);
+    put_sized(cap, &len, iov, sizeof iov);
+    put_sized(cap, &len, ctl, sizeof ctl);
+    assert_int_equal(syscalls_print_msghdr(&b, cap, len, -1, -1, 32, 0), len);
+    assert_string_equal(b.p, "{msg_name=NULL, msg_namelen=0, msg_iov=[{iov_base=\"hi\", iov_len=64}], msg_iovlen=1, "
+                             "msg_control=[{cmsg_len=24, cmsg_level=SOL_SOCKET, cmsg_type=SCM_RIGHTS, cmsg_data=[3, 4]}, "
+                             "{cmsg_len=17, cmsg_level=SOL_IP, cmsg_type=0x63, cmsg_data=\"\\x07\"}], "
+                             "msg_controllen=48, msg_flags=0}");
+    syscalls_buf_reset(&b);
+    syscalls_print_mmsghdrs(&b, cap, len, 1, 1, -1, 32, 0);
+    assert_true(strstr(b.p, "[{msg_hdr={msg_name=NULL, ") == b.p);
+    assert_non_null(strstr(b.p, "msg_flags=0}, msg_len=2}]"));
+    for (size_t cut = 0; cut < len; cut++) { /* ASan: nothing read beyond the cut */
+        uint8_t *p = malloc(cut ? cut : 1);
+        memcpy(p, cap, cut);
+        syscalls_buf_reset(&b);
+        assert_true(syscalls_print_msghdr(&b, p, cut, 10, 0, 32, 1) == 0);
+        syscalls_print_mmsghdrs(&b, p, cut, 3, 3, 0, 32, 1);
+        free(p);
+    }
+    /* netlink: two messages in one buffer, the second beyond what was recorded */
+    struct nlmsghdr h[2] = { { 20, RTM_GETADDR, NLM_F_REQUEST | NLM_F_DUMP, 1, 0 }, { 16, NLMSG_DONE, 0, 2, 0 } };
+    uint8_t nl[40] = {0};
+    memcpy(nl, &h[0], sizeof h[0]);
+    nl[16] = 2;
+    memcpy(nl + 20, &h[1], sizeof h[1]);
+    syscalls_buf_reset(&b);
+    syscalls_print_netlink(&b, nl, 36, 36, NETLINK_ROUTE, 32);
+    assert_string_equal(b.p, "[[{nlmsg_len=20, nlmsg_type=RTM_GETADDR, nlmsg_flags=NLM_F_REQUEST|NLM_F_DUMP, nlmsg_seq=1, "
+                             "nlmsg_pid=0}, \"\\x02\\x00\\x00\\x00\"], {nlmsg_len=16, nlmsg_type=NLMSG_DONE, "
+                             "nlmsg_flags=0, nlmsg_seq=2, nlmsg_pid=0}]");
+    syscalls_buf_reset(&b);
+    syscalls_print_netlink(&b, nl, 24, 36, -1, 32);
+    assert_string_equal(b.p, "[[{nlmsg_len=20, nlmsg_type=0x16 /* NLMSG_??? */, nlmsg_flags=NLM_F_REQUEST|0x300, "
+                             "nlmsg_seq=1, nlmsg_pid=0}, \"\\x02\\x00\\x00\\x00\"], ...]");
+    syscalls_buf_free(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -411,6 +487,7 @@ int main(void)
         cmocka_unit_test(test_sizes),
         cmocka_unit_test(test_decoders),
         cmocka_unit_test(test_sockopt_and_prctl),
+        cmocka_unit_test(test_msghdr),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
