@@ -221,6 +221,34 @@ static const char *base_name(const char *p)
     return s && s[1] ? s + 1 : p;
 }
 
+/* The symbol of these (string ids) and the frame of a symbol at a source
+ * line (string id, 0 none): their ids, -1 out of memory. */
+static int64_t sym_of(struct report *r, uint32_t name, uint32_t dso, uint64_t addr, int kernel, int unknown)
+{
+    uint64_t ka = (uint64_t)name << 32 | dso, kb = unknown ? addr : 0;
+    void *v = hashmap_get(&r->symmap, ka, kb);
+    if (v)
+        return (int64_t)((uintptr_t)v - 1);
+    if (array_reserve(&r->syms, &r->capsyms, r->nsyms + 1, sizeof *r->syms, 256) < 0 ||
+        hashmap_put(&r->symmap, ka, kb, (void *)(uintptr_t)(r->nsyms + 1)) < 0)
+        return -1;
+    r->syms[r->nsyms] = (struct rsym){.name = name, .dso = dso, .addr = addr, .kernel = kernel, .unknown = unknown};
+    return (int64_t)r->nsyms++;
+}
+
+static int64_t frame_of(struct report *r, uint32_t sym, uint32_t srcline)
+{
+    uint64_t fa = (uint64_t)sym << 32 | srcline;
+    void *v = hashmap_get(&r->framemap, fa, 0);
+    if (v)
+        return (int64_t)((uintptr_t)v - 1);
+    if (array_reserve(&r->frames, &r->capframes, r->nframes + 1, sizeof *r->frames, 256) < 0 ||
+        hashmap_put(&r->framemap, fa, 0, (void *)(uintptr_t)(r->nframes + 1)) < 0)
+        return -1;
+    r->frames[r->nframes] = (struct rframe){.sym = sym, .srcline = srcline};
+    return (int64_t)r->nframes++;
+}
+
 /* The frame id of a resolved frame: -1 out of memory. */
 static int64_t frame_id(struct report *r, const char *func, const char *module, const char *file,
                         uint32_t line, uint64_t addr, uint64_t offset, int kernel, int srcline)
@@ -235,19 +263,9 @@ static int64_t frame_id(struct report *r, const char *func, const char *module, 
     int64_t name = strtab_id(&r->str, func, strlen(func)), d = strtab_id(&r->str, dso, strlen(dso));
     if (name < 0 || d < 0)
         return -1;
-    uint64_t ka = (uint64_t)name << 32 | (uint64_t)d, kb = unknown ? addr : 0;
-    void *v = hashmap_get(&r->symmap, ka, kb);
-    uint32_t sym;
-    if (v) {
-        sym = (uint32_t)((uintptr_t)v - 1);
-    } else {
-        if (array_reserve(&r->syms, &r->capsyms, r->nsyms + 1, sizeof *r->syms, 256) < 0 ||
-            hashmap_put(&r->symmap, ka, kb, (void *)(uintptr_t)(r->nsyms + 1)) < 0)
-            return -1;
-        r->syms[r->nsyms] = (struct rsym){.name = (uint32_t)name, .dso = (uint32_t)d, .addr = addr,
-                                          .kernel = kernel, .unknown = unknown};
-        sym = (uint32_t)r->nsyms++;
-    }
+    int64_t sym = sym_of(r, (uint32_t)name, (uint32_t)d, addr, kernel, unknown);
+    if (sym < 0)
+        return -1;
     int64_t sl = 0;
     if (srcline) {
         char line_buf[512];
@@ -260,15 +278,7 @@ static int64_t frame_id(struct report *r, const char *func, const char *module, 
         if ((sl = strtab_id(&r->str, line_buf, strlen(line_buf))) < 0)
             return -1;
     }
-    uint64_t fa = (uint64_t)sym << 32 | (uint64_t)sl;
-    v = hashmap_get(&r->framemap, fa, 0);
-    if (v)
-        return (int64_t)((uintptr_t)v - 1);
-    if (array_reserve(&r->frames, &r->capframes, r->nframes + 1, sizeof *r->frames, 256) < 0 ||
-        hashmap_put(&r->framemap, fa, 0, (void *)(uintptr_t)(r->nframes + 1)) < 0)
-        return -1;
-    r->frames[r->nframes] = (struct rframe){.sym = sym, .srcline = (uint32_t)sl};
-    return (int64_t)r->nframes++;
+    return frame_of(r, (uint32_t)sym, (uint32_t)sl);
 }
 
 /* ---- sections and groups ------------------------------------------------- */
@@ -319,6 +329,125 @@ static int64_t group_add(struct rsection *sec, uint32_t stack, uint32_t comm, in
     return (int64_t)sec->ng++;
 }
 
+/* ---- a live report sheds what decayed away ---------------------------------- */
+
+/* Copies what live groups use from r into n, each id once (map: old id -> new + 1). */
+struct compact {
+    struct report *r, *n;
+    uint32_t *strs, *frames;
+    int keep_strs;             /* syscalls or events hold string ids: strings stay */
+};
+
+static int64_t keep_str(struct compact *c, uint32_t id)
+{
+    if (c->keep_strs)
+        return id;
+    if (!c->strs[id]) {
+        const char *s = c->r->str.v[id];
+        int64_t k = strtab_id(&c->n->str, s, strlen(s));
+        if (k < 0)
+            return -1;
+        c->strs[id] = (uint32_t)k + 1;
+    }
+    return c->strs[id] - 1;
+}
+
+static int64_t keep_frame(struct compact *c, uint32_t id)
+{
+    if (!c->frames[id]) {
+        const struct rframe *f = &c->r->frames[id];
+        const struct rsym *s = &c->r->syms[f->sym];
+        int64_t name = keep_str(c, s->name), dso = keep_str(c, s->dso), sl = f->srcline ? keep_str(c, f->srcline) : 0;
+        int64_t sym = name < 0 || dso < 0 ? -1 : sym_of(c->n, (uint32_t)name, (uint32_t)dso, s->addr, s->kernel, s->unknown);
+        int64_t k = sym < 0 || sl < 0 ? -1 : frame_of(c->n, (uint32_t)sym, (uint32_t)sl);
+        if (k < 0)
+            return -1;
+        c->frames[id] = (uint32_t)k + 1;
+    }
+    return c->frames[id] - 1;
+}
+
+/* The groups of sec that did not decay away, into to (their ids n's). */
+static int keep_groups(struct compact *c, const struct rsection *sec, struct rsection *to, uint32_t **ids, size_t *cap)
+{
+    for (size_t k = 0; k < sec->ng; k++) {
+        const struct rgroup *g = &sec->g[k];
+        if (!g->samples && !g->period)
+            continue;
+        uint32_t len = seqtab_len(&c->r->stacks, g->stack);
+        const uint32_t *st = seqtab_get(&c->r->stacks, g->stack);
+        if (array_reserve(ids, cap, len, sizeof **ids, 64) < 0)
+            return -1;
+        for (uint32_t i = 0; i < len; i++) {
+            int64_t f = keep_frame(c, st[i]);
+            if (f < 0)
+                return -1;
+            (*ids)[i] = (uint32_t)f;
+        }
+        int64_t sid = seqtab_id(&c->n->stacks, *ids, len), comm = keep_str(c, g->comm);
+        if (sid < 0 || comm < 0 ||
+            group_add(to, (uint32_t)sid, (uint32_t)comm, g->pid, g->tid, g->cpu, g->samples, g->period) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+#define SWAP(a, b) do { __typeof__(a) swap_ = (a); (a) = (b); (b) = swap_; } while (0)
+
+int report_compact(struct report *r)
+{
+    size_t all = 0, dead = 0;
+    for (size_t i = 0; i < r->nsec; i++)
+        for (size_t k = 0; k < r->sec[i].ng; k++)
+            all++, dead += !r->sec[i].g[k].samples && !r->sec[i].g[k].period;
+    if (!dead || dead * 2 < all) /* each group is copied once per group that died */
+        return 0;
+    struct compact c = {.r = r, .n = report_new(&r->o), .strs = calloc(r->str.n + 1, sizeof *c.strs),
+                        .frames = calloc(r->nframes + 1, sizeof *c.frames),
+                        .keep_strs = r->nsys || r->nproc || r->nev || r->nst};
+    struct rsection *secs = calloc(r->nsec + 1, sizeof *secs);
+    uint32_t *ids = NULL;
+    size_t capids = 0;
+    int rc = c.n && c.strs && c.frames && secs ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < r->nsec; i++) { /* the names first: string 0 stays a section's */
+        void *v = hashmap_get(&r->str.ids, (uintptr_t)r->sec[i].name, 0);
+        int64_t k = v ? keep_str(&c, (uint32_t)((uintptr_t)v - 1)) : -1;
+        if (k < 0)
+            rc = -1;
+        else
+            secs[i].name = c.keep_strs ? r->sec[i].name : c.n->str.v[k];
+    }
+    for (size_t i = 0; rc == 0 && i < r->nsec; i++)
+        rc = keep_groups(&c, &r->sec[i], &secs[i], &ids, &capids);
+    for (size_t i = 0; i < r->nsec; i++) {
+        if (rc == 0) {
+            r->sec[i].name = secs[i].name;
+            SWAP(r->sec[i].groups, secs[i].groups);
+            SWAP(r->sec[i].g, secs[i].g);
+            SWAP(r->sec[i].ng, secs[i].ng);
+            SWAP(r->sec[i].capg, secs[i].capg);
+        }
+        hashmap_free(&secs[i].groups);
+        free(secs[i].g);
+    }
+    if (rc == 0) {
+        if (!c.keep_strs)
+            SWAP(r->str, c.n->str);
+        SWAP(r->stacks, c.n->stacks);
+        SWAP(r->syms, c.n->syms); SWAP(r->nsyms, c.n->nsyms); SWAP(r->capsyms, c.n->capsyms);
+        SWAP(r->symmap, c.n->symmap);
+        SWAP(r->frames, c.n->frames); SWAP(r->nframes, c.n->nframes); SWAP(r->capframes, c.n->capframes);
+        SWAP(r->framemap, c.n->framemap);
+        r->gen++;
+    }
+    report_free(c.n);
+    free(c.strs);
+    free(c.frames);
+    free(secs);
+    free(ids);
+    return rc;
+}
+
 /* ---- reading a trace ------------------------------------------------------ */
 
 struct rstate {
@@ -347,6 +476,7 @@ struct rstate {
         size_t group;
     } last[64];
     int filtered;              /* --pid, --tid or --comm given */
+    unsigned gen;              /* the report's gen the caches hold ids of */
 };
 
 int report_wanted_comm(const struct report *r, const char *comm)
@@ -457,6 +587,12 @@ static int64_t sample_stack(struct rstate *t, const tr_record *rec)
 static int on_sample(struct rstate *t, const tr_record *rec)
 {
     struct report *r = t->r;
+    if (t->gen != r->gen) { /* compacted: the ids cached are no more */
+        hashmap_free(&t->cache);
+        hashmap_free(&t->commids);
+        memset(t->last, 0, sizeof t->last);
+        t->gen = r->gen;
+    }
     if (!t->last_sec || t->last_event != rec->u.sample.event) {
         const tr_event_def *ev = tr_reader_event(t->rd, rec->u.sample.event);
         const char *name = ev ? ev->name : "[unknown event]";
@@ -852,6 +988,13 @@ int report_follow(struct report *r, tr_read_fn fn, void *ctx, const char *shown)
     hashmap_free(&t.commids);
     free(t.ids);
     return status;
+}
+
+void report_stats(const struct report *r, struct report_stats *s)
+{
+    *s = (struct report_stats){.stacks = r->stacks.n, .frames = r->nframes, .symbols = r->nsyms, .strings = r->str.n};
+    for (size_t i = 0; i < r->nsec; i++)
+        s->groups += r->sec[i].ng;
 }
 
 struct report_opts *report_options(struct report *r)
