@@ -130,10 +130,11 @@ struct report_zoom {
     const char *dso;               /* only this DSO's entries (NULL: any) */
 };
 /* The rows of the event with the most samples, in the order report_print
- * prints them (call graphs when the options ask for them), and the event's
- * name and samples: 0, or -1 out of memory.  Free with report_rows_free. */
-int report_rows(struct report *r, const struct report_zoom *z, struct report_row **rows, size_t *n,
-                const char **event, uint64_t *samples);
+ * prints them (the first `graphs` ones with their call graphs when the
+ * options ask for them: those shown), and the event's name and samples: 0,
+ * or -1 out of memory.  Free with report_rows_free. */
+int report_rows(struct report *r, const struct report_zoom *z, size_t graphs, struct report_row **rows,
+                size_t *n, const char **event, uint64_t *samples);
 void report_rows_free(struct report_row *rows, size_t n);
 
 #endif

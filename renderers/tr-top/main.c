@@ -334,7 +334,7 @@ static void view(int decay)
     uint64_t samples;
     report_rows_free(T.rows, T.nrows);
     T.rows = NULL, T.nrows = 0;
-    if (report_compact(T.r) < 0 || report_rows(T.r, zoom(), &T.rows, &T.nrows, &event, &samples) < 0)
+    if (report_compact(T.r) < 0 || report_rows(T.r, zoom(), T.ui ? T.cursor + (size_t)LINES : (size_t)T.entries, &T.rows, &T.nrows, &event, &samples) < 0)
         cli_die(CLI_EXIT_FAIL, "out of memory");
     if (decay) {
         T.rate = now > T.last && samples > T.seen ? (double)(samples - T.seen) * 1e9 / (double)(now - T.last) : 0;
