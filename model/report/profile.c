@@ -584,13 +584,19 @@ static int64_t sample_stack(struct rstate *t, const tr_record *rec)
     return seqtab_id(&r->stacks, t->ids, (uint32_t)n);
 }
 
+/* The trace's stacks are looked up again (their report stacks and groups). */
+static void forget_stacks(struct rstate *t)
+{
+    hashmap_free(&t->cache);
+    memset(t->last, 0, sizeof t->last);
+}
+
 static int on_sample(struct rstate *t, const tr_record *rec)
 {
     struct report *r = t->r;
     if (t->gen != r->gen) { /* compacted: the ids cached are no more */
-        hashmap_free(&t->cache);
+        forget_stacks(t);
         hashmap_free(&t->commids);
-        memset(t->last, 0, sizeof t->last);
         t->gen = r->gen;
     }
     if (!t->last_sec || t->last_event != rec->u.sample.event) {
@@ -670,12 +676,14 @@ static void sym_warn(void *ctx, const char *msg)
     cli_warn("%s", msg);
 }
 
-/* One pass over the trace on fd: a CLI_EXIT_* status. */
-static int read_trace(struct report *r, int fd, const char *shown, struct rstate *t)
+/* One pass over a trace: the file or pipe fd (a file mapped and prescanned),
+ * or what fn reads (a live view: samples alone, nothing prescanned).  A
+ * CLI_EXIT_* status. */
+static int read_trace(struct report *r, struct rstate *t, int fd, tr_read_fn fn, void *ctx, const char *shown)
 {
     const struct report_opts *o = &r->o;
     t->r = r;
-    int rc = tr_reader_open_fd(&t->rd, fd, NULL, 0, NULL);
+    int rc = fn ? tr_reader_open_fn(&t->rd, fn, ctx, NULL, 0, NULL) : tr_reader_open_fd(&t->rd, fd, NULL, 0, NULL);
     if (rc < 0) {
         cli_warn("%s: %s", shown, tr_strerror(rc));
         return CLI_EXIT_FAIL;
@@ -697,7 +705,7 @@ static int read_trace(struct report *r, int fd, const char *shown, struct rstate
         goto out;
     }
     t->procs = t->sym ? sym_procs(t->sym) : t->own_procs;
-    if (t->sym && (map = sym_map_input(fd, 0, &maplen)) && sym_prescan_lazy(t->sym, map, maplen) < 0) {
+    if (t->sym && !fn && (map = sym_map_input(fd, 0, &maplen)) && sym_prescan_lazy(t->sym, map, maplen) < 0) {
         cli_warn("out of memory");
         status = CLI_EXIT_FAIL;
         goto out;
@@ -708,18 +716,15 @@ static int read_trace(struct report *r, int fd, const char *shown, struct rstate
         if (rc < 0) {
             if (!fold_read_error(t->rd, rc, shown, &warned, &status))
                 break;
-            hashmap_free(&t->cache); /* definitions were lost: they may come again */
-            memset(t->last, 0, sizeof t->last);
+            forget_stacks(t); /* definitions were lost: they may come again */
             continue;
         }
         if (t->sym ? sym_observe(t->sym, t->rd, &rec) < 0 : procs_feed(t->own_procs, &rec) < 0) {
             rc = TR_E_NOMEM;
             goto nomem;
         }
-        if (procs_may_remap(rec.type) && t->cache.count) {
-            hashmap_free(&t->cache);
-            memset(t->last, 0, sizeof t->last);
-        }
+        if (procs_may_remap(rec.type) && t->cache.count)
+            forget_stacks(t);
         if (rec.type == TR_REC_STREAM_START) {
             hashmap_free(&t->commids); /* the stream's processes are forgotten */
             tpformat_reset(t->tp);
@@ -735,12 +740,14 @@ static int read_trace(struct report *r, int fd, const char *shown, struct rstate
         rc = 0;
         if (rec.type == TR_REC_SAMPLE)
             rc = on_sample(t, &rec);
+        else if (rec.type == TR_REC_LOST && rec.u.lost.kind == TR_LOST_SAMPLES)
+            r->lost += rec.u.lost.count;
+        else if (fn) /* a live view shows the samples */
+            continue;
         else if (rec.type == TR_REC_SYSCALL && in_time(o, rec.time) && (!t->filtered || wanted(t, &rec)))
             rc = report_syscall(r, t->rd, &rec, comm_of(t, rec.tid));
         else if (rec.type == TR_REC_TRACE_EVENT && in_time(o, rec.time))
             rc = report_trace_event(r, t->rd, t->tp, &rec, rec.tid > 0 ? comm_of(t, rec.tid) : "swapper");
-        else if (rec.type == TR_REC_LOST && rec.u.lost.kind == TR_LOST_SAMPLES)
-            r->lost += rec.u.lost.count;
     nomem:
         if (rc < 0) {
             cli_warn("out of memory");
@@ -904,7 +911,7 @@ int report_input(struct report *r, const char *path)
     }
     struct rstate t;
     memset(&t, 0, sizeof t);
-    int status = read_trace(r, fd, shown, &t);
+    int status = read_trace(r, &t, fd, NULL, NULL, shown);
     int offcpu = r->o.offcpu || (!r->o.event && t.switch_samples && !t.other_samples);
     if (status != CLI_EXIT_FAIL && offcpu && t.switch_samples) {
         if (!regular) {
@@ -928,66 +935,9 @@ int report_input(struct report *r, const char *path)
 
 int report_follow(struct report *r, tr_read_fn fn, void *ctx, const char *shown)
 {
-    const struct report_opts *o = &r->o;
     struct rstate t;
     memset(&t, 0, sizeof t);
-    t.r = r;
-    int rc = tr_reader_open_fn(&t.rd, fn, ctx, NULL, 0, NULL);
-    if (rc < 0) {
-        cli_warn("%s: %s", shown, tr_strerror(rc));
-        return CLI_EXIT_FAIL;
-    }
-    int status = CLI_EXIT_OK, warned = 0;
-    sym_options so;
-    sym_options_init(&so);
-    so.inlines = 0;
-    so.lines = has_key(o, RK_SRCLINE);
-    so.cache_dir = o->no_cache ? NULL : o->cache_dir ? o->cache_dir : sym_default_cache_dir();
-    so.warn = o->quiet ? NULL : sym_warn;
-    if (!(t.sym = sym_new(&so))) {
-        cli_warn("out of memory");
-        status = CLI_EXIT_FAIL;
-    } else {
-        t.procs = sym_procs(t.sym);
-    }
-    tr_record rec;
-    while (status != CLI_EXIT_FAIL && (rc = tr_reader_next(t.rd, &rec)) != 0) {
-        if (rc < 0) {
-            if (!fold_read_error(t.rd, rc, shown, &warned, &status))
-                break;
-            hashmap_free(&t.cache);
-            memset(t.last, 0, sizeof t.last);
-            continue;
-        }
-        if (sym_observe(t.sym, t.rd, &rec) < 0)
-            rc = -1;
-        else if (procs_may_remap(rec.type) && t.cache.count) {
-            hashmap_free(&t.cache);
-            memset(t.last, 0, sizeof t.last);
-        }
-        if (rec.type == TR_REC_STREAM_START) {
-            hashmap_free(&t.commids); /* the stream's processes are forgotten */
-            t.last_sec = NULL;
-        } else if (rc >= 0 && rec.type == TR_REC_SAMPLE) {
-            rc = on_sample(&t, &rec);
-        } else if (rec.type == TR_REC_LOST && rec.u.lost.kind == TR_LOST_SAMPLES) {
-            r->lost += rec.u.lost.count;
-        }
-        if (rc < 0) {
-            cli_warn("out of memory");
-            status = CLI_EXIT_FAIL;
-        }
-    }
-    if (t.sym) {
-        sym_finish(t.sym);
-        sym_free(t.sym);
-    }
-    tr_reader_free(t.rd);
-    stacks_frames_free(&t.frames);
-    hashmap_free(&t.cache);
-    hashmap_free(&t.commids);
-    free(t.ids);
-    return status;
+    return read_trace(r, &t, -1, fn, ctx, shown);
 }
 
 void report_stats(const struct report *r, struct report_stats *s)
