@@ -250,7 +250,7 @@ _tr_top() {
         -s|--sort) _tr_reply comm pid tid dso sym; return ;;
         -E|--entries) COMPREPLY=(); return ;;
     esac
-    if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "-a --all-cpus -p --pid -F --freq -i --input -d --delay -s --sort -g -z --zero -E --entries --stdio -h --help -V --version " -- "$cur")); return; fi
+    if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "-a --all-cpus -p --pid -F --freq -i --input -d --delay -s --sort -g -z --zero -E --entries -v --verbose --stdio -h --help -V --version " -- "$cur")); return; fi
     COMPREPLY=($(compgen -c -- "$cur"))
 }
 complete -F _tr_top tr-top

@@ -40,6 +40,7 @@ struct hist {
     int graph;                           /* call graphs printed */
     size_t stamps;                       /* group walks so far */
     size_t batch_start, batch_end;       /* order[start .. end) have their graphs built */
+    size_t graph_end;                    /* order[graph_end ..] get no graph (not shown) */
 };
 
 static const char *S(const struct report *r, uint32_t id) { return r->str.v[id]; }
@@ -268,6 +269,7 @@ static int hist_build(struct hist *h, struct report *r, struct rsection *sec, in
             h->order[h->norder++] = (uint32_t)i;
     hist_cmp_ctx = h;
     qsort(h->order, h->norder, sizeof *h->order, entry_cmp);
+    h->graph_end = h->norder;
     return 0;
 }
 
@@ -290,7 +292,7 @@ static int graph_ready(struct hist *h, size_t i)
     h->nn = 1;
     uint64_t sum = 0;
     size_t j = i;
-    for (; j < h->norder && (j == i || sum + h->e[h->order[j]].est <= GRAPH_BUDGET); j++) {
+    for (; j < h->graph_end && (j == i || sum + h->e[h->order[j]].est <= GRAPH_BUDGET); j++) {
         sum += h->e[h->order[j]].est;
         h->e[h->order[j]].batch = 1;
     }
@@ -934,8 +936,8 @@ void report_rows_free(struct report_row *rows, size_t n)
     free(rows);
 }
 
-int report_rows(struct report *r, const struct report_zoom *z, struct report_row **rows, size_t *n,
-                const char **event, uint64_t *samples)
+int report_rows(struct report *r, const struct report_zoom *z, size_t graphs, struct report_row **rows,
+                size_t *n, const char **event, uint64_t *samples)
 {
     *rows = NULL;
     *n = 0;
@@ -964,12 +966,19 @@ int report_rows(struct report *r, const struct report_zoom *z, struct report_row
     }
     struct hist h;
     int rc = hist_build(&h, r, &sec, r->o.graph != RG_NONE);
+    /* the rows: the entries of the zoom's DSO with counts left; graphs for the first ones */
+    size_t shown = 0;
+    for (size_t i = 0; rc == 0 && i < h.norder; i++) {
+        const struct hentry *e = &h.e[h.order[i]];
+        if ((!z->dso || !strcmp(z->dso, S(r, r->syms[e->sym].dso))) && (e->self || e->children))
+            h.order[shown++] = h.order[i];
+    }
+    h.norder = shown;
+    h.graph_end = graphs < shown ? graphs : shown;
     double total = sec.period ? (double)sec.period : 1;
     for (size_t i = 0; rc == 0 && i < h.norder; i++) {
         const struct hentry *e = &h.e[h.order[i]];
         const struct rsym *s = &r->syms[e->sym];
-        if ((z->dso && strcmp(z->dso, S(r, s->dso))) || (!e->self && !e->children))
-            continue;
         if (*n % 64 == 0) {
             struct report_row *v = realloc(*rows, (*n + 64) * sizeof **rows);
             if (!v) {
@@ -983,6 +992,8 @@ int report_rows(struct report *r, const struct report_zoom *z, struct report_row
                                    .pid = e->pid, .tid = e->tid, .kernel = s->kernel,
                                    .self = (double)e->self * 100.0 / total,
                                    .children = (double)e->children * 100.0 / total, .samples = e->samples};
+        if (i >= h.graph_end)
+            continue;
         if (h.graph && graph_ready(&h, i) < 0) {
             rc = -1;
             break;

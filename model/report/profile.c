@@ -221,6 +221,34 @@ static const char *base_name(const char *p)
     return s && s[1] ? s + 1 : p;
 }
 
+/* The symbol of these (string ids) and the frame of a symbol at a source
+ * line (string id, 0 none): their ids, -1 out of memory. */
+static int64_t sym_of(struct report *r, uint32_t name, uint32_t dso, uint64_t addr, int kernel, int unknown)
+{
+    uint64_t ka = (uint64_t)name << 32 | dso, kb = unknown ? addr : 0;
+    void *v = hashmap_get(&r->symmap, ka, kb);
+    if (v)
+        return (int64_t)((uintptr_t)v - 1);
+    if (array_reserve(&r->syms, &r->capsyms, r->nsyms + 1, sizeof *r->syms, 256) < 0 ||
+        hashmap_put(&r->symmap, ka, kb, (void *)(uintptr_t)(r->nsyms + 1)) < 0)
+        return -1;
+    r->syms[r->nsyms] = (struct rsym){.name = name, .dso = dso, .addr = addr, .kernel = kernel, .unknown = unknown};
+    return (int64_t)r->nsyms++;
+}
+
+static int64_t frame_of(struct report *r, uint32_t sym, uint32_t srcline)
+{
+    uint64_t fa = (uint64_t)sym << 32 | srcline;
+    void *v = hashmap_get(&r->framemap, fa, 0);
+    if (v)
+        return (int64_t)((uintptr_t)v - 1);
+    if (array_reserve(&r->frames, &r->capframes, r->nframes + 1, sizeof *r->frames, 256) < 0 ||
+        hashmap_put(&r->framemap, fa, 0, (void *)(uintptr_t)(r->nframes + 1)) < 0)
+        return -1;
+    r->frames[r->nframes] = (struct rframe){.sym = sym, .srcline = srcline};
+    return (int64_t)r->nframes++;
+}
+
 /* The frame id of a resolved frame: -1 out of memory. */
 static int64_t frame_id(struct report *r, const char *func, const char *module, const char *file,
                         uint32_t line, uint64_t addr, uint64_t offset, int kernel, int srcline)
@@ -235,19 +263,9 @@ static int64_t frame_id(struct report *r, const char *func, const char *module, 
     int64_t name = strtab_id(&r->str, func, strlen(func)), d = strtab_id(&r->str, dso, strlen(dso));
     if (name < 0 || d < 0)
         return -1;
-    uint64_t ka = (uint64_t)name << 32 | (uint64_t)d, kb = unknown ? addr : 0;
-    void *v = hashmap_get(&r->symmap, ka, kb);
-    uint32_t sym;
-    if (v) {
-        sym = (uint32_t)((uintptr_t)v - 1);
-    } else {
-        if (array_reserve(&r->syms, &r->capsyms, r->nsyms + 1, sizeof *r->syms, 256) < 0 ||
-            hashmap_put(&r->symmap, ka, kb, (void *)(uintptr_t)(r->nsyms + 1)) < 0)
-            return -1;
-        r->syms[r->nsyms] = (struct rsym){.name = (uint32_t)name, .dso = (uint32_t)d, .addr = addr,
-                                          .kernel = kernel, .unknown = unknown};
-        sym = (uint32_t)r->nsyms++;
-    }
+    int64_t sym = sym_of(r, (uint32_t)name, (uint32_t)d, addr, kernel, unknown);
+    if (sym < 0)
+        return -1;
     int64_t sl = 0;
     if (srcline) {
         char line_buf[512];
@@ -260,15 +278,7 @@ static int64_t frame_id(struct report *r, const char *func, const char *module, 
         if ((sl = strtab_id(&r->str, line_buf, strlen(line_buf))) < 0)
             return -1;
     }
-    uint64_t fa = (uint64_t)sym << 32 | (uint64_t)sl;
-    v = hashmap_get(&r->framemap, fa, 0);
-    if (v)
-        return (int64_t)((uintptr_t)v - 1);
-    if (array_reserve(&r->frames, &r->capframes, r->nframes + 1, sizeof *r->frames, 256) < 0 ||
-        hashmap_put(&r->framemap, fa, 0, (void *)(uintptr_t)(r->nframes + 1)) < 0)
-        return -1;
-    r->frames[r->nframes] = (struct rframe){.sym = sym, .srcline = (uint32_t)sl};
-    return (int64_t)r->nframes++;
+    return frame_of(r, (uint32_t)sym, (uint32_t)sl);
 }
 
 /* ---- sections and groups ------------------------------------------------- */
@@ -319,6 +329,125 @@ static int64_t group_add(struct rsection *sec, uint32_t stack, uint32_t comm, in
     return (int64_t)sec->ng++;
 }
 
+/* ---- a live report sheds what decayed away ---------------------------------- */
+
+/* Copies what live groups use from r into n, each id once (map: old id -> new + 1). */
+struct compact {
+    struct report *r, *n;
+    uint32_t *strs, *frames;
+    int keep_strs;             /* syscalls or events hold string ids: strings stay */
+};
+
+static int64_t keep_str(struct compact *c, uint32_t id)
+{
+    if (c->keep_strs)
+        return id;
+    if (!c->strs[id]) {
+        const char *s = c->r->str.v[id];
+        int64_t k = strtab_id(&c->n->str, s, strlen(s));
+        if (k < 0)
+            return -1;
+        c->strs[id] = (uint32_t)k + 1;
+    }
+    return c->strs[id] - 1;
+}
+
+static int64_t keep_frame(struct compact *c, uint32_t id)
+{
+    if (!c->frames[id]) {
+        const struct rframe *f = &c->r->frames[id];
+        const struct rsym *s = &c->r->syms[f->sym];
+        int64_t name = keep_str(c, s->name), dso = keep_str(c, s->dso), sl = f->srcline ? keep_str(c, f->srcline) : 0;
+        int64_t sym = name < 0 || dso < 0 ? -1 : sym_of(c->n, (uint32_t)name, (uint32_t)dso, s->addr, s->kernel, s->unknown);
+        int64_t k = sym < 0 || sl < 0 ? -1 : frame_of(c->n, (uint32_t)sym, (uint32_t)sl);
+        if (k < 0)
+            return -1;
+        c->frames[id] = (uint32_t)k + 1;
+    }
+    return c->frames[id] - 1;
+}
+
+/* The groups of sec that did not decay away, into to (their ids n's). */
+static int keep_groups(struct compact *c, const struct rsection *sec, struct rsection *to, uint32_t **ids, size_t *cap)
+{
+    for (size_t k = 0; k < sec->ng; k++) {
+        const struct rgroup *g = &sec->g[k];
+        if (!g->samples && !g->period)
+            continue;
+        uint32_t len = seqtab_len(&c->r->stacks, g->stack);
+        const uint32_t *st = seqtab_get(&c->r->stacks, g->stack);
+        if (array_reserve(ids, cap, len, sizeof **ids, 64) < 0)
+            return -1;
+        for (uint32_t i = 0; i < len; i++) {
+            int64_t f = keep_frame(c, st[i]);
+            if (f < 0)
+                return -1;
+            (*ids)[i] = (uint32_t)f;
+        }
+        int64_t sid = seqtab_id(&c->n->stacks, *ids, len), comm = keep_str(c, g->comm);
+        if (sid < 0 || comm < 0 ||
+            group_add(to, (uint32_t)sid, (uint32_t)comm, g->pid, g->tid, g->cpu, g->samples, g->period) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+#define SWAP(a, b) do { __typeof__(a) swap_ = (a); (a) = (b); (b) = swap_; } while (0)
+
+int report_compact(struct report *r)
+{
+    size_t all = 0, dead = 0;
+    for (size_t i = 0; i < r->nsec; i++)
+        for (size_t k = 0; k < r->sec[i].ng; k++)
+            all++, dead += !r->sec[i].g[k].samples && !r->sec[i].g[k].period;
+    if (!dead || dead * 2 < all) /* each group is copied once per group that died */
+        return 0;
+    struct compact c = {.r = r, .n = report_new(&r->o), .strs = calloc(r->str.n + 1, sizeof *c.strs),
+                        .frames = calloc(r->nframes + 1, sizeof *c.frames),
+                        .keep_strs = r->nsys || r->nproc || r->nev || r->nst};
+    struct rsection *secs = calloc(r->nsec + 1, sizeof *secs);
+    uint32_t *ids = NULL;
+    size_t capids = 0;
+    int rc = c.n && c.strs && c.frames && secs ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < r->nsec; i++) { /* the names first: string 0 stays a section's */
+        void *v = hashmap_get(&r->str.ids, (uintptr_t)r->sec[i].name, 0);
+        int64_t k = v ? keep_str(&c, (uint32_t)((uintptr_t)v - 1)) : -1;
+        if (k < 0)
+            rc = -1;
+        else
+            secs[i].name = c.keep_strs ? r->sec[i].name : c.n->str.v[k];
+    }
+    for (size_t i = 0; rc == 0 && i < r->nsec; i++)
+        rc = keep_groups(&c, &r->sec[i], &secs[i], &ids, &capids);
+    for (size_t i = 0; i < r->nsec; i++) {
+        if (rc == 0) {
+            r->sec[i].name = secs[i].name;
+            SWAP(r->sec[i].groups, secs[i].groups);
+            SWAP(r->sec[i].g, secs[i].g);
+            SWAP(r->sec[i].ng, secs[i].ng);
+            SWAP(r->sec[i].capg, secs[i].capg);
+        }
+        hashmap_free(&secs[i].groups);
+        free(secs[i].g);
+    }
+    if (rc == 0) {
+        if (!c.keep_strs)
+            SWAP(r->str, c.n->str);
+        SWAP(r->stacks, c.n->stacks);
+        SWAP(r->syms, c.n->syms); SWAP(r->nsyms, c.n->nsyms); SWAP(r->capsyms, c.n->capsyms);
+        SWAP(r->symmap, c.n->symmap);
+        SWAP(r->frames, c.n->frames); SWAP(r->nframes, c.n->nframes); SWAP(r->capframes, c.n->capframes);
+        SWAP(r->framemap, c.n->framemap);
+        r->gen++;
+    }
+    report_free(c.n);
+    free(c.strs);
+    free(c.frames);
+    free(secs);
+    free(ids);
+    return rc;
+}
+
 /* ---- reading a trace ------------------------------------------------------ */
 
 struct rstate {
@@ -347,6 +476,7 @@ struct rstate {
         size_t group;
     } last[64];
     int filtered;              /* --pid, --tid or --comm given */
+    unsigned gen;              /* the report's gen the caches hold ids of */
 };
 
 int report_wanted_comm(const struct report *r, const char *comm)
@@ -454,9 +584,21 @@ static int64_t sample_stack(struct rstate *t, const tr_record *rec)
     return seqtab_id(&r->stacks, t->ids, (uint32_t)n);
 }
 
+/* The trace's stacks are looked up again (their report stacks and groups). */
+static void forget_stacks(struct rstate *t)
+{
+    hashmap_free(&t->cache);
+    memset(t->last, 0, sizeof t->last);
+}
+
 static int on_sample(struct rstate *t, const tr_record *rec)
 {
     struct report *r = t->r;
+    if (t->gen != r->gen) { /* compacted: the ids cached are no more */
+        forget_stacks(t);
+        hashmap_free(&t->commids);
+        t->gen = r->gen;
+    }
     if (!t->last_sec || t->last_event != rec->u.sample.event) {
         const tr_event_def *ev = tr_reader_event(t->rd, rec->u.sample.event);
         const char *name = ev ? ev->name : "[unknown event]";
@@ -534,12 +676,14 @@ static void sym_warn(void *ctx, const char *msg)
     cli_warn("%s", msg);
 }
 
-/* One pass over the trace on fd: a CLI_EXIT_* status. */
-static int read_trace(struct report *r, int fd, const char *shown, struct rstate *t)
+/* One pass over a trace: the file or pipe fd (a file mapped and prescanned),
+ * or what fn reads (a live view: samples alone, nothing prescanned).  A
+ * CLI_EXIT_* status. */
+static int read_trace(struct report *r, struct rstate *t, int fd, tr_read_fn fn, void *ctx, const char *shown)
 {
     const struct report_opts *o = &r->o;
     t->r = r;
-    int rc = tr_reader_open_fd(&t->rd, fd, NULL, 0, NULL);
+    int rc = fn ? tr_reader_open_fn(&t->rd, fn, ctx, NULL, 0, NULL) : tr_reader_open_fd(&t->rd, fd, NULL, 0, NULL);
     if (rc < 0) {
         cli_warn("%s: %s", shown, tr_strerror(rc));
         return CLI_EXIT_FAIL;
@@ -561,7 +705,7 @@ static int read_trace(struct report *r, int fd, const char *shown, struct rstate
         goto out;
     }
     t->procs = t->sym ? sym_procs(t->sym) : t->own_procs;
-    if (t->sym && (map = sym_map_input(fd, 0, &maplen)) && sym_prescan_lazy(t->sym, map, maplen) < 0) {
+    if (t->sym && !fn && (map = sym_map_input(fd, 0, &maplen)) && sym_prescan_lazy(t->sym, map, maplen) < 0) {
         cli_warn("out of memory");
         status = CLI_EXIT_FAIL;
         goto out;
@@ -572,18 +716,15 @@ static int read_trace(struct report *r, int fd, const char *shown, struct rstate
         if (rc < 0) {
             if (!fold_read_error(t->rd, rc, shown, &warned, &status))
                 break;
-            hashmap_free(&t->cache); /* definitions were lost: they may come again */
-            memset(t->last, 0, sizeof t->last);
+            forget_stacks(t); /* definitions were lost: they may come again */
             continue;
         }
         if (t->sym ? sym_observe(t->sym, t->rd, &rec) < 0 : procs_feed(t->own_procs, &rec) < 0) {
             rc = TR_E_NOMEM;
             goto nomem;
         }
-        if (procs_may_remap(rec.type) && t->cache.count) {
-            hashmap_free(&t->cache);
-            memset(t->last, 0, sizeof t->last);
-        }
+        if (procs_may_remap(rec.type) && t->cache.count)
+            forget_stacks(t);
         if (rec.type == TR_REC_STREAM_START) {
             hashmap_free(&t->commids); /* the stream's processes are forgotten */
             tpformat_reset(t->tp);
@@ -599,12 +740,14 @@ static int read_trace(struct report *r, int fd, const char *shown, struct rstate
         rc = 0;
         if (rec.type == TR_REC_SAMPLE)
             rc = on_sample(t, &rec);
+        else if (rec.type == TR_REC_LOST && rec.u.lost.kind == TR_LOST_SAMPLES)
+            r->lost += rec.u.lost.count;
+        else if (fn) /* a live view shows the samples */
+            continue;
         else if (rec.type == TR_REC_SYSCALL && in_time(o, rec.time) && (!t->filtered || wanted(t, &rec)))
             rc = report_syscall(r, t->rd, &rec, comm_of(t, rec.tid));
         else if (rec.type == TR_REC_TRACE_EVENT && in_time(o, rec.time))
             rc = report_trace_event(r, t->rd, t->tp, &rec, rec.tid > 0 ? comm_of(t, rec.tid) : "swapper");
-        else if (rec.type == TR_REC_LOST && rec.u.lost.kind == TR_LOST_SAMPLES)
-            r->lost += rec.u.lost.count;
     nomem:
         if (rc < 0) {
             cli_warn("out of memory");
@@ -768,7 +911,7 @@ int report_input(struct report *r, const char *path)
     }
     struct rstate t;
     memset(&t, 0, sizeof t);
-    int status = read_trace(r, fd, shown, &t);
+    int status = read_trace(r, &t, fd, NULL, NULL, shown);
     int offcpu = r->o.offcpu || (!r->o.event && t.switch_samples && !t.other_samples);
     if (status != CLI_EXIT_FAIL && offcpu && t.switch_samples) {
         if (!regular) {
@@ -792,66 +935,16 @@ int report_input(struct report *r, const char *path)
 
 int report_follow(struct report *r, tr_read_fn fn, void *ctx, const char *shown)
 {
-    const struct report_opts *o = &r->o;
     struct rstate t;
     memset(&t, 0, sizeof t);
-    t.r = r;
-    int rc = tr_reader_open_fn(&t.rd, fn, ctx, NULL, 0, NULL);
-    if (rc < 0) {
-        cli_warn("%s: %s", shown, tr_strerror(rc));
-        return CLI_EXIT_FAIL;
-    }
-    int status = CLI_EXIT_OK, warned = 0;
-    sym_options so;
-    sym_options_init(&so);
-    so.inlines = 0;
-    so.lines = has_key(o, RK_SRCLINE);
-    so.cache_dir = o->no_cache ? NULL : o->cache_dir ? o->cache_dir : sym_default_cache_dir();
-    so.warn = o->quiet ? NULL : sym_warn;
-    if (!(t.sym = sym_new(&so))) {
-        cli_warn("out of memory");
-        status = CLI_EXIT_FAIL;
-    } else {
-        t.procs = sym_procs(t.sym);
-    }
-    tr_record rec;
-    while (status != CLI_EXIT_FAIL && (rc = tr_reader_next(t.rd, &rec)) != 0) {
-        if (rc < 0) {
-            if (!fold_read_error(t.rd, rc, shown, &warned, &status))
-                break;
-            hashmap_free(&t.cache);
-            memset(t.last, 0, sizeof t.last);
-            continue;
-        }
-        if (sym_observe(t.sym, t.rd, &rec) < 0)
-            rc = -1;
-        else if (procs_may_remap(rec.type) && t.cache.count) {
-            hashmap_free(&t.cache);
-            memset(t.last, 0, sizeof t.last);
-        }
-        if (rec.type == TR_REC_STREAM_START) {
-            hashmap_free(&t.commids); /* the stream's processes are forgotten */
-            t.last_sec = NULL;
-        } else if (rc >= 0 && rec.type == TR_REC_SAMPLE) {
-            rc = on_sample(&t, &rec);
-        } else if (rec.type == TR_REC_LOST && rec.u.lost.kind == TR_LOST_SAMPLES) {
-            r->lost += rec.u.lost.count;
-        }
-        if (rc < 0) {
-            cli_warn("out of memory");
-            status = CLI_EXIT_FAIL;
-        }
-    }
-    if (t.sym) {
-        sym_finish(t.sym);
-        sym_free(t.sym);
-    }
-    tr_reader_free(t.rd);
-    stacks_frames_free(&t.frames);
-    hashmap_free(&t.cache);
-    hashmap_free(&t.commids);
-    free(t.ids);
-    return status;
+    return read_trace(r, &t, -1, fn, ctx, shown);
+}
+
+void report_stats(const struct report *r, struct report_stats *s)
+{
+    *s = (struct report_stats){.stacks = r->stacks.n, .frames = r->nframes, .symbols = r->nsyms, .strings = r->str.n};
+    for (size_t i = 0; i < r->nsec; i++)
+        s->groups += r->sec[i].ng;
 }
 
 struct report_opts *report_options(struct report *r)

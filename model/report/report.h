@@ -106,8 +106,19 @@ struct report_opts *report_options(struct report *r);
  * the samples left in the event with the most (report_rows' event). */
 uint64_t report_decay(struct report *r, unsigned num, unsigned den);
 
+/* What a report holds: its memory grows with these. */
+struct report_stats { size_t groups, stacks, frames, symbols, strings; };
+void report_stats(const struct report *r, struct report_stats *s);
+
+/* Free the groups that decayed away (counts of zero) and the stacks,
+ * frames, symbols and strings only they used, once they are as many as the
+ * live ones, so that memory follows what is shown, not all that was ever
+ * seen.  The strings of earlier report_rows are freed with them.  0, or -1
+ * out of memory (the report unchanged). */
+int report_compact(struct report *r);
+
 struct report_row {
-    const char *comm, *dso, *sym;  /* the report's strings: valid until report_free */
+    const char *comm, *dso, *sym;  /* the report's strings: valid until report_free or report_compact */
     int32_t pid, tid;
     int kernel;
     double self, children;         /* percent of the event's period */
@@ -119,10 +130,11 @@ struct report_zoom {
     const char *dso;               /* only this DSO's entries (NULL: any) */
 };
 /* The rows of the event with the most samples, in the order report_print
- * prints them (call graphs when the options ask for them), and the event's
- * name and samples: 0, or -1 out of memory.  Free with report_rows_free. */
-int report_rows(struct report *r, const struct report_zoom *z, struct report_row **rows, size_t *n,
-                const char **event, uint64_t *samples);
+ * prints them (the first `graphs` ones with their call graphs when the
+ * options ask for them: those shown), and the event's name and samples: 0,
+ * or -1 out of memory.  Free with report_rows_free. */
+int report_rows(struct report *r, const struct report_zoom *z, size_t graphs, struct report_row **rows,
+                size_t *n, const char **event, uint64_t *samples);
 void report_rows_free(struct report_row *rows, size_t n);
 
 #endif

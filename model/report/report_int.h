@@ -98,6 +98,7 @@ struct report {
     hashmap stmap;             /* (tid, 0) -> task + 1 */
     int sched_seen;            /* sched_switch events were read */
     uint64_t first_time, last_time;
+    unsigned gen;              /* report_compact's count: the ids of stacks, groups and strings changed */
 };
 
 /* events.c: one syscall record, one tracepoint event (comm: the task's) */

@@ -30,13 +30,14 @@ static const struct cli_opt opts[] = {
     {'g', NULL, NULL, "show call graphs (Children and Self)", 0, NULL},
     {'z', "zero", NULL, "zero the counts at each refresh instead of decaying them", 0, NULL},
     {'E', "entries", "N", "show at most N rows of each --stdio table (default 30)", 0, NULL},
+    {'v', "verbose", NULL, "after each --stdio table, print what the view holds on stderr", 0, NULL},
     {0, "stdio", NULL, "print a table per interval instead of the terminal UI", OPT_STDIO, NULL},
     {0, NULL, NULL, NULL, 0, NULL},
 };
 
 static const struct cli_tool tool = {
     .name = "tr-top",
-    .synopsis = {"[-a | -p PID[,PID]] [-F HZ] [-g] [-d SECONDS] [-s KEYS] [-z] [--stdio] [-E N]",
+    .synopsis = {"[-a | -p PID[,PID]] [-F HZ] [-g] [-d SECONDS] [-s KEYS] [-z] [--stdio] [-E N] [-v]",
                  "[OPTIONS] [--] COMMAND [ARG...]",
                  "[OPTIONS] -i FILE"},
     .summary = "show the hottest functions live, recorded or read as they come (perf top)",
@@ -54,7 +55,7 @@ static struct top {
     pid_t rec;                     /* the recorder we started, 0 none */
     int rec_err;                   /* its stderr (a memory file), -1 none */
     int rec_status;                /* its exit status once reaped */
-    int stdio, zero, entries;
+    int stdio, zero, entries, verbose;
     uint64_t delay_ns, next, last;
     uint64_t seen;                 /* samples after the last decay */
     const char *what;              /* "all CPUs", "pid 12", the input */
@@ -65,6 +66,7 @@ static struct top {
     int help, sort_i;              /* sort_i: the s key's place in sorts */
     const char *sort_name;         /* the sort keys shown */
     struct report_zoom zoom[ZOOMS]; /* zoom[0]: none; zooms stack */
+    char zoom_dso[ZOOMS][256];     /* their DSOs (the report's strings go when it compacts) */
     int nzoom;
     struct report_row *rows;       /* the last view's */
     size_t nrows;
@@ -331,7 +333,8 @@ static void view(int decay)
     const char *event;
     uint64_t samples;
     report_rows_free(T.rows, T.nrows);
-    if (report_rows(T.r, zoom(), &T.rows, &T.nrows, &event, &samples) < 0)
+    T.rows = NULL, T.nrows = 0;
+    if (report_compact(T.r) < 0 || report_rows(T.r, zoom(), T.ui ? T.cursor + (size_t)LINES : (size_t)T.entries, &T.rows, &T.nrows, &event, &samples) < 0)
         cli_die(CLI_EXIT_FAIL, "out of memory");
     if (decay) {
         T.rate = now > T.last && samples > T.seen ? (double)(samples - T.seen) * 1e9 / (double)(now - T.last) : 0;
@@ -341,6 +344,15 @@ static void view(int decay)
         draw(event);
     else if (decay || T.nrows)
         print_table(event);
+    if (T.verbose && !T.ui) {
+        struct report_stats st;
+        report_stats(T.r, &st);
+        size_t graphs = 0;
+        for (size_t i = 0; i < T.nrows; i++)
+            graphs += !!T.rows[i].graph;
+        fprintf(stderr, "tr-top: %zu rows, %zu call graphs, %zu groups, %zu stacks, %zu frames, %zu symbols, %zu strings\n",
+                T.nrows, graphs, st.groups, st.stacks, st.frames, st.symbols, st.strings);
+    }
     if (decay)
         T.seen = report_decay(T.r, T.zero ? 0 : 7, 8);
 }
@@ -380,6 +392,10 @@ static void push_zoom(const struct report_zoom *z)
 {
     if (T.nzoom + 1 < ZOOMS) {
         T.zoom[++T.nzoom] = *z;
+        if (z->dso) {
+            snprintf(T.zoom_dso[T.nzoom], sizeof T.zoom_dso[T.nzoom], "%s", z->dso);
+            T.zoom[T.nzoom].dso = T.zoom_dso[T.nzoom];
+        }
         T.cursor = T.top_line = 0;
     }
 }
@@ -490,6 +506,7 @@ int main(int argc, char **argv)
         case 's': sort = cli_optarg; break;
         case 'g': graph = 1; break;
         case 'z': T.zero = 1; break;
+        case 'v': T.verbose = 1; break;
         case 'E': T.entries = (int)cli_parse_u64(cli_optarg, 1, 100000, "entries"); break;
         case OPT_STDIO: T.stdio = 1; break;
         default: cli_usage_exit();

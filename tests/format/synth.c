@@ -161,6 +161,42 @@ int synth_samples(tr_writer *w, uint64_t n, uint64_t seed)
     return 0;
 }
 
+int synth_phase(tr_writer *w, const char *name, uint64_t n)
+{
+    int e;
+    uint32_t ev, mod, fn[10], stacks[65];
+    tr_event_def d = {.kind = TR_EV_SOFTWARE, .sample_value = 999, .flags = TR_EVF_FREQ | TR_EVF_CALLCHAIN,
+                      .name = "cpu-clock", .name_len = 9};
+    if ((e = tr_writer_event(w, &d, &ev)) || (e = tr_writer_string(w, "/usr/bin/phases", 15, &mod))) return e;
+    for (int i = 0; i < 10; i++) { /* NAME_0 .. NAME_7, NAME_end, main */
+        char b[64];
+        int l = i == 9 ? snprintf(b, sizeof b, "main") : i == 8 ? snprintf(b, sizeof b, "%s_end", name)
+                                                               : snprintf(b, sizeof b, "%s_%d", name, i);
+        uint32_t s;
+        if ((e = tr_writer_string(w, b, (size_t)l, &s))) return e;
+        tr_frame f = {.addr = 0x401000 + (uint64_t)i * 0x40, .flags = TR_FRAME_SYMBOLIZED, .func = s, .module = mod};
+        if ((e = tr_writer_frame(w, &f, &fn[i]))) return e;
+    }
+    for (int i = 0; i < 65; i++) { /* leaf first */
+        uint32_t chain[3] = {fn[i % 8], fn[i / 8 % 8], fn[9]};
+        if (i == 64) chain[0] = fn[8], chain[1] = fn[9];
+        if ((e = tr_writer_stack(w, chain, i == 64 ? 2 : 3, &stacks[i]))) return e;
+    }
+    tr_record r;
+    memset(&r, 0, sizeof r);
+    r.type = TR_REC_SAMPLE;
+    r.time = T0;
+    r.pid = r.tid = 5000;
+    for (uint64_t i = 0; i <= n; i++) {
+        r.time += 1000000;
+        r.u.sample.event = ev;
+        r.u.sample.period = 1000000;
+        r.u.sample.stack = stacks[i == n ? 64 : i % 64];
+        if ((e = tr_writer_add(w, &r))) return e;
+    }
+    return 0;
+}
+
 int synth_stack_copies(tr_writer *w, uint64_t n, size_t max_copy, uint64_t seed)
 {
     enum { NTHREADS = 3 };

@@ -8,6 +8,9 @@
 int synth_all_types(tr_writer *w);
 /* n stack samples over a few hundred distinct stacks (xorshift with seed). */
 int synth_samples(tr_writer *w, uint64_t n, uint64_t seed);
+/* A program's phase: n samples over 64 stacks main -> NAME_a -> NAME_b
+ * (a, b in 0..7) of process 5000, then one of main -> NAME_end. */
+int synth_phase(tr_writer *w, const char *name, uint64_t n);
 /* n samples with registers and user stack copies from three threads whose
  * stacks keep their outer frames while the inner ones change, as DWARF
  * call graphs give (copies of up to max_copy bytes). */

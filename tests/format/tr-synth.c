@@ -2,6 +2,7 @@
  *   tr-synth all            one record of every type
  *   tr-synth samples N      every type, then N stack samples
  *   tr-synth stacks N MAX   N samples with stack copies of up to MAX bytes (no other types)
+ *   tr-synth phase NAME N   N samples over 64 stacks of functions NAME_0..7, then NAME_end
  *   tr-synth remap          one raw stack sampled twice in a.so, then twice in b.so
  *                           mapped over it (what it folds to changes)
  *   tr-synth dump < FILE    every decoded field of every record (golden files)
@@ -77,7 +78,7 @@ int main(int argc, char **argv)
         return st;
     }
     if (optind >= argc || isatty(1)) {
-        fprintf(stderr, "usage: tr-synth [-c CHUNK] [-k KEY] [-u] [-d] [-a] [-r] all|samples N|stacks N MAX|remap > FILE\n");
+        fprintf(stderr, "usage: tr-synth [-c CHUNK] [-k KEY] [-u] [-d] [-a] [-r] all|samples N|stacks N MAX|phase NAME N|remap > FILE\n");
         return 2;
     }
     tr_writer *w;
@@ -85,6 +86,8 @@ int main(int argc, char **argv)
     if (!e && !strcmp(argv[optind], "stacks"))
         e = synth_stack_copies(w, optind + 1 < argc ? strtoull(argv[optind + 1], NULL, 0) : 100,
                                optind + 2 < argc ? strtoull(argv[optind + 2], NULL, 0) : 8192, 7);
+    else if (!e && !strcmp(argv[optind], "phase") && optind + 2 < argc)
+        e = synth_phase(w, argv[optind + 1], strtoull(argv[optind + 2], NULL, 0));
     else if (!e && !strcmp(argv[optind], "remap"))
         e = synth_remap(w);
     else if (!e) e = synth_all_types(w);
