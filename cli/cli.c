@@ -453,3 +453,46 @@ int cli_read_comm(pid_t pid, pid_t tid, char *buf, size_t size)
     return n > 0 ? 0 : -1;
 }
 
+
+int cli_start_viewer(char *const args[], pid_t *viewer)
+{
+    char self[PATH_MAX], path[PATH_MAX + 8] = "tr-cat";
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n > 0) {
+        self[n] = 0;
+        char *slash = strrchr(self, '/');
+        if (slash) {
+            *slash = 0;
+            snprintf(path, sizeof path, "%s/tr-cat", self);
+            if (access(path, X_OK) < 0)
+                snprintf(path, sizeof path, "tr-cat");
+        }
+    }
+    int p[2];
+    if (pipe2(p, O_CLOEXEC) < 0)
+        cli_die(CLI_EXIT_FAIL, "pipe: %s", strerror(errno));
+    pid_t pid = fork();
+    if (pid < 0)
+        cli_die(CLI_EXIT_FAIL, "fork: %s", strerror(errno));
+    if (pid == 0) {
+        /* Ctrl-C is the command's (or, with -p, the tracer's, which then ends the trace):
+         * the viewer reads on to the trace's end */
+        signal(SIGINT, SIG_IGN);
+        signal(SIGQUIT, SIG_IGN);
+        if (dup2(p[0], STDIN_FILENO) < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+            _exit(CLI_EXIT_FAIL);
+        char *argv[16] = {"tr-cat"};
+        for (size_t i = 0; args && args[i] && i < 14; i++)
+            argv[i + 1] = args[i];
+        if (strchr(path, '/'))
+            execv(path, argv);
+        else
+            execvp(path, argv);
+        fprintf(stderr, "%s: cannot run tr-cat to show the trace: %s (use -o FILE or a pipe)\n", cli_name(),
+                strerror(errno));
+        _exit(CLI_EXIT_FAIL);
+    }
+    close(p[0]);
+    *viewer = pid;
+    return p[1];
+}

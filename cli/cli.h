@@ -113,6 +113,12 @@ int cli_command_status(int wstatus);
  * signal N as the command did (core dumps off), as strace does; a signal
  * that does not kill leaves exit(status). */
 _Noreturn void cli_exit(int status);
+/* A recorder's view on a terminal: the trace is written into a pipe read by
+ * tr-cat (the one beside the recorder, else on PATH) with the options args
+ * (NULL-terminated), its text going to stderr.  tr-cat ignores SIGINT and
+ * SIGQUIT: it reads on to the trace's end.  Returns the pipe's write end;
+ * *viewer is tr-cat's pid.  Exits 1 when the pipe or fork fails. */
+int cli_start_viewer(char *const args[], pid_t *viewer);
 /* Ignore SIGPIPE so a closed pipe is an EPIPE error, not a silent death. */
 void cli_ignore_sigpipe(void);
 

@@ -17,6 +17,8 @@ static const struct cat_view views[] = {
                            cat_syscall_summary, cat_syscall_reset},
     [CAT_VIEW_TRACEPOINTS] = {CAT_VIEW_TRACEPOINTS, VIEW_TRACEPOINTS, cat_ftrace_record, cat_ftrace_account,
                               cat_ftrace_summary, cat_ftrace_reset},
+    [CAT_VIEW_LIBCALLS] = {CAT_VIEW_LIBCALLS, VIEW_LIBCALLS, cat_libcall_record, cat_libcall_account,
+                           cat_libcall_summary, cat_libcall_reset},
 };
 #define NVIEWS (sizeof views / sizeof views[0])
 
@@ -31,6 +33,8 @@ static const struct cat_view *family_of(uint32_t type)
         return &views[CAT_VIEW_SAMPLES];
     case TR_REC_SYSCALL:
         return &views[CAT_VIEW_SYSCALLS];
+    case TR_REC_LIBCALL:
+        return &views[CAT_VIEW_LIBCALLS];
     case TR_REC_TRACE_EVENT:
     case TR_REC_LOST:
         return &views[CAT_VIEW_TRACEPOINTS];
