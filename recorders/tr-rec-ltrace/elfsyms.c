@@ -2,6 +2,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <capstone/capstone.h>
 #include <gelf.h>
 #include <limits.h>
 #include <stdio.h>
@@ -228,4 +229,51 @@ int64_t elf_ifunc_offset(const struct elffile *f, const char *name)
     }
     dlclose(h);
     return off;
+}
+
+/* x86 uprobes cannot single-step a VEX or EVEX encoded instruction (AVX): a probe on one is
+ * accepted by uprobe_events and never fires.  glibc's AVX string functions begin with one
+ * (__strcmp_avx2: vpxor %xmm15,...).  Such leading instructions that write only vector
+ * registers leave the arguments (integer registers) and the return address (at the stack
+ * pointer) as they were at entry: the probe goes on the first instruction after them. */
+uint64_t elf_probe_point(const char *path, uint64_t off)
+{
+    uint8_t code[64];
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return off;
+    ssize_t n = pread(fd, code, sizeof code, (off_t)off);
+    close(fd);
+    csh cs;
+    if (n <= 0 || cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
+        return off;
+    cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
+    cs_insn *insn = NULL;
+    size_t count = cs_disasm(cs, code, (size_t)n, off, 4, &insn);
+    uint64_t at = off;
+    for (size_t i = 0; i < count; i++) {
+        const cs_insn *in = &insn[i];
+        uint8_t b = in->bytes[0];
+        if (b != 0xc4 && b != 0xc5 && b != 0x62)
+            break;
+        cs_regs rd, wr;
+        uint8_t nrd = 0, nwr = 0;
+        if (cs_regs_access(cs, in, rd, &nrd, wr, &nwr) != CS_ERR_OK)
+            break;
+        int vector_only = 1;
+        for (uint8_t k = 0; k < nwr && vector_only; k++) {
+            const char *r = cs_reg_name(cs, wr[k]);
+            vector_only = r && (!strncmp(r, "xmm", 3) || !strncmp(r, "ymm", 3) || !strncmp(r, "zmm", 3));
+        }
+        for (uint8_t k = 0; k < in->detail->x86.op_count && vector_only; k++)
+            vector_only = in->detail->x86.operands[k].type != X86_OP_MEM ||
+                          !(in->detail->x86.operands[k].access & CS_AC_WRITE);
+        if (!vector_only)
+            break;
+        at = in->address + in->size;
+    }
+    if (count)
+        cs_free(insn, count);
+    cs_close(&cs);
+    return at;
 }

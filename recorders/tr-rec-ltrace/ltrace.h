@@ -17,6 +17,7 @@ struct func {
     char *name;            /* as shown */
     char *path;            /* the file it is defined in */
     uint64_t off;          /* its file offset there */
+    uint64_t probe_off;    /* where its probes go (elf_probe_point) */
     int in_main;           /* a -x function of the main binary: every call counts */
     const struct libproto *proto;
     unsigned nargs, nstr;  /* registers fetched at entry, strings among them */
@@ -50,6 +51,9 @@ int64_t elf_offset(const struct elffile *f, uint64_t vaddr);
 char *elf_find_library(const char *name, const char *runpath, const char *origin);
 /* The file offset of the implementation an IFUNC symbol of path selects on this machine. */
 int64_t elf_ifunc_offset(const struct elffile *f, const char *name);
+/* Where a probe on the function at file offset off of path can go: off, or past leading
+ * instructions uprobes cannot step (AVX) that change neither arguments nor stack. */
+uint64_t elf_probe_point(const char *path, uint64_t off);
 
 /* Which functions (select.c): -e rules, -l, -x */
 struct select;

@@ -141,7 +141,7 @@ int probes_create(struct funcs *f, char *err, size_t errlen)
         /* entry: the registers, the return address (who called), then the strings */
         char line[8192];
         int n = snprintf(line, sizeof line, "p:%s%d/e%zu %s:0x%llx", GROUP_PREFIX, (int)owner, i, fn->path,
-                         (unsigned long long)fn->off);
+                         (unsigned long long)fn->probe_off);
         for (unsigned a = 0; a < fn->nargs; a++)
             n += snprintf(line + n, sizeof line - (size_t)n, " a%u=%s:x64", a, regs[a]);
         n += snprintf(line + n, sizeof line - (size_t)n, " ra=+0(%%sp):x64");
@@ -153,7 +153,7 @@ int probes_create(struct funcs *f, char *err, size_t errlen)
             return -1;
         have_entry_last = 1;
         snprintf(line, sizeof line, "r:%s%d/r%zu %s:0x%llx rv=$retval:x64%s\n", GROUP_PREFIX, (int)owner, i,
-                 fn->path, (unsigned long long)fn->off, fn->ret_string ? " rs=+0($retval):string" : "");
+                 fn->path, (unsigned long long)fn->probe_off, fn->ret_string ? " rs=+0($retval):string" : "");
         if (write_events(line, err, errlen) < 0)
             return -1;
         have_entry_last = 0;

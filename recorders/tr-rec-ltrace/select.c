@@ -131,6 +131,7 @@ static int add_func(struct funcs *out, const char *name, const char *path, uint6
     f->name = strdup(name);
     f->path = strdup(path);
     f->off = off;
+    f->probe_off = elf_probe_point(path, off);
     f->in_main = in_main;
     f->proto = libproto_find(protos, name);
     const struct libproto *p = f->proto ? f->proto : libproto_unknown();
