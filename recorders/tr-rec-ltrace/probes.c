@@ -40,7 +40,8 @@ static int write_events(const char *line, char *err, size_t errlen)
     int e = errno;
     close(fd);
     if (n < 0) {
-        snprintf(err, errlen, "%s: cannot add \"%.80s\": %s", path, line, strerror(e));
+        snprintf(err, errlen, "%s: cannot write \"%.*s\": %s", path, (int)strcspn(line, "\n"), line, strerror(e));
+        errno = e;
         return -1;
     }
     return 0;
@@ -72,7 +73,7 @@ void probes_remove(void)
 static int is_recorder(pid_t pid)
 {
     char comm[64];
-    return kill(pid, 0) == 0 && cli_read_comm(pid, 0, comm, sizeof comm) == 0 &&
+    return kill(pid, 0) == 0 && cli_read_comm(pid, pid, comm, sizeof comm) == 0 &&
            !strcmp(comm, "tr-rec-ltrace");
 }
 
@@ -103,7 +104,7 @@ int probes_cleanup_stale(char *err, size_t errlen)
             continue;
         char line[300];
         snprintf(line, sizeof line, "-:%s\n", g);
-        if (write_events(line, err, errlen) < 0) {
+        if (write_events(line, err, errlen) < 0 && errno != EBUSY) { /* busy: in use, not stale */
             free(text);
             return -1;
         }
