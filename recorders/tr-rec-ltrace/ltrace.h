@@ -22,6 +22,7 @@ struct func {
     const struct libproto *proto;
     unsigned nargs, nstr;  /* registers fetched at entry, strings among them */
     int ret_string;        /* the return value is a string, read at return */
+    int no_ret;            /* no return probe: returns twice (setjmp, vfork) or never (longjmp, exit) */
     uint64_t id_entry, id_ret; /* tracepoint ids */
     uint32_t name_id;      /* string id in the trace */
 };

@@ -153,6 +153,13 @@ int probes_create(struct funcs *f, char *err, size_t errlen)
         if (write_events(line, err, errlen) < 0)
             return -1;
         have_entry_last = 1;
+        if (fn->no_ret) {
+            ncreated = i + 1;
+            have_entry_last = 0;
+            if (read_id(i, 'e', &fn->id_entry, err, errlen) < 0)
+                return -1;
+            continue;
+        }
         snprintf(line, sizeof line, "r:%s%d/r%zu %s:0x%llx rv=$retval:x64%s\n", GROUP_PREFIX, (int)owner, i,
                  fn->path, (unsigned long long)fn->probe_off, fn->ret_string ? " rs=+0($retval):string" : "");
         if (write_events(line, err, errlen) < 0)

@@ -125,7 +125,7 @@ static int open_all(struct state *S, pid_t pid, int on_exec)
             struct func *fn = &S->f->v[i];
             if (!fn->id_entry)
                 continue;
-            for (int r = 0; r < 2; r++) {
+            for (int r = 0; r < 2 - fn->no_ret; r++) {
                 int sideband = lead < 0;
                 int group = lead;
                 if (lead < 0 && (size_t)cpu < S->nrings && S->rings[cpu].size)
@@ -301,8 +301,11 @@ static void on_sample(struct state *S, const uint8_t *d, uint32_t len)
         uint64_t ra;
         memcpy(&ra, raw + 16 + 8 * fn->nargs, 8);
         fr->keep = fn->in_main || from_main(S, pid, ra);
-        if (!fr->keep)
+        if (!fr->keep) {
+            if (fn->no_ret)
+                t->depth--;
             return;
+        }
         const struct libproto *p = fn->proto ? fn->proto : libproto_unknown();
         uint32_t off = need;
         for (unsigned a = 0; a < fn->nargs; a++) {
@@ -322,6 +325,11 @@ static void on_sample(struct state *S, const uint8_t *d, uint32_t len)
                 memcpy(fr->str[k].s, s, fr->str[k].len);
             else
                 fr->nstr--;
+        }
+        if (fn->no_ret) { /* no return to wait for: recorded now, as a call that did not return */
+            write_call(S, t, fr, 0, 0, 0, NULL, 0);
+            frame_free(fr);
+            t->depth--;
         }
         return;
     }

@@ -112,6 +112,16 @@ static int selected(const struct select *s, const char *name, const char *libpat
     return in;
 }
 
+/* A return probe replaces the return address on the stack with the kernel's trampoline:
+ * setjmp would save the trampoline's address for a later longjmp, and a vfork child would
+ * return through it on its parent's stack.  These functions get an entry probe only, and so
+ * do those that never return. */
+static const char *const no_return_probe[] = {
+    "setjmp", "_setjmp", "__sigsetjmp", "sigsetjmp", "getcontext", "swapcontext", "vfork",
+    "longjmp", "_longjmp", "siglongjmp", "__longjmp_chk", "setcontext", "exit", "_exit", "_Exit",
+    "abort", "__stack_chk_fail", "__assert_fail", "pthread_exit", "execv", "execve", "execvp",
+};
+
 static int add_func(struct funcs *out, const char *name, const char *path, uint64_t off, int in_main,
                     const struct libprotos *protos)
 {
@@ -139,6 +149,8 @@ static int add_func(struct funcs *out, const char *name, const char *path, uint6
     for (unsigned i = 0; i < p->nargs; i++)
         f->nstr += libproto_is_string(p->args[i]);
     f->ret_string = libproto_is_string(p->ret);
+    for (size_t i = 0; i < sizeof no_return_probe / sizeof no_return_probe[0]; i++)
+        f->no_ret |= !strcmp(name, no_return_probe[i]);
     if (!f->name || !f->path)
         return -1;
     out->n++;
