@@ -454,20 +454,42 @@ int cli_read_comm(pid_t pid, pid_t tid, char *buf, size_t size)
 }
 
 
+void cli_sibling_tool(const char *name, char *path, size_t size)
+{
+    char self[PATH_MAX];
+    snprintf(path, size, "%s", name);
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0)
+        return;
+    self[n] = 0;
+    char *slash = strrchr(self, '/');
+    if (!slash)
+        return;
+    *slash = 0;
+    char beside[PATH_MAX + 64];
+    snprintf(beside, sizeof beside, "%s/%s", self, name);
+    if (access(beside, X_OK) == 0 && strlen(beside) < size)
+        snprintf(path, size, "%s", beside);
+}
+
+size_t cli_parse_pids(const char *s, pid_t *pids, size_t n, size_t max)
+{
+    char *copy = strdup(s), *save = NULL;
+    if (!copy)
+        cli_die(CLI_EXIT_FAIL, "out of memory");
+    for (char *t = strtok_r(copy, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+        if (n == max)
+            cli_die(CLI_EXIT_USAGE, "too many processes to attach (at most %zu)", max);
+        pids[n++] = (pid_t)cli_parse_u64(t, 1, 0x3fffffff, "process id");
+    }
+    free(copy);
+    return n;
+}
+
 int cli_start_viewer(char *const args[], pid_t *viewer)
 {
-    char self[PATH_MAX], path[PATH_MAX + 8] = "tr-cat";
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n > 0) {
-        self[n] = 0;
-        char *slash = strrchr(self, '/');
-        if (slash) {
-            *slash = 0;
-            snprintf(path, sizeof path, "%s/tr-cat", self);
-            if (access(path, X_OK) < 0)
-                snprintf(path, sizeof path, "tr-cat");
-        }
-    }
+    char path[PATH_MAX];
+    cli_sibling_tool("tr-cat", path, sizeof path);
     int p[2];
     if (pipe2(p, O_CLOEXEC) < 0)
         cli_die(CLI_EXIT_FAIL, "pipe: %s", strerror(errno));
@@ -484,10 +506,7 @@ int cli_start_viewer(char *const args[], pid_t *viewer)
         char *argv[16] = {"tr-cat"};
         for (size_t i = 0; args && args[i] && i < 14; i++)
             argv[i + 1] = args[i];
-        if (strchr(path, '/'))
-            execv(path, argv);
-        else
-            execvp(path, argv);
+        execvp(path, argv); /* a path with a slash runs as it is */
         fprintf(stderr, "%s: cannot run tr-cat to show the trace: %s (use -o FILE or a pipe)\n", cli_name(),
                 strerror(errno));
         _exit(CLI_EXIT_FAIL);

@@ -41,20 +41,6 @@ static const struct cli_tool tool = {
     .operands = "cmd",
 };
 
-static size_t parse_pids(const char *s, pid_t *pids, size_t n, size_t max)
-{
-    char *copy = strdup(s), *save = NULL;
-    if (!copy)
-        cli_die(CLI_EXIT_FAIL, "out of memory");
-    for (char *t = strtok_r(copy, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
-        if (n == max)
-            cli_die(CLI_EXIT_USAGE, "too many processes to attach (at most %zu)", max);
-        pids[n++] = (pid_t)cli_parse_u64(t, 1, 0x3fffffff, "process id");
-    }
-    free(copy);
-    return n;
-}
-
 /* The file the command runs, as execvp finds it. */
 static char *find_command(const char *cmd)
 {
@@ -139,7 +125,7 @@ int main(int argc, char **argv)
         case 'x': select_add_x(sel, cli_optarg); break;
         case 'F': protofile = cli_optarg; break;
         case 'f': o.follow = 1; break;
-        case 'p': npids = parse_pids(cli_optarg, pids, npids, sizeof pids / sizeof pids[0]); break;
+        case 'p': npids = cli_parse_pids(cli_optarg, pids, npids, sizeof pids / sizeof pids[0]); break;
         case 'c': summary = 1; break;
         case 'T': call_times = 1; break;
         case 't': timestamps += timestamps < 3; break;
@@ -285,18 +271,9 @@ int main(int argc, char **argv)
         pid_t p = fork();
         if (p == 0) {
             dup2(STDERR_FILENO, STDOUT_FILENO);
-            char self[PATH_MAX], path[PATH_MAX + 8] = "tr-cat";
-            ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-            if (n > 0) {
-                self[n] = 0;
-                char *slash = strrchr(self, '/');
-                if (slash) {
-                    *slash = 0;
-                    snprintf(path, sizeof path, "%s/tr-cat", self);
-                }
-            }
-            execl(path, "tr-cat", "-c", out, (char *)NULL);
-            execlp("tr-cat", "tr-cat", "-c", out, (char *)NULL);
+            char path[PATH_MAX];
+            cli_sibling_tool("tr-cat", path, sizeof path);
+            execlp(path, "tr-cat", "-c", out, (char *)NULL);
             _exit(CLI_EXIT_FAIL);
         }
         if (p > 0)

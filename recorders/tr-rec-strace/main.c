@@ -51,20 +51,6 @@ static const struct cli_tool tool = {
     .operands = "cmd",
 };
 
-static size_t parse_pids(const char *s, pid_t *pids, size_t n, size_t max)
-{
-    char *copy = strdup(s), *save = NULL;
-    if (!copy)
-        cli_die(CLI_EXIT_FAIL, "out of memory");
-    for (char *t = strtok_r(copy, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
-        if (n == max)
-            cli_die(CLI_EXIT_USAGE, "too many processes to attach (at most %zu)", max);
-        pids[n++] = (pid_t)cli_parse_u64(t, 1, 0x3fffffff, "process id");
-    }
-    free(copy);
-    return n;
-}
-
 int main(int argc, char **argv)
 {
     static pid_t pids[1024];
@@ -82,7 +68,7 @@ int main(int argc, char **argv)
         switch (c) {
         case 'o': out = cli_optarg; break;
         case 'f': o.follow = 1; break;
-        case 'p': npids = parse_pids(cli_optarg, pids, npids, sizeof pids / sizeof pids[0]); break;
+        case 'p': npids = cli_parse_pids(cli_optarg, pids, npids, sizeof pids / sizeof pids[0]); break;
         case 'e':
             if (filter_parse_e(&filter, cli_optarg, err, sizeof err) < 0)
                 cli_die(CLI_EXIT_USAGE, "-e %s: %s", cli_optarg, err);

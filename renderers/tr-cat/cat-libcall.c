@@ -15,7 +15,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cat.h"
 #include "keys.h"
@@ -173,23 +172,8 @@ static void prefix(struct cat_ctx *c, const struct lc_item *it, uint64_t t, unsi
     struct syscalls_buf *b = &S->line;
     if (S->multi || c->o->follow)
         syscalls_buf_printf(b, "[pid %d] ", it->tid);
-    if (S->timestamps) {
-        uint64_t real = S->have_real ? (uint64_t)((int64_t)t + S->real_minus_mono) : t;
-        time_t sec = (time_t)(real / 1000000000u);
-        unsigned us = (unsigned)(real % 1000000000u / 1000u);
-        if (S->timestamps >= 3) {
-            syscalls_buf_printf(b, "%lld.%06u ", (long long)sec, us);
-        } else {
-            struct tm tm;
-            char hms[16];
-            localtime_r(&sec, &tm);
-            strftime(hms, sizeof hms, "%H:%M:%S", &tm);
-            if (S->timestamps == 2)
-                syscalls_buf_printf(b, "%s.%06u ", hms, us);
-            else
-                syscalls_buf_printf(b, "%s ", hms);
-        }
-    }
+    if (S->timestamps)
+        cat_time_of_day(b, S->timestamps, S->have_real ? (uint64_t)((int64_t)t + S->real_minus_mono) : t);
     for (unsigned i = 0; i < depth * (unsigned)S->indent; i++)
         syscalls_buf_putc(b, ' ');
 }

@@ -2,6 +2,7 @@
  * its view (or to the summaries): the table of views, and the choice of a
  * stream's view. */
 #include <string.h>
+#include <time.h>
 
 #include "cat.h"
 #include "cli.h"
@@ -196,4 +197,22 @@ int cat_read(struct cat_ctx *c, tr_reader *r, const char *name, const struct cat
     c->view = NULL;
     c->r = NULL;
     return status;
+}
+
+void cat_time_of_day(struct syscalls_buf *b, int mode, uint64_t real)
+{
+    time_t sec = (time_t)(real / 1000000000u);
+    unsigned us = (unsigned)(real % 1000000000u / 1000u);
+    if (mode >= 3) {
+        syscalls_buf_printf(b, "%lld.%06u ", (long long)sec, us);
+        return;
+    }
+    struct tm tm;
+    char hms[16];
+    localtime_r(&sec, &tm);
+    strftime(hms, sizeof hms, "%H:%M:%S", &tm);
+    if (mode == 2)
+        syscalls_buf_printf(b, "%s.%06u ", hms, us);
+    else
+        syscalls_buf_printf(b, "%s ", hms);
 }

@@ -100,6 +100,10 @@ static inline enum cat_view_id cat_view(const struct cat_ctx *c)
     return c->view ? c->view->id : CAT_VIEW_GENERIC;
 }
 
+/* strace's and ltrace's -t (mode 1 "HH:MM:SS "), -tt (2, with ".us") and -ttt (3, epoch
+ * "S.us ") of wall-clock time real (ns), appended to b (cat-run.c). */
+void cat_time_of_day(struct syscalls_buf *b, int mode, uint64_t real);
+
 /* Free what the context holds (the process model). */
 void cat_free(struct cat_ctx *c);
 
