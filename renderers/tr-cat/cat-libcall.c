@@ -44,8 +44,8 @@ struct cat_libcall_state {
     uint32_t strsize;
     int64_t real_minus_mono;
     int have_real;
-    int32_t first_pid;
-    int multi;
+    int32_t first_tid;
+    int multi;          /* more than one thread: "[pid TID] " prefixes, as ltrace */
     struct syscalls_buf line;
     /* summary */
     struct lc_count { char *name; uint64_t calls, ns; } *counts;
@@ -310,9 +310,9 @@ static struct lc_item *new_item(struct cat_libcall_state *S, const tr_record *re
     it->time = rec->time;
     it->pid = rec->pid;
     it->tid = rec->tid;
-    if (!S->first_pid)
-        S->first_pid = rec->pid;
-    else if (rec->pid != S->first_pid)
+    if (!S->first_tid)
+        S->first_tid = rec->tid;
+    else if (rec->tid != S->first_tid)
         S->multi = 1;
     return it;
 }

@@ -7,10 +7,10 @@ CLI_TEST_DIRS += tests/ltrace/cases
 $(B)/tests/ltwork: tests/ltrace/ltwork.c
 	@mkdir -p $(dir $@)
 	$(if $(Q),@echo "  CC      $@")
-	$(Q)$(CC) -O1 -fno-builtin -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -o $@ $<
+	$(Q)$(CC) -O1 -fno-builtin -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -pthread -o $@ $<
 $(B)/tests/ltwork-noplt: tests/ltrace/ltwork.c
 	@mkdir -p $(dir $@)
 	$(if $(Q),@echo "  CC      $@")
-	$(Q)$(CC) -O1 -fno-builtin -fno-plt -Wl,-z,now -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -o $@ $<
+	$(Q)$(CC) -O1 -fno-builtin -fno-plt -Wl,-z,now -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -pthread -o $@ $<
 tools: $(B)/tests/ltwork $(B)/tests/ltwork-noplt
 test: $(B)/tests/ltwork $(B)/tests/ltwork-noplt
