@@ -500,7 +500,8 @@ static void read_rings(struct state *S)
 /* Handle the batch's events older than cut in time order; keep the rest. */
 static void process(struct state *S, uint64_t cut)
 {
-    qsort(S->evs, S->nev, sizeof *S->evs, cmp_ev);
+    if (S->nev)
+        qsort(S->evs, S->nev, sizeof *S->evs, cmp_ev);
     size_t i = 0;
     for (; i < S->nev && S->evs[i].time < cut; i++) {
         const struct ev *e = &S->evs[i];
