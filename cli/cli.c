@@ -453,7 +453,6 @@ int cli_read_comm(pid_t pid, pid_t tid, char *buf, size_t size)
     return n > 0 ? 0 : -1;
 }
 
-
 void cli_sibling_tool(const char *name, char *path, size_t size)
 {
     char self[PATH_MAX];

@@ -132,7 +132,7 @@ static int open_all(struct state *S, pid_t pid, int on_exec)
                     group = S->rings[cpu].fd; /* the CPU's ring, of the first task opened */
                 int fd = open_event(S, r ? fn->id_ret : fn->id_entry, pid, cpu, sideband, on_exec, group);
                 if (fd < 0) {
-                    if (lead < 0 && (errno == ENODEV || errno == EINVAL) && i == 0 && r == 0)
+                    if (lead < 0 && errno == ENODEV)
                         goto next_cpu; /* an offline CPU */
                     fprintf(stderr, "%s: perf_event_open of %s on cpu %d: %s\n", cli_name(), fn->name, cpu,
                             strerror(errno));
