@@ -31,10 +31,11 @@ PKGS := libzstd libdw libelf zlib libtracefs libtraceevent cmocka capstone ncurs
 # fuzz targets (make fuzz, fuzz-cat, fuzz-folded, fuzz-symbolize), bc does the benchmarks' sums,
 # zsh runs the zsh completion's case, golang-go is go tool pprof, the reference reader of
 # tr-export --pprof, npm fetches speedscope for tr-export's browser cases (NodeSource's nodejs
-# has its own npm: then the package is not needed), tmux drives tr-top's terminal UI in its cases.
+# has its own npm: then the package is not needed), tmux drives tr-top's terminal UI in its cases,
+# ltrace is tr-rec-ltrace's anchor (its cases compare calls, counts and lines with it).
 TEST_DEB_PACKAGES := g++ rustc binutils python3 perl procps util-linux mount bsdutils \
 	strace linux-perf trace-cmd zstd jq valgrind libdebuginfod1 chromium nodejs npm clang bc zsh \
-	golang-go tmux
+	golang-go tmux ltrace
 
 ifeq ($(SAN),1)
 B := build/san

@@ -453,3 +453,64 @@ int cli_read_comm(pid_t pid, pid_t tid, char *buf, size_t size)
     return n > 0 ? 0 : -1;
 }
 
+void cli_sibling_tool(const char *name, char *path, size_t size)
+{
+    char self[PATH_MAX];
+    snprintf(path, size, "%s", name);
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0)
+        return;
+    self[n] = 0;
+    char *slash = strrchr(self, '/');
+    if (!slash)
+        return;
+    *slash = 0;
+    char beside[PATH_MAX + 64];
+    snprintf(beside, sizeof beside, "%s/%s", self, name);
+    if (access(beside, X_OK) == 0 && strlen(beside) < size)
+        snprintf(path, size, "%s", beside);
+}
+
+size_t cli_parse_pids(const char *s, pid_t *pids, size_t n, size_t max)
+{
+    char *copy = strdup(s), *save = NULL;
+    if (!copy)
+        cli_die(CLI_EXIT_FAIL, "out of memory");
+    for (char *t = strtok_r(copy, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+        if (n == max)
+            cli_die(CLI_EXIT_USAGE, "too many processes to attach (at most %zu)", max);
+        pids[n++] = (pid_t)cli_parse_u64(t, 1, 0x3fffffff, "process id");
+    }
+    free(copy);
+    return n;
+}
+
+int cli_start_viewer(char *const args[], pid_t *viewer)
+{
+    char path[PATH_MAX];
+    cli_sibling_tool("tr-cat", path, sizeof path);
+    int p[2];
+    if (pipe2(p, O_CLOEXEC) < 0)
+        cli_die(CLI_EXIT_FAIL, "pipe: %s", strerror(errno));
+    pid_t pid = fork();
+    if (pid < 0)
+        cli_die(CLI_EXIT_FAIL, "fork: %s", strerror(errno));
+    if (pid == 0) {
+        /* Ctrl-C is the command's (or, with -p, the tracer's, which then ends the trace):
+         * the viewer reads on to the trace's end */
+        signal(SIGINT, SIG_IGN);
+        signal(SIGQUIT, SIG_IGN);
+        if (dup2(p[0], STDIN_FILENO) < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+            _exit(CLI_EXIT_FAIL);
+        char *argv[16] = {"tr-cat"};
+        for (size_t i = 0; args && args[i] && i < 14; i++)
+            argv[i + 1] = args[i];
+        execvp(path, argv); /* a path with a slash runs as it is */
+        fprintf(stderr, "%s: cannot run tr-cat to show the trace: %s (use -o FILE or a pipe)\n", cli_name(),
+                strerror(errno));
+        _exit(CLI_EXIT_FAIL);
+    }
+    close(p[0]);
+    *viewer = pid;
+    return p[1];
+}

@@ -113,6 +113,17 @@ int cli_command_status(int wstatus);
  * signal N as the command did (core dumps off), as strace does; a signal
  * that does not kill leaves exit(status). */
 _Noreturn void cli_exit(int status);
+/* The tool name beside this program's executable when it is there, else name (for PATH). */
+void cli_sibling_tool(const char *name, char *path, size_t size);
+/* Add the pids of "PID[,PID...]" to pids[n..max); the new count.  Exits 2 on a bad or
+ * excess pid. */
+size_t cli_parse_pids(const char *s, pid_t *pids, size_t n, size_t max);
+/* A recorder's view on a terminal: the trace is written into a pipe read by
+ * tr-cat (the one beside the recorder, else on PATH) with the options args
+ * (NULL-terminated), its text going to stderr.  tr-cat ignores SIGINT and
+ * SIGQUIT: it reads on to the trace's end.  Returns the pipe's write end;
+ * *viewer is tr-cat's pid.  Exits 1 when the pipe or fork fails. */
+int cli_start_viewer(char *const args[], pid_t *viewer);
 /* Ignore SIGPIPE so a closed pipe is an EPIPE error, not a silent death. */
 void cli_ignore_sigpipe(void);
 

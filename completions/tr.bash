@@ -71,8 +71,9 @@ _tr_cat() {
         --since) COMPREPLY=(); return ;;
         --until) COMPREPLY=(); return ;;
         -s|--string-limit) COMPREPLY=(); return ;;
+        -n|--indent) COMPREPLY=(); return ;;
     esac
-    if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "-j --json -i --info -c --summary -S --sort -w --summary-wall-clock --pid --tid --comm --type --since --until -f --follow -t --timestamps -r --relative -T --syscall-times -y --decode-fds -x --hex -s --string-limit --raw --show-task-events --show-mmap-events --show-lost-events -h --help -V --version " -- "$cur")); return; fi
+    if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "-j --json -i --info -c --summary -S --sort -w --summary-wall-clock --pid --tid --comm --type --since --until -f --follow -t --timestamps -r --relative -T --syscall-times -y --decode-fds -x --hex -s --string-limit -n --indent --raw --show-task-events --show-mmap-events --show-lost-events -h --help -V --version " -- "$cur")); return; fi
     COMPREPLY=($(compgen -f -- "$cur"))
 }
 complete -F _tr_cat tr-cat
@@ -173,6 +174,22 @@ _tr_rec_ftrace() {
     COMPREPLY=($(compgen -c -- "$cur"))
 }
 complete -F _tr_rec_ftrace tr-rec-ftrace
+_tr_rec_ltrace() {
+    local cur prev w; _tr_words
+    case $prev in
+        -o|--output) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        -e|--expr) COMPREPLY=(); return ;;
+        -l|--library) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        -x|--extern) COMPREPLY=(); return ;;
+        -F|--config) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        -p|--attach) COMPREPLY=($(compgen -W "$(ls /proc | grep -E ^[0-9]+$)" -- "$cur")); return ;;
+        -s|--string-limit) COMPREPLY=(); return ;;
+        -n|--indent) COMPREPLY=(); return ;;
+    esac
+    if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "-o --output -e --expr -l --library -x --extern -F --config -f --follow-forks -p --attach -c --summary -T --call-times -t --timestamps -s --string-limit -n --indent -h --help -V --version " -- "$cur")); return; fi
+    COMPREPLY=($(compgen -c -- "$cur"))
+}
+complete -F _tr_rec_ltrace tr-rec-ltrace
 _tr_rec_perf() {
     local cur prev w; _tr_words
     case $prev in

@@ -41,6 +41,10 @@
 #define META_STRACE_TIMESTAMPS "strace.timestamps" /* -t given at record time: "1" -t, "2" -tt, "3" -ttt */
 #define META_STRACE_SYSCALL_TIMES "strace.syscall_times" /* "1": -T given at record time */
 #define META_STRACE_STRSIZE "strace.strsize"     /* bytes of strings captured (-s) */
+#define META_LTRACE_STRSIZE "ltrace.strsize"     /* tr-rec-ltrace: bytes of strings captured (-s) */
+#define META_LTRACE_TIMESTAMPS "ltrace.timestamps" /* tr-rec-ltrace: -t given: "1" -t, "2" -tt, "3" -ttt */
+#define META_LTRACE_CALL_TIMES "ltrace.call_times" /* tr-rec-ltrace: "1": -T given */
+#define META_LTRACE_INDENT "ltrace.indent"       /* tr-rec-ltrace: -n, spaces per nesting level */
 #define META_FTRACE_CLOCK "ftrace.clock"         /* the tracing instance's trace_clock */
 #define META_FTRACE_LONG_SIZE "ftrace.long_size" /* the kernel's long, 4 or 8 */
 #define META_FTRACE_SUBBUF_SIZE "ftrace.subbuf_size" /* ring-buffer sub-buffer bytes */
@@ -52,11 +56,13 @@
 #define VIEW_SAMPLES "samples"         /* samples and counters: perf script, perf stat */
 #define VIEW_SYSCALLS "syscalls"       /* syscalls and signals: strace */
 #define VIEW_TRACEPOINTS "tracepoints" /* trace events: trace-cmd report */
+#define VIEW_LIBCALLS "libcalls"       /* library calls: ltrace */
 
 /* ---- blob names (tr_writer_blob, tr_reader_blob, tr_reader_blob_at) ---- */
 
 #define BLOB_KALLSYMS "kallsyms"       /* /proc/kallsyms lines (tr-rec-perf: the sampled symbols) */
 #define BLOB_VDSO "vdso"               /* the vDSO image */
+#define BLOB_LTRACE_PROTOS "ltrace/prototypes" /* tr-rec-ltrace -F: prototype lines, as the file given */
 /* a JIT map, /tmp/perf-PID.map: snprintf(name, n, BLOB_PERF_MAP_FMT, (int)pid) */
 #define BLOB_PERF_MAP_FMT "perf-map:%d"
 #define BLOB_PERF_MAP_PREFIX "perf-map:"

@@ -51,66 +51,6 @@ static const struct cli_tool tool = {
     .operands = "cmd",
 };
 
-static size_t parse_pids(const char *s, pid_t *pids, size_t n, size_t max)
-{
-    char *copy = strdup(s), *save = NULL;
-    if (!copy)
-        cli_die(CLI_EXIT_FAIL, "out of memory");
-    for (char *t = strtok_r(copy, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
-        if (n == max)
-            cli_die(CLI_EXIT_USAGE, "too many processes to attach (at most %zu)", max);
-        pids[n++] = (pid_t)cli_parse_u64(t, 1, 0x3fffffff, "process id");
-    }
-    free(copy);
-    return n;
-}
-
-/* strace's view on a terminal: the trace is written into a pipe read by tr-cat
- * (beside this program, else on PATH), whose text goes to stderr as strace's
- * does; tr-cat renders the -t/-T recorded in the trace and -y when given.  The
- * writer flushes at least every 100 ms, so lines come as the calls happen.
- * Returns the pipe's write end; *viewer is tr-cat's pid. */
-static int start_viewer(int decode_fds, pid_t *viewer)
-{
-    char self[PATH_MAX], path[PATH_MAX + 8] = "tr-cat";
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n > 0) {
-        self[n] = 0;
-        char *slash = strrchr(self, '/');
-        if (slash) {
-            *slash = 0;
-            snprintf(path, sizeof path, "%s/tr-cat", self);
-            if (access(path, X_OK) < 0)
-                snprintf(path, sizeof path, "tr-cat");
-        }
-    }
-    int p[2];
-    if (pipe2(p, O_CLOEXEC) < 0)
-        cli_die(CLI_EXIT_FAIL, "pipe: %s", strerror(errno));
-    pid_t pid = fork();
-    if (pid < 0)
-        cli_die(CLI_EXIT_FAIL, "fork: %s", strerror(errno));
-    if (pid == 0) {
-        /* Ctrl-C is the command's (or, with -p, the tracer's, which then ends the trace):
-         * the viewer reads on to the trace's end */
-        signal(SIGINT, SIG_IGN);
-        signal(SIGQUIT, SIG_IGN);
-        if (dup2(p[0], STDIN_FILENO) < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
-            _exit(CLI_EXIT_FAIL);
-        char *argv[] = { "tr-cat", decode_fds ? "-y" : NULL, NULL };
-        if (strchr(path, '/'))
-            execv(path, argv);
-        else
-            execvp(path, argv);
-        fprintf(stderr, "%s: cannot run tr-cat to show the trace: %s (use -o FILE or a pipe)\n", cli_name(),
-                strerror(errno));
-        _exit(CLI_EXIT_FAIL);
-    }
-    close(p[0]);
-    *viewer = pid;
-    return p[1];
-}
-
 int main(int argc, char **argv)
 {
     static pid_t pids[1024];
@@ -128,7 +68,7 @@ int main(int argc, char **argv)
         switch (c) {
         case 'o': out = cli_optarg; break;
         case 'f': o.follow = 1; break;
-        case 'p': npids = parse_pids(cli_optarg, pids, npids, sizeof pids / sizeof pids[0]); break;
+        case 'p': npids = cli_parse_pids(cli_optarg, pids, npids, sizeof pids / sizeof pids[0]); break;
         case 'e':
             if (filter_parse_e(&filter, cli_optarg, err, sizeof err) < 0)
                 cli_die(CLI_EXIT_USAGE, "-e %s: %s", cli_optarg, err);
@@ -167,7 +107,8 @@ int main(int argc, char **argv)
         if (fd < 0)
             cli_die(CLI_EXIT_FAIL, "/dev/null: %s", strerror(errno));
     } else if (!out && isatty(STDOUT_FILENO)) {
-        fd = start_viewer(o.cap.decode_fds, &viewer);
+        char *vargs[] = {o.cap.decode_fds ? "-y" : NULL, NULL};
+        fd = cli_start_viewer(vargs, &viewer);
         shown = "tr-cat";
     } else {
         fd = cli_open_trace_output(out, NULL, &shown);

@@ -2,6 +2,7 @@
  * its view (or to the summaries): the table of views, and the choice of a
  * stream's view. */
 #include <string.h>
+#include <time.h>
 
 #include "cat.h"
 #include "cli.h"
@@ -17,6 +18,8 @@ static const struct cat_view views[] = {
                            cat_syscall_summary, cat_syscall_reset},
     [CAT_VIEW_TRACEPOINTS] = {CAT_VIEW_TRACEPOINTS, VIEW_TRACEPOINTS, cat_ftrace_record, cat_ftrace_account,
                               cat_ftrace_summary, cat_ftrace_reset},
+    [CAT_VIEW_LIBCALLS] = {CAT_VIEW_LIBCALLS, VIEW_LIBCALLS, cat_libcall_record, cat_libcall_account,
+                           cat_libcall_summary, cat_libcall_reset},
 };
 #define NVIEWS (sizeof views / sizeof views[0])
 
@@ -31,6 +34,8 @@ static const struct cat_view *family_of(uint32_t type)
         return &views[CAT_VIEW_SAMPLES];
     case TR_REC_SYSCALL:
         return &views[CAT_VIEW_SYSCALLS];
+    case TR_REC_LIBCALL:
+        return &views[CAT_VIEW_LIBCALLS];
     case TR_REC_TRACE_EVENT:
     case TR_REC_LOST:
         return &views[CAT_VIEW_TRACEPOINTS];
@@ -192,4 +197,22 @@ int cat_read(struct cat_ctx *c, tr_reader *r, const char *name, const struct cat
     c->view = NULL;
     c->r = NULL;
     return status;
+}
+
+void cat_time_of_day(struct syscalls_buf *b, int mode, uint64_t real)
+{
+    time_t sec = (time_t)(real / 1000000000u);
+    unsigned us = (unsigned)(real % 1000000000u / 1000u);
+    if (mode >= 3) {
+        syscalls_buf_printf(b, "%lld.%06u ", (long long)sec, us);
+        return;
+    }
+    struct tm tm;
+    char hms[16];
+    localtime_r(&sec, &tm);
+    strftime(hms, sizeof hms, "%H:%M:%S", &tm);
+    if (mode == 2)
+        syscalls_buf_printf(b, "%s.%06u ", hms, us);
+    else
+        syscalls_buf_printf(b, "%s ", hms);
 }

@@ -116,23 +116,8 @@ static void line_prefix(struct cat_ctx *c, int32_t tid, uint64_t t, struct sysca
     if (S->prefix)
         syscalls_buf_printf(b, "%-5d ", tid);
     const struct cat_opts *o = c->o;
-    if (S->timestamps) {
-        uint64_t real = S->have_real ? (uint64_t)((int64_t)t + S->real_minus_mono) : t;
-        time_t sec = (time_t)(real / 1000000000u);
-        unsigned us = (unsigned)(real % 1000000000u / 1000u);
-        if (S->timestamps >= 3) {
-            syscalls_buf_printf(b, "%lld.%06u ", (long long)sec, us);
-        } else {
-            struct tm tm;
-            char hms[16];
-            localtime_r(&sec, &tm);
-            strftime(hms, sizeof hms, "%H:%M:%S", &tm);
-            if (S->timestamps == 2)
-                syscalls_buf_printf(b, "%s.%06u ", hms, us);
-            else
-                syscalls_buf_printf(b, "%s ", hms);
-        }
-    }
+    if (S->timestamps)
+        cat_time_of_day(b, S->timestamps, S->have_real ? (uint64_t)((int64_t)t + S->real_minus_mono) : t);
     if (o->relative) {
         uint64_t d = S->have_last_line && t >= S->last_line_time ? t - S->last_line_time : 0;
         syscalls_buf_printf(b, "%6" PRIu64 ".%06" PRIu64 " ", d / 1000000000u, d % 1000000000u / 1000u);

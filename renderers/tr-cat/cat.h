@@ -7,6 +7,7 @@
  *   cat-sample.c   samples (perf script style) and counters (perf stat table)
  *   cat-syscall.c  syscalls, signals, exits in strace style; --summary as strace -c
  *   cat-ftrace.c   tracepoint and function events (trace-cmd report style)
+ *   cat-libcall.c  library calls in ltrace style; --summary as ltrace -c
  *   cat-generic.c  definitions, metadata, process life, lost, symbols (tr-cat's own)
  *
  * A view's hook returns 0 when done, -1 on an output error.
@@ -33,6 +34,7 @@ struct cat_opts {
     int decode_fds;    /* -y: paths for fds */
     int hex;           /* -x: 1 non-ASCII as hex, 2 (-xx) all as hex */
     uint32_t strsize;  /* -s: max string length shown (default 32) */
+    int indent;        /* -n: spaces per nesting level of library calls (ltrace -n) */
     const char *sort_by; /* -S: summary sort key (strace: time calls errors name nothing) */
     int wall_clock;    /* -w: the syscall summary without its note on wall-clock time */
     /* the samples view's side-band records, shown only when asked (perf script's flags) */
@@ -62,6 +64,7 @@ struct cat_ctx {
     struct cat_sample_state *sample;   /* cat-sample.c */
     struct cat_syscall_state *syscall; /* cat-syscall.c */
     struct cat_ftrace_state *ftrace;   /* cat-ftrace.c */
+    struct cat_libcall_state *libcall; /* cat-libcall.c */
     struct syscalls_buf text;          /* cat_text's result */
 };
 
@@ -73,7 +76,7 @@ struct cat_ctx {
  * The view of a stream is chosen once, when its metadata is first read,
  * from its META_VIEW key (model/keys.h), else from its "producer" (traces
  * written before the key existed); unknown: CAT_VIEW_GENERIC. */
-enum cat_view_id { CAT_VIEW_GENERIC, CAT_VIEW_SAMPLES, CAT_VIEW_SYSCALLS, CAT_VIEW_TRACEPOINTS };
+enum cat_view_id { CAT_VIEW_GENERIC, CAT_VIEW_SAMPLES, CAT_VIEW_SYSCALLS, CAT_VIEW_TRACEPOINTS, CAT_VIEW_LIBCALLS };
 
 struct cat_view {
     enum cat_view_id id;
@@ -96,6 +99,10 @@ static inline enum cat_view_id cat_view(const struct cat_ctx *c)
 {
     return c->view ? c->view->id : CAT_VIEW_GENERIC;
 }
+
+/* strace's and ltrace's -t (mode 1 "HH:MM:SS "), -tt (2, with ".us") and -ttt (3, epoch
+ * "S.us ") of wall-clock time real (ns), appended to b (cat-run.c). */
+void cat_time_of_day(struct syscalls_buf *b, int mode, uint64_t real);
 
 /* Free what the context holds (the process model). */
 void cat_free(struct cat_ctx *c);
@@ -187,6 +194,10 @@ struct tpformat *cat_tpformat(struct cat_ctx *c);
 /* Called at each stream start and at the end; free what the view holds */
 void cat_sample_reset(struct cat_ctx *c);
 void cat_syscall_reset(struct cat_ctx *c);
+int cat_libcall_record(struct cat_ctx *c, const tr_record *rec);
+int cat_libcall_summary(struct cat_ctx *c);
+int cat_libcall_account(struct cat_ctx *c, const tr_record *rec);
+void cat_libcall_reset(struct cat_ctx *c);
 void cat_ftrace_reset(struct cat_ctx *c);
 
 #endif

@@ -31,6 +31,7 @@ static const struct cli_opt opts[] = {
     {'y', "decode-fds", NULL, "print paths of file descriptors", 0, NULL},
     {'x', "hex", NULL, "non-ASCII strings in hex; -xx all strings", 0, NULL},
     {'s', "string-limit", "SIZE", "print at most SIZE bytes of strings (default 32)", 0, NULL},
+    {'n', "indent", "NR", "indent nested library calls by NR spaces per level (ltrace -n)", 0, NULL},
     {0, "raw", NULL, "do not decode arguments and payloads, nor symbolize raw frames", OPT_RAW, NULL},
     {0, "show-task-events", NULL, "samples: also comm, fork and exit records (as perf script)", OPT_TASK, NULL},
     {0, "show-mmap-events", NULL, "samples: also mmap records (as perf script)", OPT_MMAP, NULL},
@@ -40,7 +41,7 @@ static const struct cli_opt opts[] = {
 
 static const struct cli_tool tool = {
     .name = "tr-cat",
-    .synopsis = {"[-jicfrTwy] [-t[t[t]]] [-x[x]] [-s SIZE] [-S KEY] [--pid PID,...] [--tid TID,...] "
+    .synopsis = {"[-jicfrTwy] [-t[t[t]]] [-x[x]] [-s SIZE] [-n NR] [-S KEY] [--pid PID,...] [--tid TID,...] "
                  "[--comm NAME] [--type TYPE,...] [--since S] [--until S] [--raw] [--show-task-events] "
                  "[--show-mmap-events] [--show-lost-events] [FILE...]"},
     .summary = "print trace records as text or JSON",
@@ -144,6 +145,7 @@ int main(int argc, char **argv)
         case 'T': o.show_time = 1; break;
         case 'y': o.decode_fds = 1; break;
         case 'x': o.hex++; break;
+        case 'n': o.indent = (int)cli_parse_u64(cli_optarg, 0, 64, "indentation"); break;
         case 's': o.strsize = (uint32_t)cli_parse_u64(cli_optarg, 0, 1u << 30, "string limit"); break;
         case OPT_RAW: o.raw = 1; break;
         case OPT_TASK: o.show_task = 1; break;

@@ -1,0 +1,296 @@
+/* libproto.c - ltrace-style prototypes and their formatting (libproto.h). */
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libproto.h"
+
+/* The built-in prototypes, in the -F file's syntax. */
+static const char *const builtin_text[] = {
+    "addr malloc(ulong);", "void free(addr);", "addr calloc(ulong, ulong);", "addr realloc(addr, ulong);",
+    "addr reallocarray(addr, ulong, ulong);", "addr aligned_alloc(ulong, ulong);",
+    "int posix_memalign(addr, ulong, ulong);",
+    "ulong strlen(string);", "ulong strnlen(string, ulong);", "addr strcpy(addr, string);",
+    "addr strncpy(addr, string, ulong);", "addr stpcpy(addr, string);", "addr strcat(addr, string);",
+    "addr strncat(addr, string, ulong);", "int strcmp(string, string);",
+    "int strncmp(string, string, ulong);", "int strcasecmp(string, string);",
+    "int strncasecmp(string, string, ulong);", "addr strdup(string);",
+    "addr strndup(string, ulong);", "string strchr(string, char);", "string strrchr(string, char);",
+    "string strstr(string, string);", "ulong strspn(string, string);", "ulong strcspn(string, string);",
+    "string strtok(string, string);", "string strerror(int);",
+    "addr memcpy(addr, addr, ulong);", "addr memmove(addr, addr, ulong);", "addr memset(addr, char, long);",
+    "int memcmp(addr, addr, ulong);", "addr memchr(addr, char, ulong);",
+    "string getenv(string);", "int setenv(string, string, int);", "int unsetenv(string);",
+    "int atoi(string);", "long atol(string);", "long strtol(string, addr, int);",
+    "ulong strtoul(string, addr, int);", "long strtoll(string, addr, int);",
+    "ulong strtoull(string, addr, int);",
+    "int open(string, int, oct);", "int open64(string, int, oct);", "int creat(string, oct);",
+    "long read(int, addr, ulong);", "long write(int, addr, ulong);", "int close(int);",
+    "long lseek(int, long, int);", "int unlink(string);", "int access(string, int);",
+    "int printf(format);", "int fprintf(addr, format);", "int sprintf(addr, format);",
+    "int snprintf(addr, ulong, format);", "int dprintf(int, format);",
+    "int __printf_chk(int, format);", "int __fprintf_chk(addr, int, format);",
+    "int __sprintf_chk(addr, int, ulong, format);", "int __snprintf_chk(addr, ulong, int, ulong, format);",
+    "int puts(string);", "int fputs(string, addr);", "int putchar(int);", "int fputc(int, addr);",
+    "int getchar();", "addr fopen(string, string);", "int fclose(addr);", "int fflush(addr);",
+    "ulong fwrite(addr, ulong, ulong, addr);", "ulong fread(addr, ulong, ulong, addr);",
+    "void exit(int);", "void _exit(int);", "void abort();", "int atexit(addr);",
+    "uint sleep(uint);", "int usleep(uint);", "long time(addr);", "int rand();", "void srand(uint);",
+    "int abs(int);", "addr __errno_location();", "int getpid();", "int isatty(int);", "int toupper(int);", "int tolower(int);",
+    "void qsort(addr, ulong, ulong, addr);", "addr bsearch(addr, addr, ulong, ulong, addr);",
+    "string setlocale(int, string);", "addr dlopen(string, int);", "addr dlsym(addr, string);",
+};
+
+static const struct { const char *name; enum lp_type t; } type_names[] = {
+    {"void", LP_VOID}, {"int", LP_INT}, {"uint", LP_UINT}, {"long", LP_LONG}, {"ulong", LP_ULONG},
+    {"size_t", LP_ULONG}, {"hex", LP_HEX}, {"oct", LP_OCT}, {"octal", LP_OCT}, {"addr", LP_ADDR},
+    {"string", LP_STRING}, {"char", LP_CHAR}, {"format", LP_FORMAT}, {"short", LP_INT},
+    {"ushort", LP_UINT}, {"bool", LP_INT}, {"file", LP_ADDR},
+};
+
+static const char *skip_ws(const char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    return s;
+}
+
+/* A type name at *s (a trailing '*' or a [..] length is taken as part of a pointer or string). */
+static int parse_type(const char **s, enum lp_type *t)
+{
+    const char *p = skip_ws(*s), *b = p;
+    while (isalnum((unsigned char)*p) || *p == '_')
+        p++;
+    size_t n = (size_t)(p - b);
+    int found = 0;
+    for (size_t i = 0; i < sizeof type_names / sizeof type_names[0]; i++)
+        if (strlen(type_names[i].name) == n && !strncmp(type_names[i].name, b, n)) {
+            *t = type_names[i].t;
+            found = 1;
+        }
+    if (!found && n > 6 && !strncmp(b, "string", 6) && strspn(b + 6, "0123456789") == n - 6) {
+        *t = LP_STRING; /* ltrace's string3: its length in an argument, not used */
+        found = 1;
+    }
+    if (!found)
+        return -1;
+    p = skip_ws(p);
+    if (*p == '[') { /* string[arg2]: the length is not used */
+        while (*p && *p != ']')
+            p++;
+        if (*p)
+            p++;
+    }
+    while (*(p = skip_ws(p)) == '*') {
+        if (*t != LP_STRING)
+            *t = LP_ADDR;
+        p++;
+    }
+    *s = p;
+    return 0;
+}
+
+int libproto_parse(const char *line, struct libproto *p)
+{
+    const char *s = skip_ws(line);
+    if (!*s || *s == '\n' || *s == ';' || *s == '#')
+        return 1;
+    memset(p, 0, sizeof *p);
+    if (parse_type(&s, &p->ret) < 0)
+        return -1;
+    s = skip_ws(s);
+    const char *b = s;
+    while (isalnum((unsigned char)*s) || *s == '_' || *s == '.' || *s == '@')
+        s++;
+    if (s == b || (size_t)(s - b) >= sizeof p->name)
+        return -1;
+    memcpy(p->name, b, (size_t)(s - b));
+    s = skip_ws(s);
+    if (*s++ != '(')
+        return -1;
+    s = skip_ws(s);
+    if (!strncmp(s, "void", 4) && *skip_ws(s + 4) == ')')
+        s = skip_ws(s + 4);
+    while (*s != ')') {
+        if (!strncmp(s, "...", 3)) {
+            s = skip_ws(s + 3);
+            continue;
+        }
+        enum lp_type t;
+        if (p->nargs == LP_MAX_ARGS || parse_type(&s, &t) < 0 || t == LP_VOID)
+            return -1;
+        p->args[p->nargs++] = t;
+        s = skip_ws(s);
+        if (*s == ',')
+            s = skip_ws(s + 1);
+        else if (*s != ')')
+            return -1;
+    }
+    s = skip_ws(s + 1);
+    return (*s == ';' || !*s || *s == '\n') ? 0 : -1;
+}
+
+int libprotos_add_text(struct libprotos *t, const char *text, size_t len, unsigned *bad_line)
+{
+    unsigned lineno = 0;
+    for (size_t i = 0; i < len;) {
+        size_t e = i;
+        while (e < len && text[e] != '\n')
+            e++;
+        char line[512];
+        size_t n = e - i < sizeof line - 1 ? e - i : sizeof line - 1;
+        memcpy(line, text + i, n);
+        line[n] = 0;
+        lineno++;
+        i = e + 1;
+        struct libproto p;
+        int r = libproto_parse(line, &p);
+        if (r < 0) {
+            *bad_line = lineno;
+            return -1;
+        }
+        if (r > 0)
+            continue;
+        if (t->n == t->cap) {
+            size_t cap = t->cap ? t->cap * 2 : 16;
+            struct libproto *v = realloc(t->v, cap * sizeof *v);
+            if (!v)
+                return -1;
+            t->v = v;
+            t->cap = cap;
+        }
+        t->v[t->n++] = p;
+    }
+    return 0;
+}
+
+void libprotos_free(struct libprotos *t)
+{
+    free(t->v);
+    memset(t, 0, sizeof *t);
+}
+
+static struct libprotos builtin;
+
+static void load_builtin(void)
+{
+    if (builtin.n)
+        return;
+    for (size_t i = 0; i < sizeof builtin_text / sizeof builtin_text[0]; i++) {
+        unsigned bad;
+        libprotos_add_text(&builtin, builtin_text[i], strlen(builtin_text[i]), &bad);
+    }
+}
+
+const struct libproto *libproto_find(const struct libprotos *t, const char *name)
+{
+    for (size_t i = t ? t->n : 0; i-- > 0;)
+        if (!strcmp(t->v[i].name, name))
+            return &t->v[i];
+    load_builtin();
+    for (size_t i = 0; i < builtin.n; i++)
+        if (!strcmp(builtin.v[i].name, name))
+            return &builtin.v[i];
+    return NULL;
+}
+
+const struct libproto *libproto_unknown(void)
+{
+    static const struct libproto u = {"", LP_INT, 4, {LP_HEX, LP_HEX, LP_HEX, LP_HEX}};
+    return &u;
+}
+
+static const tr_capture *find_cap(const tr_capture *caps, unsigned n, uint32_t arg)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (caps[i].arg == arg && caps[i].kind == TR_CAP_STRING)
+            return &caps[i];
+    return NULL;
+}
+
+static void put_string(struct syscalls_buf *b, const tr_capture *c, uint32_t strsize)
+{
+    syscalls_buf_putc(b, '"');
+    size_t n = c->len;
+    int more = (c->flags & TR_CAPF_TRUNCATED) != 0;
+    if (n > strsize) {
+        n = strsize;
+        more = 1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        unsigned char ch = c->data[i];
+        switch (ch) {
+        case '\n': syscalls_buf_puts(b, "\\n"); break;
+        case '\t': syscalls_buf_puts(b, "\\t"); break;
+        case '\r': syscalls_buf_puts(b, "\\r"); break;
+        case '\\': syscalls_buf_puts(b, "\\\\"); break;
+        case '"': syscalls_buf_puts(b, "\\\""); break;
+        default:
+            if (isprint(ch))
+                syscalls_buf_putc(b, (char)ch);
+            else
+                syscalls_buf_printf(b, "\\%03o", ch);
+        }
+    }
+    syscalls_buf_putc(b, '"');
+    if (more)
+        syscalls_buf_puts(b, "...");
+}
+
+static void put_value(struct syscalls_buf *b, enum lp_type t, uint64_t v, const tr_capture *cap,
+                      uint32_t strsize)
+{
+    switch (t) {
+    case LP_VOID: syscalls_buf_puts(b, "<void>"); break;
+    case LP_INT: syscalls_buf_printf(b, "%d", (int32_t)v); break;
+    case LP_UINT: syscalls_buf_printf(b, "%u", (uint32_t)v); break;
+    case LP_LONG: syscalls_buf_printf(b, "%" PRId64, (int64_t)v); break;
+    case LP_ULONG: syscalls_buf_printf(b, "%" PRIu64, v); break;
+    case LP_OCT: syscalls_buf_printf(b, "0%" PRIo64, v & 0xffffffffu); break;
+    case LP_CHAR:
+        if (isprint((int)(v & 0xff)) && (v & 0xff) != '\'' && (v & 0xff) != '\\')
+            syscalls_buf_printf(b, "'%c'", (char)(v & 0xff));
+        else if ((v & 0xff) == 0)
+            syscalls_buf_puts(b, "'\\0'");
+        else
+            syscalls_buf_printf(b, "'\\%03o'", (unsigned)(v & 0xff));
+        break;
+    case LP_HEX:
+        /* ltrace's guess for an unknown argument: small values in decimal */
+        if ((int64_t)v > -0x10000 && (int64_t)v < 0x10000)
+            syscalls_buf_printf(b, "%" PRId64, (int64_t)v);
+        else
+            syscalls_buf_printf(b, "0x%" PRIx64, v);
+        break;
+    case LP_STRING:
+    case LP_FORMAT:
+        if (v && cap) {
+            put_string(b, cap, strsize);
+            break;
+        }
+        /* fall through */
+    case LP_ADDR:
+        if (v)
+            syscalls_buf_printf(b, "0x%" PRIx64, v);
+        else
+            syscalls_buf_puts(b, "nil");
+        break;
+    }
+}
+
+void libproto_format_args(struct syscalls_buf *b, const struct libproto *p, const uint64_t *args,
+                          unsigned nargs, const tr_capture *caps, unsigned ncaps, uint32_t strsize)
+{
+    for (unsigned i = 0; i < p->nargs && i < nargs; i++) {
+        if (i)
+            syscalls_buf_puts(b, ", ");
+        put_value(b, p->args[i], args[i], find_cap(caps, ncaps, i), strsize);
+    }
+}
+
+void libproto_format_ret(struct syscalls_buf *b, const struct libproto *p, int64_t ret,
+                         const tr_capture *caps, unsigned ncaps, uint32_t strsize)
+{
+    put_value(b, p->ret, (uint64_t)ret, find_cap(caps, ncaps, 6), strsize);
+}

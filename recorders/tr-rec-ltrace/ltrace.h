@@ -1,0 +1,90 @@
+/*
+ * ltrace.h - tr-rec-ltrace's parts: the functions to probe (elfsyms.c,
+ * select.c), the uprobes in tracefs (probes.c) and the recording through
+ * perf events (record.c).
+ */
+#ifndef TR_LTRACE_H
+#define TR_LTRACE_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "libproto.h"
+#include "tr.h"
+
+/* One probed function: an entry uprobe and a return uprobe. */
+struct func {
+    char *name;            /* as shown */
+    char *path;            /* the file it is defined in */
+    uint64_t off;          /* its file offset there */
+    uint64_t probe_off;    /* where its probes go (elf_probe_point) */
+    int in_main;           /* a -x function of the main binary: every call counts */
+    const struct libproto *proto;
+    unsigned nargs, nstr;  /* registers fetched at entry, strings among them */
+    int ret_string;        /* the return value is a string, read at return */
+    int no_ret;            /* no return probe: returns twice (setjmp, vfork) or never (longjmp, exit) */
+    uint64_t id_entry, id_ret; /* tracepoint ids */
+    uint32_t name_id;      /* string id in the trace */
+};
+
+struct funcs {
+    struct func *v;
+    size_t n, cap;
+};
+
+/* ELF symbols (elfsyms.c) */
+struct elfsym { char *name; uint64_t vaddr; int ifunc; };
+struct elffile {
+    char *path;
+    struct elfsym *defs; size_t ndefs;   /* defined functions: dynsym (default versions) and symtab */
+    char **imports; size_t nimports;     /* undefined function symbols of dynsym */
+    char **needed; size_t nneeded;       /* DT_NEEDED */
+    char *runpath;                       /* DT_RUNPATH or DT_RPATH, NULL none */
+    struct { uint64_t vaddr, off, filesz; } load[16]; unsigned nload;
+};
+/* 0, or -1 with err set (not an ELF file, unreadable). */
+int elf_load(struct elffile *f, const char *path, char *err, size_t errlen);
+void elf_free(struct elffile *f);
+/* File offset of a virtual address; -1 when no segment holds it. */
+int64_t elf_offset(const struct elffile *f, uint64_t vaddr);
+/* The file a DT_NEEDED name resolves to as the dynamic loader finds it (runpath of
+ * the object needing it, LD_LIBRARY_PATH, the system directories); NULL not found. */
+char *elf_find_library(const char *name, const char *runpath, const char *origin);
+/* The file offset of the implementation an IFUNC symbol of path selects on this machine. */
+int64_t elf_ifunc_offset(const struct elffile *f, const char *name);
+/* Where a probe on the function at file offset off of path can go: off, or past leading
+ * instructions uprobes cannot step (AVX) that change neither arguments nor stack. */
+uint64_t elf_probe_point(const char *path, uint64_t off);
+
+/* Which functions (select.c): -e rules, -l, -x */
+struct select;
+struct select *select_new(void);
+int select_add_e(struct select *s, const char *expr, char *err, size_t errlen);
+void select_add_lib(struct select *s, const char *lib);
+void select_add_x(struct select *s, const char *pattern);
+/* The functions to probe for main binary exe whose libraries are libs[0..nlibs). */
+int select_resolve(struct select *s, const char *exe, char *const *libs, size_t nlibs,
+                   const struct libprotos *protos, struct funcs *out, char *err, size_t errlen);
+void select_free(struct select *s);
+void funcs_free(struct funcs *f);
+
+/* Uprobes (probes.c): created in group tr_ltrace_<our pid>, removed by probes_remove
+ * (also at exit: every way out removes them). */
+int probes_cleanup_stale(char *err, size_t errlen);
+int probes_create(struct funcs *f, char *err, size_t errlen);
+void probes_remove(void);
+
+/* Recording (record.c) */
+struct rec_opts {
+    int follow;            /* -f */
+    uint32_t strsize;      /* -s */
+    const char *exe;       /* the main binary */
+};
+struct rec_result { uint64_t calls; uint64_t lost; int status; /* wait status, -1 none */ };
+/* Record the calls of child (stopped at the handshake: released by writing go_fd) or of
+ * the attached pids.  Returns 0 or -1 (message printed). */
+int record_run(tr_writer *w, const struct rec_opts *o, struct funcs *f, pid_t child, int go_fd,
+               const pid_t *pids, size_t npids, struct rec_result *res);
+extern volatile int record_stop; /* set by SIGINT/SIGTERM */
+
+#endif
