@@ -104,6 +104,7 @@ put('spec/vectors/pass', 'stack-delta.tr', stacks)
 runs = run('-r', '-c', '1024', '-k', '4096', 'samples', '300')
 put('spec/vectors/pass', 'stack-runs.tr', runs)
 put('spec/vectors/pass', 'stack-addr.tr', run('-a', 'stacks', '24', '160'))
+put('spec/vectors/pass', 'switch.tr', run('switch'))
 # fail vectors
 put('spec/vectors/fail', 'empty.tr', b'')
 put('spec/vectors/fail', 'not-a-trace.tr', b'# this is a text file, not a trace\n')

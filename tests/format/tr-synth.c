@@ -5,6 +5,8 @@
  *   tr-synth phase NAME N   N samples over 64 stacks of functions NAME_0..7, then NAME_end
  *   tr-synth remap          one raw stack sampled twice in a.so, then twice in b.so
  *                           mapped over it (what it folds to changes)
+ *   tr-synth switch         a thread switched out (preempted, then blocked) and in
+ *                           on two CPUs (format 1.3's switch record)
  *   tr-synth dump < FILE    every decoded field of every record (golden files)
  *   options: -c CHUNK (raw bytes per chunk), -k KEY (key interval), -u (unfinished),
  *            -d (stack copies delta-coded: format 1.1's STACK_DELTA),
@@ -57,6 +59,28 @@ static int synth_remap(tr_writer *w)
     return 0;
 }
 
+/* The switch trace: thread 4001 of process 4000 "switcher" leaves CPU 0
+ * preempted, comes back on CPU 1, leaves it blocked and comes back on CPU 0. */
+static int synth_switch(tr_writer *w)
+{
+    tr_record r = {.type = TR_REC_COMM, .time = 1000, .pid = 4000, .tid = 4001, .cpu = -1};
+    r.u.comm.comm = "switcher";
+    r.u.comm.len = 8;
+    int e = tr_writer_add(w, &r);
+    static const struct { int cpu; uint32_t flags; } sw[] = {
+        {0, TR_SWF_OUT | TR_SWF_PREEMPT}, {1, 0}, {1, TR_SWF_OUT}, {0, 0},
+    };
+    for (size_t i = 0; !e && i < sizeof sw / sizeof sw[0]; i++) {
+        memset(&r.u, 0, sizeof r.u);
+        r.type = TR_REC_SWITCH;
+        r.time += 250;
+        r.cpu = sw[i].cpu;
+        r.u.sw.flags = sw[i].flags;
+        e = tr_writer_add(w, &r);
+    }
+    return e;
+}
+
 int main(int argc, char **argv)
 {
     tr_writer_options o = {0};
@@ -78,7 +102,7 @@ int main(int argc, char **argv)
         return st;
     }
     if (optind >= argc || isatty(1)) {
-        fprintf(stderr, "usage: tr-synth [-c CHUNK] [-k KEY] [-u] [-d] [-a] [-r] all|samples N|stacks N MAX|phase NAME N|remap > FILE\n");
+        fprintf(stderr, "usage: tr-synth [-c CHUNK] [-k KEY] [-u] [-d] [-a] [-r] all|samples N|stacks N MAX|phase NAME N|remap|switch > FILE\n");
         return 2;
     }
     tr_writer *w;
@@ -90,6 +114,8 @@ int main(int argc, char **argv)
         e = synth_phase(w, argv[optind + 1], strtoull(argv[optind + 2], NULL, 0));
     else if (!e && !strcmp(argv[optind], "remap"))
         e = synth_remap(w);
+    else if (!e && !strcmp(argv[optind], "switch"))
+        e = synth_switch(w);
     else if (!e) e = synth_all_types(w);
     if (!e && !strcmp(argv[optind], "samples")) e = synth_samples(w, optind + 1 < argc ? strtoull(argv[optind + 1], NULL, 0) : 1000, 42);
     if (!e) e = unfinished ? tr_writer_flush(w) : tr_writer_finish(w, 0);
