@@ -514,3 +514,35 @@ int cli_start_viewer(char *const args[], pid_t *viewer)
     *viewer = pid;
     return p[1];
 }
+
+int cli_find_command(const char *cmd, char *path, size_t len)
+{
+    struct stat st;
+    if (strchr(cmd, '/')) {
+        if (stat(cmd, &st) < 0)
+            return -errno;
+        snprintf(path, len, "%s", cmd);
+        return 0;
+    }
+    const char *env = getenv("PATH");
+    if (!env)
+        env = "/usr/local/bin:/usr/bin:/bin";
+    int err = -ENOENT;
+    for (const char *p = env;; p++) {
+        const char *e = strchr(p, ':');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        if (n == 0)
+            snprintf(path, len, "%s", cmd);
+        else
+            snprintf(path, len, "%.*s/%s", (int)n, p, cmd);
+        if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+            if (access(path, X_OK) == 0)
+                return 0;
+            err = -EACCES;
+        }
+        if (!e)
+            break;
+        p = e;
+    }
+    return err;
+}

@@ -115,6 +115,8 @@ int cli_command_status(int wstatus);
 _Noreturn void cli_exit(int status);
 /* The tool name beside this program's executable when it is there, else name (for PATH). */
 void cli_sibling_tool(const char *name, char *path, size_t size);
+/* The file a command runs, found in PATH as execvp finds it; 0 with path filled, or -errno. */
+int cli_find_command(const char *cmd, char *path, size_t len);
 /* Add the pids of "PID[,PID...]" to pids[n..max); the new count.  Exits 2 on a bad or
  * excess pid. */
 size_t cli_parse_pids(const char *s, pid_t *pids, size_t n, size_t max);

@@ -41,25 +41,6 @@ static const struct cli_tool tool = {
     .operands = "cmd",
 };
 
-/* The file the command runs, as execvp finds it. */
-static char *find_command(const char *cmd)
-{
-    if (strchr(cmd, '/'))
-        return realpath(cmd, NULL);
-    const char *path = getenv("PATH");
-    for (const char *s = path ? path : "/usr/bin:/bin"; *s;) {
-        size_t n = strcspn(s, ":");
-        char p[PATH_MAX];
-        snprintf(p, sizeof p, "%.*s/%s", (int)n, n ? s : ".", cmd);
-        if (access(p, X_OK) == 0)
-            return realpath(p, NULL);
-        s += n;
-        if (*s)
-            s++;
-    }
-    return NULL;
-}
-
 static void on_signal(int sig)
 {
     (void)sig;
@@ -165,8 +146,8 @@ int main(int argc, char **argv)
         exe[n] = 0;
         nlibs = mapped_libraries(pids[0], &libs);
     } else {
-        char *p = find_command(cmd[0]);
-        if (!p)
+        char found[PATH_MAX], *p;
+        if (cli_find_command(cmd[0], found, sizeof found) < 0 || !(p = realpath(found, NULL)))
             cli_die(CLI_EXIT_FAIL, "%s: command not found", cmd[0]);
         snprintf(exe, sizeof exe, "%s", p);
         free(p);

@@ -658,38 +658,6 @@ static void write_syscall_table(tr_writer *w)
     free(names);
 }
 
-int tracer_find_command(const char *cmd, char *path, size_t len)
-{
-    struct stat st;
-    if (strchr(cmd, '/')) {
-        if (stat(cmd, &st) < 0)
-            return -errno;
-        snprintf(path, len, "%s", cmd);
-        return 0;
-    }
-    const char *env = getenv("PATH");
-    if (!env)
-        env = "/usr/local/bin:/usr/bin:/bin";
-    int err = -ENOENT;
-    for (const char *p = env;; p++) {
-        const char *e = strchr(p, ':');
-        size_t n = e ? (size_t)(e - p) : strlen(p);
-        if (n == 0)
-            snprintf(path, len, "%s", cmd);
-        else
-            snprintf(path, len, "%.*s/%s", (int)n, p, cmd);
-        if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
-            if (access(path, X_OK) == 0)
-                return 0;
-            err = -EACCES;
-        }
-        if (!e)
-            break;
-        p = e;
-    }
-    return err;
-}
-
 static void child_exec(const char *path, char **argv, const struct sock_filter *prog,
                        unsigned short len, int errfd)
 {
@@ -722,7 +690,7 @@ int tracer_run_command(tr_writer *w, const struct tracer_opts *o, char **argv,
     struct tracer T;
     char path[PATH_MAX];
     tracer_init(&T, w, o, res);
-    int err = tracer_find_command(argv[0], path, sizeof path);
+    int err = cli_find_command(argv[0], path, sizeof path);
     if (err < 0) {
         cli_warn("cannot run '%s': %s", argv[0], strerror(-err));
         tracer_end(&T);

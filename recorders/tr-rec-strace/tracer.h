@@ -36,7 +36,5 @@ int tracer_run_command(tr_writer *w, const struct tracer_opts *o, char **argv,
  * the tracer gets SIGINT/SIGTERM/SIGHUP, then detach. */
 int tracer_attach(tr_writer *w, const struct tracer_opts *o, const pid_t *pids, size_t n,
                   struct tracer_result *res);
-/* Find an executable in PATH as execvp would; 0 with path filled, or -errno. */
-int tracer_find_command(const char *cmd, char *path, size_t len);
 
 #endif

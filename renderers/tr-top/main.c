@@ -88,27 +88,10 @@ static uint64_t now_ns(void)
 
 /* ---- the recorder ----------------------------------------------------------- */
 
-/* tr-rec-perf beside our own binary (an installed or a built tree), else on PATH. */
-static void recorder_path(char *buf, size_t size)
-{
-    char self[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n > 0) {
-        self[n] = 0;
-        char *slash = strrchr(self, '/');
-        if (slash) {
-            snprintf(buf, size, "%.*s/tr-rec-perf", (int)(slash - self), self);
-            if (access(buf, X_OK) == 0)
-                return;
-        }
-    }
-    snprintf(buf, size, "tr-rec-perf");
-}
-
 static void start_recorder(const char *pids, const char *freq, int argc, char **argv)
 {
     char path[PATH_MAX];
-    recorder_path(path, sizeof path);
+    cli_sibling_tool("tr-rec-perf", path, sizeof path);
     char **args = calloc((size_t)argc + 10, sizeof *args);
     int p[2];
     if (!args || pipe2(p, O_CLOEXEC) < 0)
