@@ -130,6 +130,7 @@ _tr_fold() {
     case $prev in
         -e|--event) _tr_reply @event; return ;;
         --event-filter) COMPREPLY=(); return ;;
+        --weight) COMPREPLY=(); return ;;
         -P|--only-pid) COMPREPLY=($(compgen -W "$(ls /proc | grep -E ^[0-9]+$)" -- "$cur")); return ;;
         -T|--only-tid) COMPREPLY=(); return ;;
         -c|--comm) COMPREPLY=(); return ;;
@@ -140,7 +141,7 @@ _tr_fold() {
         --cache-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
         --max-line) COMPREPLY=(); return ;;
     esac
-    if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "-p --perf-script --pid --tid --kernel --jit --all --addrs --no-inline --mark-inline --srcline -e --event --event-filter --period --offcpu --syscall-time -P --only-pid -T --only-tid -c --comm --from --to --no-symbolize --symfs --debug-dir --cache-dir --no-cache --max-line -v --verbose -h --help -V --version " -- "$cur")); return; fi
+    if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "-p --perf-script --pid --tid --kernel --jit --all --addrs --no-inline --mark-inline --srcline -e --event --event-filter --period --offcpu --syscall-time --weight -P --only-pid -T --only-tid -c --comm --from --to --no-symbolize --symfs --debug-dir --cache-dir --no-cache --max-line -v --verbose -h --help -V --version " -- "$cur")); return; fi
     COMPREPLY=($(compgen -f -- "$cur"))
 }
 complete -F _tr_fold tr-fold

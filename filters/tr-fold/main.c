@@ -5,11 +5,12 @@
 
 #include "cli.h"
 #include "fold/fold.h"
+#include "weight.h"
 
 enum {
     OPT_PID = 256, OPT_TID, OPT_KERNEL, OPT_JIT, OPT_ALL, OPT_ADDRS, OPT_NO_INLINE, OPT_MARK_INLINE, OPT_SRCLINE,
     OPT_PERIOD, OPT_OFFCPU, OPT_FROM, OPT_TO, OPT_EVENT_FILTER, OPT_MAX_LINE, OPT_SYSCALL_TIME,
-    OPT_NO_COMM, OPT_NO_SYMBOLIZE, OPT_CACHE_DIR, OPT_NO_CACHE, OPT_SYMFS, OPT_DEBUG_DIR,
+    OPT_NO_COMM, OPT_NO_SYMBOLIZE, OPT_CACHE_DIR, OPT_NO_CACHE, OPT_SYMFS, OPT_DEBUG_DIR, OPT_WEIGHT,
 };
 
 static const struct cli_opt opts[] = {
@@ -28,6 +29,7 @@ static const struct cli_opt opts[] = {
     {0, "period", NULL, "weigh trace samples by their period instead of counting them", OPT_PERIOD, NULL},
     {0, "offcpu", NULL, "off-CPU time (us) from sched:sched_switch samples", OPT_OFFCPU, NULL},
     {0, "syscall-time", NULL, "weigh syscalls by their duration (us) instead of counting", OPT_SYSCALL_TIME, NULL},
+    {0, "weight", "EXPR", "weigh by a tracepoint field or syscall argument (len, 4096<<order, brk: growth)", OPT_WEIGHT, NULL},
     {'P', "only-pid", "PID", "only this process (repeatable)", 0, "pid"},
     {'T', "only-tid", "TID", "only this thread (repeatable)", 0, NULL},
     {'c', "comm", "COMM", "only threads with this command name (repeatable)", 0, NULL},
@@ -74,6 +76,11 @@ int main(int argc, char **argv)
         case OPT_PERIOD: o.period = 1; break;
         case OPT_OFFCPU: o.offcpu = 1; break;
         case OPT_SYSCALL_TIME: o.syscall_time = 1; break;
+        case OPT_WEIGHT:
+            if (!weight_valid(cli_optarg))
+                cli_die(CLI_EXIT_USAGE, "--weight takes " WEIGHT_SYNTAX ", not '%s'", cli_optarg);
+            o.weight = cli_optarg;
+            break;
         case 'P':
             if (fold_add_id(&o.pids, (int64_t)cli_parse_u64(cli_optarg, 0, INT32_MAX, "pid")) < 0)
                 cli_die(CLI_EXIT_FAIL, "out of memory");
@@ -103,6 +110,8 @@ int main(int argc, char **argv)
         default: cli_usage_exit();
         }
     }
+    if (o.weight && (o.period || o.offcpu || o.syscall_time))
+        cli_die(CLI_EXIT_USAGE, "--weight weighs by a field: not with --period, --offcpu or --syscall-time");
     cli_ignore_sigpipe();
     static char obuf[1 << 20];
     setvbuf(stdout, obuf, _IOFBF, sizeof obuf);

@@ -70,11 +70,12 @@ int fold_text_lines(struct fold *f, struct lines *l, const char *shown)
         cli_warn("%s: binary data, neither a trace nor perf script text", shown);
         return CLI_EXIT_FAIL;
     }
-    /* times come from a trace's records: text would fold sample counts under their name */
-    if (f->o->offcpu || f->o->syscall_time) {
-        cli_warn("%s: perf script text: %s weighs a trace's %s by time; fold the trace itself", shown,
-                 f->o->offcpu ? "--offcpu" : "--syscall-time",
-                 f->o->offcpu ? "sched_switch samples" : "syscalls");
+    /* times and fields come from a trace's records: text would fold sample counts under their name */
+    if (f->o->offcpu || f->o->syscall_time || f->o->weight) {
+        cli_warn("%s: perf script text: %s weighs a trace's %s; fold the trace itself", shown,
+                 f->o->offcpu ? "--offcpu" : f->o->syscall_time ? "--syscall-time" : "--weight",
+                 f->o->offcpu ? "sched_switch samples by time" : f->o->syscall_time ? "syscalls by time"
+                                                                : "records by a field");
         return CLI_EXIT_FAIL;
     }
     struct pscript_stats st;

@@ -19,6 +19,7 @@ struct fold_opts {
     int period;              /* weigh samples by period */
     int offcpu;              /* sched_switch off-CPU time */
     int syscall_time;        /* syscalls weighed by duration */
+    const char *weight;      /* records weighed by a field (model/weight.h), NULL: counted */
     struct id_set pids, tids;
     char **comms;
     size_t ncomms, capcomms;

@@ -1,8 +1,8 @@
 /* foldtrace.c - fold the stacks of a tr trace.
  *
- * Samples of one event (the first seen, or --event), weighed by count or
- * period; off-CPU time from sched:sched_switch samples; or syscalls, by
- * count or time.  Raw frames are symbolized with the symbolize library;
+ * Samples of one event (the first seen, or --event), weighed by count,
+ * period or a field of the event (--weight, model/weight.h); off-CPU time
+ * from sched:sched_switch samples; or syscalls, by count, time or argument.  Raw frames are symbolized with the symbolize library;
  * frame names then go through the same naming as perf script text, so
  * `tr-fold T` and `tr-cat T | tr-fold` agree. */
 #include "fold.h"
@@ -19,6 +19,7 @@
 #include "cli.h"
 #include "procs.h"
 #include "tr.h"
+#include "weight.h"
 
 struct tstate {
     struct fold *f;
@@ -35,6 +36,8 @@ struct tstate {
     const struct procs *procs;
     struct procs *own_procs;
     offcpu *off;               /* --offcpu: the waits, each counted in its map entry */
+    weight *w;                 /* --weight */
+    uint64_t weighed[3], unweighed[3]; /* records with and without the weight's field, by K_* */
     char event[256];           /* the event folded */
     int event_chosen;
     char other[256];
@@ -49,6 +52,23 @@ struct tstate {
      * comms, blobs, metadata, a stream's start, lost data). */
     hashmap folded;
 };
+
+enum { K_SAMPLES, K_SYSCALLS, K_EVENTS };
+
+/* The weight of rec, a record of kind k being folded: 1 with *v set (with
+ * --weight the value of its field, 0 leaving it out; else dflt), 0 when
+ * it has no such field, -1 out of memory. */
+static int weigh(struct tstate *t, const tr_record *rec, int k, uint64_t dflt, uint64_t *v)
+{
+    *v = dflt;
+    if (!t->w)
+        return 1;
+    int rc = weight_of(t->w, t->r, rec, v);
+    if (rc < 0)
+        return -1;
+    (rc ? t->weighed : t->unweighed)[k]++;
+    return rc && *v;
+}
 
 static const char *comm_of(struct tstate *t, int32_t tid)
 {
@@ -218,8 +238,11 @@ static int on_sample(struct tstate *t, const tr_record *rec)
     if (!wanted(t, rec))
         return 0;
     t->samples++;
-    pscript_begin(t->ps, comm_of(t, rec->tid), rec->pid, rec->tid,
-                  t->o->period ? rec->u.sample.period : 1);
+    uint64_t weight;
+    int rc = weigh(t, rec, K_SAMPLES, t->o->period ? rec->u.sample.period : 1, &weight);
+    if (rc <= 0)
+        return rc;
+    pscript_begin(t->ps, comm_of(t, rec->tid), rec->pid, rec->tid, weight);
     stacks_folder *sf = pscript_folder(t->ps);
     uint32_t stack = rec->u.sample.stack;
     /* a sample with a stack copy is unwound: its frames are its own */
@@ -242,14 +265,17 @@ static int on_syscall(struct tstate *t, const tr_record *rec)
     if (!wanted(t, rec))
         return 0;
     t->syscalls++;
+    uint64_t v;
+    int rc = weigh(t, rec, K_SYSCALLS, t->o->syscall_time ? rec->u.syscall.duration : 1, &v);
+    if (rc <= 0)
+        return rc;
     char buf[32];
     const char *name = tr_reader_syscall_name(t->r, NULL, rec->u.syscall.nr);
     if (!name) {
         snprintf(buf, sizeof buf, "syscall_%u", rec->u.syscall.nr);
         name = buf;
     }
-    pscript_begin(t->sys_ps, comm_of(t, rec->tid), rec->pid, rec->tid,
-                  t->o->syscall_time ? rec->u.syscall.duration : 1);
+    pscript_begin(t->sys_ps, comm_of(t, rec->tid), rec->pid, rec->tid, v);
     /* the syscall is the leaf, above the user frames that made it (frames go in
      * leaf first) */
     if (pscript_leaf(t->sys_ps, name) < 0)
@@ -301,7 +327,11 @@ static int on_trace_event(struct tstate *t, const tr_record *rec)
     if (!wanted(t, rec))
         return 0;
     t->events++;
-    pscript_begin(t->ev_ps, comm_of(t, rec->tid), rec->pid, rec->tid, 1);
+    uint64_t v;
+    int rc = weigh(t, rec, K_EVENTS, 1, &v);
+    if (rc <= 0)
+        return rc;
+    pscript_begin(t->ev_ps, comm_of(t, rec->tid), rec->pid, rec->tid, v);
     if (pscript_leaf(t->ev_ps, name) < 0)
         return -1;
     return pscript_end(t->ev_ps);
@@ -380,10 +410,11 @@ int fold_trace(struct fold *f, struct lines *l, const char *shown)
     so.symfs = f->o->symfs;
     so.debug_dirs = f->o->debug_dirs;
     if ((!t.no_symbolize && !(t.sym = sym_new(&so))) || !(t.off = offcpu_new(wait_ended, f)) ||
-        (t.no_symbolize && !(t.own_procs = procs_new(NULL)))) {
+        (t.no_symbolize && !(t.own_procs = procs_new(NULL))) || (f->o->weight && weight_new(f->o->weight, &t.w) < 0)) {
         if (t.sym)
             sym_free(t.sym);
         offcpu_free(t.off);
+        weight_free(t.w);
         tr_reader_free(t.r);
         cli_warn("out of memory");
         return CLI_EXIT_FAIL;
@@ -414,7 +445,8 @@ int fold_trace(struct fold *f, struct lines *l, const char *shown)
             hashmap_free(&t.folded); /* definitions were lost: they may come again */
             continue;
         }
-        if (t.sym ? sym_observe(t.sym, t.r, &rec) < 0 : procs_feed(t.own_procs, &rec) < 0) {
+        if ((t.sym ? sym_observe(t.sym, t.r, &rec) < 0 : procs_feed(t.own_procs, &rec) < 0) ||
+            (t.w && weight_observe(t.w, t.r, &rec) < 0)) {
             cli_warn("out of memory");
             status = CLI_EXIT_FAIL;
             break;
@@ -453,13 +485,16 @@ int fold_trace(struct fold *f, struct lines *l, const char *shown)
     if (t.unresolved && !f->o->quiet)
         cli_warn("%s: %llu stacks or frames could not be resolved (lost definitions)", shown,
                  (unsigned long long)t.unresolved);
-    if ((only_syscalls || (t.samples == 0 && !f->o->offcpu)) && t.sysmap.n > 0) {
+    int kind = K_SAMPLES;
+    if ((only_syscalls || (t.samples == 0 && !f->o->offcpu)) && t.syscalls > 0) {
         /* a syscall trace: fold the syscalls */
+        kind = K_SYSCALLS;
         if (merge_map(&f->map, &t.sysmap) < 0)
             status = CLI_EXIT_FAIL;
         f->units_ns = f->o->syscall_time;
-    } else if (t.samples == 0 && !f->o->offcpu && t.evmap.n > 0) {
+    } else if (t.samples == 0 && !f->o->offcpu && t.events > 0) {
         /* a tracepoint trace: events by task and event */
+        kind = K_EVENTS;
         if (merge_map(&f->map, &t.evmap) < 0)
             status = CLI_EXIT_FAIL;
     } else if (f->o->offcpu) {
@@ -467,6 +502,16 @@ int fold_trace(struct fold *f, struct lines *l, const char *shown)
         if (!offcpu_layout_known(t.off) && !f->o->quiet)
             cli_warn("%s: no sched_switch payload layout in the trace: off-CPU time runs to the "
                      "thread's next sample", shown);
+    }
+    if (t.w && t.unweighed[kind]) {
+        static const char *const what[] = {"samples", "syscalls", "events"};
+        if (!t.weighed[kind]) { /* nothing had the field: no profile */
+            cli_warn("%s: %s", shown, weight_why(t.w));
+            status = CLI_EXIT_FAIL;
+        } else if (!f->o->quiet) {
+            cli_warn("%s: %llu %s left out, not weighed: %s", shown, (unsigned long long)t.unweighed[kind],
+                     what[kind], weight_why(t.w));
+        }
     }
 out:
     if (t.sym)
@@ -479,6 +524,7 @@ out:
     if (map)
         munmap(map, maplen);
     offcpu_free(t.off);
+    weight_free(t.w);
     tr_reader_free(t.r);
     smap_free(&t.sysmap);
     smap_free(&t.evmap);
