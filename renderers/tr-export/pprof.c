@@ -136,10 +136,11 @@ static int64_t sample_index(struct pprof *p)
 {
     if (p->nomem)
         return -1;
+    size_t before = p->samples.n;
     int64_t i = intern(p, &p->samples, p->key, p->nkey);
     if (i < 0 || array_reserve(&p->v, &p->cap_v, (size_t)i + 1, sizeof *p->v, 256) < 0)
         return p->nomem = 1, -1;
-    if ((size_t)i + 1 == p->samples.n)
+    if (p->samples.n > before) /* a new one (not the last one again) */
         p->v[i] = (struct pvals){0};
     return i;
 }
