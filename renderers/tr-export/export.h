@@ -23,6 +23,7 @@ struct exp {
     const char *shown;       /* the input's name in messages */
     int no_inline;           /* drop inlined frames */
     int lines;               /* source files and lines resolved */
+    const char *weight;      /* --weight: records also weighed by this field (model/weight.h) */
     uint64_t first, last;    /* times of the first and last timed records */
     int have_first;
     uint64_t unresolved;     /* stacks that could not be resolved */
@@ -32,7 +33,7 @@ struct exp {
 
 /* One output format: the record handed over after the session has seen it;
  * finish writes what is left.  Each returns 0, or -1 out of memory / a
- * write error (errno). */
+ * write error (errno; 0: an error the format reported). */
 struct exp_format {
     void *(*start)(struct exp *x);
     int (*record)(void *st, struct exp *x, const tr_record *rec);

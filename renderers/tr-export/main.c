@@ -9,8 +9,9 @@
 
 #include "cli.h"
 #include "export.h"
+#include "weight.h"
 
-enum { OPT_PPROF = 256, OPT_CHROME, OPT_SPEEDSCOPE, OPT_NO_INLINE, OPT_CACHE_DIR, OPT_NO_CACHE };
+enum { OPT_PPROF = 256, OPT_CHROME, OPT_SPEEDSCOPE, OPT_NO_INLINE, OPT_CACHE_DIR, OPT_NO_CACHE, OPT_WEIGHT };
 
 static const struct cli_opt opts[] = {
     {0, "pprof", NULL, "pprof profile.proto, gzipped (go tool pprof, continuous profilers)", OPT_PPROF, NULL},
@@ -19,6 +20,7 @@ static const struct cli_opt opts[] = {
     {'o', "output", "FILE", "write to FILE (default: standard output)", 0, "file"},
     {'l', "lines", NULL, "source files and lines of frames (slower: reads the line tables)", 0, NULL},
     {0, "no-inline", NULL, "drop inlined frames (default: kept)", OPT_NO_INLINE, NULL},
+    {0, "weight", "EXPR", "--pprof: a bytes sample type weighed by a field, as tr-fold --weight", OPT_WEIGHT, NULL},
     {0, "cache-dir", "DIR", "symbolization cache directory (default ~/.cache/tr)", OPT_CACHE_DIR, "dir"},
     {0, "no-cache", NULL, "neither read nor write the symbolization cache", OPT_NO_CACHE, NULL},
     {'v', "verbose", NULL, "a warning for each process that cannot be symbolized instead of a count", 0, NULL},
@@ -102,7 +104,8 @@ static int run(struct exp *x, const struct exp_format *fmt, int fd, const sym_op
         }
     }
     if (status != CLI_EXIT_FAIL && fmt->finish(st, x) < 0) {
-        cli_warn("write error: %s", strerror(errno));
+        if (errno)
+            cli_warn("write error: %s", strerror(errno));
         status = CLI_EXIT_FAIL;
     }
     if (x->unresolved)
@@ -136,6 +139,11 @@ int main(int argc, char **argv)
         case 'o': output = cli_optarg; break;
         case 'l': x.lines = 1; break;
         case OPT_NO_INLINE: x.no_inline = 1; break;
+        case OPT_WEIGHT:
+            if (!weight_valid(cli_optarg))
+                cli_die(CLI_EXIT_USAGE, "--weight takes " WEIGHT_SYNTAX ", not '%s'", cli_optarg);
+            x.weight = cli_optarg;
+            break;
         case OPT_CACHE_DIR: cache_dir = cli_optarg; no_cache = 0; break;
         case OPT_NO_CACHE: no_cache = 1; break;
         case 'v': verbose = 1; break;
@@ -146,6 +154,8 @@ int main(int argc, char **argv)
         cli_warn("give one of --pprof, --chrome, --speedscope");
         cli_usage_exit();
     }
+    if (x.weight && fmt != &exp_pprof)
+        cli_die(CLI_EXIT_USAGE, "--weight is for --pprof (its bytes sample type)");
     if (argc - cli_optind > 1) {
         cli_warn("one trace at a time (concatenated traces are one: cat a.tr b.tr | tr-export ...)");
         cli_usage_exit();

@@ -9,20 +9,24 @@
  * summed periods: nanoseconds for cpu-clock and task-clock, else events);
  * sched:sched_switch also "off-cpu" (nanoseconds blocked, as tr-fold
  * --offcpu counts them); syscalls and library calls are "samples:syscalls"
- * and "syscalls" (nanoseconds in the call), the call the leaf frame. */
+ * and "syscalls" (nanoseconds in the call), the call the leaf frame.  With
+ * --weight, each event whose records have the field also "bytes:EVENT"
+ * (model/weight.h, as tr-fold --weight weighs them). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "array.h"
+#include "cli.h"
 #include "export.h"
 #include "hashmap.h"
 #include "keys.h"
 #include "pb.h"
 #include "smap.h"
+#include "weight.h"
 
-struct pevent { int ns, offcpu, have_period; uint64_t period; };
-struct pvals { uint64_t count, period, blocked; };
+struct pevent { int ns, offcpu, have_period, weighed; uint64_t period; };
+struct pvals { uint64_t count, period, blocked, bytes; };
 
 struct pprof {
     struct smap strs;      /* string -> its index in the string table (the entry's) */
@@ -37,6 +41,7 @@ struct pprof {
     size_t cap_v;
     hashmap cache;         /* (event << 32 | stack, pid << 32 | tid) -> sample index + 1 */
     offcpu *off;
+    weight *w;             /* --weight */
     uint64_t *key;         /* the sample key being built */
     size_t nkey, cap_key;
     uint64_t *lkey;        /* a location's key */
@@ -176,7 +181,6 @@ static void wait_ended(void *ctx, uint64_t sample, int32_t tid, uint64_t start, 
 
 static void *pprof_start(struct exp *x)
 {
-    (void)x;
     struct pprof *p = calloc(1, sizeof *p);
     if (!p)
         return NULL;
@@ -186,12 +190,26 @@ static void *pprof_start(struct exp *x)
     smap_init(&p->locs);
     smap_init(&p->samples);
     smap_init(&p->events);
-    if (!(p->off = offcpu_new(wait_ended, p)) || !smap_get(&p->strs, "", 0)) {
+    if (!(p->off = offcpu_new(wait_ended, p)) || !smap_get(&p->strs, "", 0) ||
+        (x->weight && weight_new(x->weight, &p->w) < 0)) {
         offcpu_free(p->off);
+        smap_free(&p->strs);
         free(p);
         return NULL;
     }
     return p;
+}
+
+/* With --weight, rec's weight added to sample i of event ev. */
+static int add_weight(struct pprof *p, struct exp *x, const tr_record *rec, int64_t ev, int64_t i)
+{
+    uint64_t v;
+    int rc = p->w ? weight_of(p->w, x->r, rec, &v) : 0;
+    if (rc > 0) {
+        p->ev[ev].weighed = 1;
+        p->v[i].bytes += v;
+    }
+    return rc < 0 ? -1 : 0;
 }
 
 static int pprof_record(void *st, struct exp *x, const tr_record *rec)
@@ -199,6 +217,8 @@ static int pprof_record(void *st, struct exp *x, const tr_record *rec)
     struct pprof *p = st;
     if (procs_may_remap(rec->type) && p->cache.count)
         hashmap_free(&p->cache);
+    if (p->w && weight_observe(p->w, x->r, rec) < 0)
+        return errno = ENOMEM, -1;
     offcpu_switch_info sw;
     int waits = exp_offcpu(x, p->off, rec, &sw);
     int64_t i;
@@ -222,7 +242,8 @@ static int pprof_record(void *st, struct exp *x, const tr_record *rec)
         }
         p->v[i].count++;
         p->v[i].period += rec->u.sample.period;
-        if (waits && offcpu_switch_out(p->off, rec->tid, rec->time, (uint64_t)i) < 0)
+        if ((waits && offcpu_switch_out(p->off, rec->tid, rec->time, (uint64_t)i) < 0) ||
+            add_weight(p, x, rec, ev, i) < 0)
             return errno = ENOMEM, -1;
     } else if (rec->type == TR_REC_SYSCALL || rec->type == TR_REC_LIBCALL) {
         char buf[64];
@@ -232,6 +253,8 @@ static int pprof_record(void *st, struct exp *x, const tr_record *rec)
             return errno = ENOMEM, -1;
         p->v[i].count++;
         p->v[i].period += rec->type == TR_REC_SYSCALL ? rec->u.syscall.duration : rec->u.libcall.duration;
+        if (add_weight(p, x, rec, ev, i) < 0)
+            return errno = ENOMEM, -1;
     }
     return 0;
 }
@@ -280,12 +303,18 @@ static int pprof_finish(void *st, struct exp *x)
     struct pb m = {0}, sub = {0}, scratch = {0};
     uint64_t *vals = NULL, *types = NULL;
     size_t nev = p->events.n, ntypes = 0;
-    int rc = -1;
+    int rc = -1, weighed = 0;
+    for (size_t e = 0; e < nev; e++)
+        weighed |= p->ev[e].weighed;
+    if (p->w && !weighed && *weight_why(p->w)) { /* no record had the field: no profile of it */
+        cli_warn("%s: %s", x->shown, weight_why(p->w));
+        return errno = 0, -1;
+    }
     if (!(types = calloc(nev + 1, sizeof *types)))
         return errno = ENOMEM, -1;
     for (size_t e = 0; e < nev; e++) {
         types[e] = ntypes;
-        ntypes += 2 + (size_t)p->ev[e].offcpu;
+        ntypes += 2 + (size_t)p->ev[e].offcpu + (size_t)p->ev[e].weighed;
     }
     if (!(vals = calloc(ntypes + 1, sizeof *vals)) || gz_open(&g, x->out) < 0) {
         free(types);
@@ -306,6 +335,8 @@ static int pprof_finish(void *st, struct exp *x)
         vals[t + 1] = p->v[i].period;
         if (ev->offcpu)
             vals[t + 2] = p->v[i].blocked;
+        if (ev->weighed)
+            vals[t + 2 + ev->offcpu] = p->v[i].bytes;
         pb_clear(&m);
         pb_packed(&m, 1, k + 3, nk - 3);
         pb_packed(&m, 2, vals, ntypes);
@@ -377,7 +408,7 @@ static int pprof_finish(void *st, struct exp *x)
     }
     /* sample types, time, period, comments (their strings go into the table last) */
     pb_clear(&m);
-    uint64_t deflt = 0;
+    uint64_t deflt = 0, bytes = 0; /* the default type: the first event's, or the bytes of the first weighed */
     for (size_t e = 0; e < nev; e++) {
         const char *name = smap_key(&p->events, &p->events.e[e]);
         char *s = malloc(strlen(name) + 9);
@@ -385,10 +416,16 @@ static int pprof_finish(void *st, struct exp *x)
             goto out;
         sprintf(s, "samples:%s", name);
         value_type(&m, p, 1, s, "count", &sub);
-        free(s);
         value_type(&m, p, 1, name, p->ev[e].ns ? "nanoseconds" : "events", &sub);
         if (p->ev[e].offcpu)
             value_type(&m, p, 1, "off-cpu", "nanoseconds", &sub);
+        if (p->ev[e].weighed) {
+            sprintf(s, "bytes:%s", name);
+            value_type(&m, p, 1, s, "bytes", &sub);
+            if (!bytes)
+                bytes = str(p, s);
+        }
+        free(s);
         if (e == 0) {
             deflt = str(p, p->ev[e].offcpu ? "off-cpu" : name);
             if (p->ev[e].have_period) {
@@ -397,6 +434,8 @@ static int pprof_finish(void *st, struct exp *x)
             }
         }
     }
+    if (bytes)
+        deflt = bytes;
     if (x->have_first) {
         uint64_t wall = exp_wall_ns(x, x->first);
         if (wall)
@@ -451,6 +490,7 @@ static void pprof_free(void *st)
     free(p->lkey);
     hashmap_free(&p->cache);
     offcpu_free(p->off);
+    weight_free(p->w);
     free(p);
 }
 
