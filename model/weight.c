@@ -29,14 +29,13 @@ struct slot {
 };
 
 struct weight {
-    char *spec;
     struct item items[MAX_ITEMS];
     int nitems;
     tpformat *tp;
     hashmap slots;       /* (0, event id) or (1, syscall nr) -> struct slot */
     hashmap breaks;      /* pid -> the process's break */
     uint64_t growth;     /* the growth of the last brk observed */
-    char why[512];
+    char why[1024];
 };
 
 /* The kernel's names of the memory syscalls' arguments (syscalls:sys_enter_NAME's fields). */
@@ -114,7 +113,7 @@ static int parse_item(const char *s, size_t n, struct item *it)
 int weight_new(const char *spec, weight **out)
 {
     weight *w = calloc(1, sizeof *w);
-    if (!w || !(w->spec = strdup(spec)) || tpformat_new(&w->tp) < 0) {
+    if (!w || tpformat_new(&w->tp) < 0) {
         weight_free(w);
         return TR_E_NOMEM;
     }
@@ -158,13 +157,7 @@ void weight_free(weight *w)
         return;
     forget(w);
     tpformat_free(w->tp);
-    free(w->spec);
     free(w);
-}
-
-const char *weight_spec(const weight *w)
-{
-    return w->spec;
 }
 
 const char *weight_why(const weight *w)
@@ -269,21 +262,21 @@ static void names(const weight *w, char *buf, size_t size)
         n += (size_t)snprintf(buf + n, size - n, "%s'%s'", i ? " or " : "", w->items[i].name);
 }
 
-/* The first record not weighed: why */
+/* Why the first record not weighed was not: a syscall's */
 static void syscall_why(weight *w, tr_reader *r, uint32_t nr)
 {
-    char want[256], have[128] = "";
+    char want[256], have[128] = "only ret: arguments are named for the memory syscalls";
     const char *name = tr_reader_syscall_name(r, NULL, nr);
     int k = sys_index(name);
     names(w, want, sizeof want);
-    for (int a = 0; k >= 0 && a < 6 && sys_args[k].args[a]; a++) {
-        strcat(have, sys_args[k].args[a]);
-        strcat(have, " ");
+    if (k >= 0) {
+        size_t n = (size_t)snprintf(have, sizeof have, "its arguments:");
+        for (int a = 0; a < 6 && sys_args[k].args[a]; a++)
+            n += (size_t)snprintf(have + n, sizeof have - n, " %s", sys_args[k].args[a]);
+        snprintf(have + n, sizeof have - n, " ret");
     }
     if (name)
-        snprintf(w->why, sizeof w->why, "syscall '%s' has no argument %s (%s%s)", name, want,
-                 k >= 0 ? "its arguments: " : "the memory syscalls' arguments and ",
-                 k >= 0 ? strcat(have, "ret") : "ret are known");
+        snprintf(w->why, sizeof w->why, "syscall '%s' has no argument %s (%s)", name, want, have);
     else
         snprintf(w->why, sizeof w->why, "syscall %u has no argument %s (not in the trace's table)", nr, want);
 }
@@ -292,7 +285,7 @@ static void event_why(weight *w, const tr_event_def *def, const tpformat_event *
 {
     char want[256], have[256] = "";
     names(w, want, sizeof want);
-    int nl = def ? (int)def->name_len : 15;
+    int nl = def ? (int)(def->name_len < 200 ? def->name_len : 200) : 15;
     const char *name = def ? def->name : "[unknown event]";
     if (!ev) {
         snprintf(w->why, sizeof w->why, "event '%.*s' has no field %s: it has no tracepoint format in the "
@@ -311,31 +304,32 @@ static void event_why(weight *w, const tr_event_def *def, const tpformat_event *
     snprintf(w->why, sizeof w->why, "event '%.*s' has no field %s (its fields: %s)", nl, name, want, have);
 }
 
-/* The slot of a tracepoint event of r's stream; NULL out of memory.  *ev its format. */
-static struct slot *event_slot(weight *w, tr_reader *r, uint32_t id, uint32_t raw_flags, const tpformat_event **ev)
+/* The slot of an event of r's stream, NULL out of memory.  Looked for again
+ * while its format lacks the field: a format may come later in the stream. */
+static struct slot *event_slot(weight *w, tr_reader *r, uint32_t id, uint32_t raw_flags)
 {
     const tr_event_def *def = tr_reader_event(r, id);
     struct slot *s = hashmap_get(&w->slots, 0, id);
-    *ev = NULL;
     if (s && s->state != SLOT_NONE)
         return s;
     if (tpformat_use(w->tp, r, raw_flags) < 0)
         return NULL;
-    *ev = def ? tpformat_event_by_def(w->tp, def) : NULL;
+    const tpformat_event *ev = def ? tpformat_event_by_def(w->tp, def) : NULL;
     if (!s && (!(s = calloc(1, sizeof *s)) || hashmap_put(&w->slots, 0, id, s) < 0)) {
         free(s);
         return NULL;
     }
-    for (int i = 0; *ev && i < w->nitems && s->state == SLOT_NONE; i++) {
-        if (!tpformat_field_find(*ev, w->items[i].name, &s->f))
+    for (int i = 0; ev && i < w->nitems && s->state == SLOT_NONE; i++) {
+        if (!tpformat_field_find(ev, w->items[i].name, &s->f))
             continue;
         s->item = i;
         int size = s->f.size;
-        s->state = s->f.flags & (TPF_ARRAY | TPF_STRING | TPF_DYNAMIC) || (size != 1 && size != 2 && size != 4 && size != 8)
-                       ? SLOT_NOT_INT : SLOT_FIELD;
+        int integer = !(s->f.flags & (TPF_ARRAY | TPF_STRING | TPF_DYNAMIC)) &&
+                      (size == 1 || size == 2 || size == 4 || size == 8);
+        s->state = integer ? SLOT_FIELD : SLOT_NOT_INT;
     }
     if (s->state != SLOT_FIELD && !w->why[0])
-        event_why(w, def, *ev, s);
+        event_why(w, def, ev, s);
     return s;
 }
 
@@ -354,7 +348,9 @@ int weight_of(weight *w, tr_reader *r, const tr_record *rec, uint64_t *v)
         int64_t ret = rec->u.syscall.ret;
         if (!(rec->u.syscall.flags & TR_SYSF_HAS_RET) || (ret < 0 && ret >= -4095))
             return 1; /* failed, or never returned */
-        uint64_t x = s->state == SLOT_RET ? (uint64_t)ret : s->state == SLOT_BRK ? w->growth : rec->u.syscall.args[s->arg];
+        uint64_t x = s->state == SLOT_RET   ? (uint64_t)ret
+                     : s->state == SLOT_BRK ? w->growth
+                                            : rec->u.syscall.args[s->arg];
         *v = scaled(&w->items[s->item], x);
         return 1;
     }
@@ -362,14 +358,14 @@ int weight_of(weight *w, tr_reader *r, const tr_record *rec, uint64_t *v)
     const uint8_t *data;
     size_t len;
     if (rec->type == TR_REC_SAMPLE)
-        id = rec->u.sample.event, flags = rec->u.sample.raw_flags, data = rec->u.sample.raw, len = rec->u.sample.raw_len;
+        id = rec->u.sample.event, flags = rec->u.sample.raw_flags, data = rec->u.sample.raw,
+        len = rec->u.sample.raw_len;
     else if (rec->type == TR_REC_TRACE_EVENT)
         id = rec->u.trace_event.event, flags = rec->u.trace_event.flags, data = rec->u.trace_event.data,
         len = rec->u.trace_event.len;
     else
         return 0;
-    const tpformat_event *ev;
-    const struct slot *s = event_slot(w, r, id, flags, &ev);
+    const struct slot *s = event_slot(w, r, id, flags);
     if (!s)
         return TR_E_NOMEM;
     if (s->state != SLOT_FIELD)

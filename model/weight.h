@@ -52,8 +52,6 @@ int weight_new(const char *spec, weight **out);
 /* 1 when spec is an expression as above. */
 int weight_valid(const char *spec);
 void weight_free(weight *w);
-/* The expression as given. */
-const char *weight_spec(const weight *w);
 
 /* Every record of the input, in order, before weight_of: a stream's start
  * forgets the last one's formats and breaks; forks, execs, exits and brk

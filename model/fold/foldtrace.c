@@ -2,7 +2,8 @@
  *
  * Samples of one event (the first seen, or --event), weighed by count,
  * period or a field of the event (--weight, model/weight.h); off-CPU time
- * from sched:sched_switch samples; or syscalls, by count, time or argument.  Raw frames are symbolized with the symbolize library;
+ * from sched:sched_switch samples; or syscalls, by count, time or argument.
+ * Raw frames are symbolized with the symbolize library;
  * frame names then go through the same naming as perf script text, so
  * `tr-fold T` and `tr-cat T | tr-fold` agree. */
 #include "fold.h"
@@ -410,7 +411,8 @@ int fold_trace(struct fold *f, struct lines *l, const char *shown)
     so.symfs = f->o->symfs;
     so.debug_dirs = f->o->debug_dirs;
     if ((!t.no_symbolize && !(t.sym = sym_new(&so))) || !(t.off = offcpu_new(wait_ended, f)) ||
-        (t.no_symbolize && !(t.own_procs = procs_new(NULL))) || (f->o->weight && weight_new(f->o->weight, &t.w) < 0)) {
+        (t.no_symbolize && !(t.own_procs = procs_new(NULL))) ||
+        (f->o->weight && weight_new(f->o->weight, &t.w) < 0)) {
         if (t.sym)
             sym_free(t.sym);
         offcpu_free(t.off);
