@@ -33,6 +33,8 @@ struct weight {
     int nitems;
     tpformat *tp;
     hashmap slots;       /* (0, event id) or (1, syscall nr) -> struct slot */
+    struct slot *last;   /* the slot of event last_id, weighed by its field: samples come in runs */
+    uint32_t last_id;
     hashmap breaks;      /* pid -> the process's break */
     uint64_t growth;     /* the growth of the last brk observed */
     char why[1024];
@@ -146,6 +148,7 @@ static void forget(weight *w)
     for (hashmap_slot *s; (s = hashmap_next(&w->slots, &i));)
         free(s->val);
     hashmap_free(&w->slots);
+    w->last = NULL;
     hashmap_free(&w->breaks);
     if (w->tp)
         tpformat_reset(w->tp);
@@ -308,6 +311,8 @@ static void event_why(weight *w, const tr_event_def *def, const tpformat_event *
  * while its format lacks the field: a format may come later in the stream. */
 static struct slot *event_slot(weight *w, tr_reader *r, uint32_t id, uint32_t raw_flags)
 {
+    if (w->last && w->last_id == id)
+        return w->last;
     const tr_event_def *def = tr_reader_event(r, id);
     struct slot *s = hashmap_get(&w->slots, 0, id);
     if (s && s->state != SLOT_NONE)
@@ -328,7 +333,9 @@ static struct slot *event_slot(weight *w, tr_reader *r, uint32_t id, uint32_t ra
                       (size == 1 || size == 2 || size == 4 || size == 8);
         s->state = integer ? SLOT_FIELD : SLOT_NOT_INT;
     }
-    if (s->state != SLOT_FIELD && !w->why[0])
+    if (s->state == SLOT_FIELD)
+        w->last = s, w->last_id = id;
+    else if (!w->why[0])
         event_why(w, def, ev, s);
     return s;
 }
