@@ -17,6 +17,7 @@
 #include "procs.h"
 #include "stacks.h"
 #include "symbolize/symbolize.h"
+#include "weight.h"
 
 /* ---- options ------------------------------------------------------------ */
 
@@ -477,6 +478,8 @@ struct rstate {
     } last[64];
     int filtered;              /* --pid, --tid or --comm given */
     unsigned gen;              /* the report's gen the caches hold ids of */
+    weight *w;                 /* --weight */
+    uint64_t weighed, unweighed; /* samples with and without its field */
 };
 
 int report_wanted_comm(const struct report *r, const char *comm)
@@ -610,6 +613,13 @@ static int on_sample(struct rstate *t, const tr_record *rec)
     struct rsection *sec = t->last_sec;
     if (r->o.event && strcmp(r->o.event, sec->name))
         return 0;
+    uint64_t period = rec->u.sample.period;
+    if (t->w) { /* weighed by a field: a sample without it is not in the profile */
+        int rc = weight_of(t->w, t->rd, rec, &period);
+        if (rc <= 0)
+            return rc < 0 ? -1 : (t->unweighed++, 0);
+        t->weighed++;
+    }
     if (!strcmp(sec->name, "sched:sched_switch"))
         t->switch_samples++;
     else
@@ -618,7 +628,7 @@ static int on_sample(struct rstate *t, const tr_record *rec)
         return 0;
     if (t->filtered && !wanted(t, rec)) { /* still counted in the total (perf's --percentage absolute) */
         sec->samples++;
-        sec->period += rec->u.sample.period;
+        sec->period += period;
         return 0;
     }
     const char *comm = procs_comm(t->procs, rec->tid);
@@ -629,9 +639,9 @@ static int on_sample(struct rstate *t, const tr_record *rec)
     if (cached && comm && l->sec == sec && l->comm == comm && l->tid == rec->tid && l->pid == rec->pid &&
         l->cpu == rec->cpu && l->stack == stack) {
         sec->g[l->group].samples++;
-        sec->g[l->group].period += rec->u.sample.period;
+        sec->g[l->group].period += period;
         sec->samples++;
-        sec->period += rec->u.sample.period;
+        sec->period += period;
         return 0;
     }
     void *cv = comm ? hashmap_get(&t->commids, (uintptr_t)comm, 0) : NULL;
@@ -661,7 +671,7 @@ static int on_sample(struct rstate *t, const tr_record *rec)
     }
     if (seqtab_len(&r->stacks, (uint32_t)sid) > 1)
         sec->stacks = 1;
-    int64_t g = group_add(sec, (uint32_t)sid, (uint32_t)cid, rec->pid, rec->tid, rec->cpu, 1, rec->u.sample.period);
+    int64_t g = group_add(sec, (uint32_t)sid, (uint32_t)cid, rec->pid, rec->tid, rec->cpu, 1, period);
     if (g < 0)
         return -1;
     if (cached && comm == procs_comm(t->procs, rec->tid))
@@ -699,7 +709,7 @@ static int read_trace(struct report *r, struct rstate *t, int fd, tr_read_fn fn,
     so.cache_dir = o->no_cache ? NULL : o->cache_dir ? o->cache_dir : sym_default_cache_dir();
     so.warn = o->quiet ? NULL : sym_warn;
     if ((!o->no_symbolize && !(t->sym = sym_new(&so))) || tpformat_new(&t->tp) < 0 ||
-        (o->no_symbolize && !(t->own_procs = procs_new(NULL)))) {
+        (o->no_symbolize && !(t->own_procs = procs_new(NULL))) || (o->weight && weight_new(o->weight, &t->w) < 0)) {
         cli_warn("out of memory");
         status = CLI_EXIT_FAIL;
         goto out;
@@ -719,7 +729,8 @@ static int read_trace(struct report *r, struct rstate *t, int fd, tr_read_fn fn,
             forget_stacks(t); /* definitions were lost: they may come again */
             continue;
         }
-        if (t->sym ? sym_observe(t->sym, t->rd, &rec) < 0 : procs_feed(t->own_procs, &rec) < 0) {
+        if ((t->sym ? sym_observe(t->sym, t->rd, &rec) < 0 : procs_feed(t->own_procs, &rec) < 0) ||
+            (t->w && weight_observe(t->w, t->rd, &rec) < 0)) {
             rc = TR_E_NOMEM;
             goto nomem;
         }
@@ -758,6 +769,13 @@ static int read_trace(struct report *r, struct rstate *t, int fd, tr_read_fn fn,
     if (t->unresolved && !o->quiet)
         cli_warn("%s: %llu stacks or frames could not be resolved (lost definitions)", shown,
                  (unsigned long long)t->unresolved);
+    if (t->unweighed && !t->weighed) { /* as tr-fold --weight */
+        cli_warn("%s: %s", shown, weight_why(t->w));
+        status = CLI_EXIT_FAIL;
+    } else if (t->unweighed && !o->quiet) {
+        cli_warn("%s: %llu samples left out, not weighed: %s", shown, (unsigned long long)t->unweighed,
+                 weight_why(t->w));
+    }
 out:
     if (t->sym) {
         sym_finish(t->sym);
@@ -766,6 +784,7 @@ out:
     if (map)
         munmap(map, maplen);
     tpformat_free(t->tp);
+    weight_free(t->w);
     tr_reader_free(t->rd);
     procs_free(t->own_procs);
     stacks_frames_free(&t->frames);
@@ -912,7 +931,7 @@ int report_input(struct report *r, const char *path)
     struct rstate t;
     memset(&t, 0, sizeof t);
     int status = read_trace(r, &t, fd, NULL, NULL, shown);
-    int offcpu = r->o.offcpu || (!r->o.event && t.switch_samples && !t.other_samples);
+    int offcpu = r->o.offcpu || (!r->o.event && !r->o.weight && t.switch_samples && !t.other_samples);
     if (status != CLI_EXIT_FAIL && offcpu && t.switch_samples) {
         if (!regular) {
             if (!r->o.quiet)

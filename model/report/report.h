@@ -59,6 +59,7 @@ struct report_opts {
     int json;
     int offcpu;                /* off-CPU report (auto for a file of sched_switch samples) */
     const char *event;         /* only this event's section */
+    const char *weight;        /* samples weighed by this field instead of their period (model/weight.h) */
     /* filters */
     int32_t *pids, *tids; size_t npids, ntids;
     const char **comms, **dsos, **syms; size_t ncomms, ndsos, nsyms;

@@ -7,10 +7,11 @@
 
 #include "cli.h"
 #include "report/report.h"
+#include "weight.h"
 
 enum {
     OPT_CHILDREN = 256, OPT_NO_CHILDREN, OPT_PERIOD, OPT_PERCENT_LIMIT, OPT_PID, OPT_TID, OPT_TIME, OPT_MAX_STACK,
-    OPT_JSON, OPT_OFFCPU, OPT_EVENT, OPT_STDIO, OPT_NO_SYMBOLIZE, OPT_CACHE_DIR, OPT_NO_CACHE,
+    OPT_JSON, OPT_OFFCPU, OPT_EVENT, OPT_STDIO, OPT_NO_SYMBOLIZE, OPT_CACHE_DIR, OPT_NO_CACHE, OPT_WEIGHT,
 };
 
 static const struct cli_opt opts[] = {
@@ -35,6 +36,7 @@ static const struct cli_opt opts[] = {
     {0, "time", "START,END", "only what happened between these times (seconds, as tr-cat prints them)", OPT_TIME, NULL},
     {0, "event", "NAME", "only this event's section", OPT_EVENT, "@event"},
     {0, "offcpu", NULL, "weigh sched_switch samples by blocked time (automatic for a file)", OPT_OFFCPU, NULL},
+    {0, "weight", "EXPR", "weigh samples by a tracepoint field instead of their period, as tr-fold --weight", OPT_WEIGHT, NULL},
     {0, "json", NULL, "JSON Lines for scripts: one object per section", OPT_JSON, NULL},
     {0, "stdio", NULL, "text output (the default; accepted as perf accepts it)", OPT_STDIO, NULL},
     {0, "no-symbolize", NULL, "frames as recorded (raw: [module] addresses)", OPT_NO_SYMBOLIZE, NULL},
@@ -145,6 +147,11 @@ int main(int argc, char **argv)
         case OPT_TIME: parse_time(&o, cli_optarg); break;
         case OPT_EVENT: o.event = cli_optarg; break;
         case OPT_OFFCPU: o.offcpu = 1; break;
+        case OPT_WEIGHT:
+            if (!weight_valid(cli_optarg))
+                cli_die(CLI_EXIT_USAGE, "--weight takes " WEIGHT_SYNTAX ", not '%s'", cli_optarg);
+            o.weight = cli_optarg;
+            break;
         case OPT_JSON: o.json = 1; break;
         case OPT_STDIO: break;
         case OPT_NO_SYMBOLIZE: o.no_symbolize = 1; break;
@@ -154,6 +161,8 @@ int main(int argc, char **argv)
         default: cli_usage_exit();
         }
     }
+    if (o.weight && o.offcpu)
+        cli_die(CLI_EXIT_USAGE, "--weight weighs by a field: not with --offcpu");
     int nin = argc - cli_optind + (input != NULL);
     if (nin > 8)
         cli_die(CLI_EXIT_USAGE, "at most 8 traces are compared");
