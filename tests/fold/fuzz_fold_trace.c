@@ -1,7 +1,8 @@
 /* fuzz_fold_trace.c - tr-fold on hostile traces: the stacks of samples and
  * syscalls folded through the symbolize session (kallsyms, vDSO and perf-map
  * blobs, mappings, unwinding), off-CPU time from sched_switch payloads
- * through libtraceevent, syscall time, and the raw frames.  Built with
+ * through libtraceevent, syscall time, the raw frames, and weights read from
+ * tracepoint payloads and syscall arguments (--weight).  Built with
  * libFuzzer and the record mutator by `make fuzz-fold-trace`; make test
  * replays the trace corpora with it (test_fuzz_fold_trace_replay). */
 #include <stdio.h>
@@ -29,6 +30,7 @@ static void fold_once(const uint8_t *data, size_t size, int mode)
     o.offcpu = mode == 1;
     o.syscall_time = mode == 2;
     o.no_symbolize = mode == 3;
+    o.weight = mode == 4 ? "len,brk,4096<<order,prev_pid*3,ret" : NULL;
     struct fold f;
     struct lines l;
     const char *head;
@@ -48,6 +50,6 @@ static void fold_once(const uint8_t *data, size_t size, int mode)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    for (int mode = 0; mode < 4; mode++) fold_once(data, size, mode);
+    for (int mode = 0; mode < 5; mode++) fold_once(data, size, mode);
     return 0;
 }
