@@ -1,6 +1,6 @@
 /*
  * weight.h - what a record weighs when it is weighed by a field instead of
- * counted: memory flame graphs (tr-fold --weight, tr-export --weight).
+ * counted: memory flame graphs (tr-fold, tr-export and tr-report --weight).
  *
  * The weight is an expression over one field, optionally scaled by a
  * constant N (decimal or 0x hex):

@@ -616,8 +616,12 @@ static int on_sample(struct rstate *t, const tr_record *rec)
     uint64_t period = rec->u.sample.period;
     if (t->w) { /* weighed by a field: a sample without it is not in the profile */
         int rc = weight_of(t->w, t->rd, rec, &period);
-        if (rc <= 0)
-            return rc < 0 ? -1 : (t->unweighed++, 0);
+        if (rc < 0)
+            return -1;
+        if (rc == 0) {
+            t->unweighed++;
+            return 0;
+        }
         t->weighed++;
     }
     if (!strcmp(sec->name, "sched:sched_switch"))
@@ -709,7 +713,8 @@ static int read_trace(struct report *r, struct rstate *t, int fd, tr_read_fn fn,
     so.cache_dir = o->no_cache ? NULL : o->cache_dir ? o->cache_dir : sym_default_cache_dir();
     so.warn = o->quiet ? NULL : sym_warn;
     if ((!o->no_symbolize && !(t->sym = sym_new(&so))) || tpformat_new(&t->tp) < 0 ||
-        (o->no_symbolize && !(t->own_procs = procs_new(NULL))) || (o->weight && weight_new(o->weight, &t->w) < 0)) {
+        (o->no_symbolize && !(t->own_procs = procs_new(NULL))) ||
+        (o->weight && weight_new(o->weight, &t->w) < 0)) {
         cli_warn("out of memory");
         status = CLI_EXIT_FAIL;
         goto out;
