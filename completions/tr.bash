@@ -92,9 +92,11 @@ _tr_export() {
     local cur prev w; _tr_words
     case $prev in
         -o|--output) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --symfs) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+        --debug-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
         --cache-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
     esac
-    if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--pprof --chrome --speedscope -o --output -l --lines --no-inline --cache-dir --no-cache -v --verbose -h --help -V --version " -- "$cur")); return; fi
+    if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--pprof --chrome --speedscope -o --output -l --lines --no-inline --symfs --debug-dir --cache-dir --no-cache -v --verbose -h --help -V --version " -- "$cur")); return; fi
     COMPREPLY=($(compgen -f -- "$cur"))
 }
 complete -F _tr_export tr-export
