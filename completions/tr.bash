@@ -241,9 +241,11 @@ _tr_report() {
         -S|--symbols) COMPREPLY=(); return ;;
         --time) COMPREPLY=(); return ;;
         --event) _tr_reply @event; return ;;
+        --symfs) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+        --debug-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
         --cache-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
     esac
-    if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "-i --input --children --no-children -s --sort -F --fields -n --show-nr-samples --period --percent-limit -g --call-graph -G --inverted --max-stack -c --comms --pid --tid -d --dsos -S --symbols --time --event --offcpu --json --stdio --no-symbolize --cache-dir --no-cache -q --quiet -h --help -V --version " -- "$cur")); return; fi
+    if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "-i --input --children --no-children -s --sort -F --fields -n --show-nr-samples --period --percent-limit -g --call-graph -G --inverted --max-stack -c --comms --pid --tid -d --dsos -S --symbols --time --event --offcpu --json --stdio --no-symbolize --symfs --debug-dir --cache-dir --no-cache -q --quiet -h --help -V --version " -- "$cur")); return; fi
     COMPREPLY=($(compgen -f -- "$cur"))
 }
 complete -F _tr_report tr-report
