@@ -530,7 +530,11 @@ static void html_flame(FILE *out, const char *id, const struct smap *m, double d
     if (mem)
         fclose(mem);
     if (ok) {
-        fprintf(out, "<iframe class=\"flame\" id=\"%s\" title=\"%s\" src=\"data:image/svg+xml;base64,", id, title);
+        /* the frame as tall as the graph (its root frame at the bottom) */
+        const char *h = strstr(svg, " height=\"");
+        int height = h ? atoi(h + 9) : 0;
+        fprintf(out, "<iframe class=\"flame\" id=\"%s\" title=\"%s\" style=\"height:%dpx\" "
+                     "src=\"data:image/svg+xml;base64,", id, title, height > 0 && height < 20000 ? height + 4 : 560);
         base64(out, (const unsigned char *)svg, len);
         fprintf(out, "\"></iframe>\n");
     } else {
@@ -546,7 +550,7 @@ static const char html_style[] =
     "table{border-collapse:collapse;margin:6px 0}td,th{padding:2px 10px;text-align:right;border-bottom:1px solid #eee}"
     "td.l,th.l{text-align:left}tr:target,li:target{background:#ffef9e}"
     "pre{background:#f6f6f6;padding:8px;overflow-x:auto}"
-    "iframe.flame{width:100%;height:560px;border:1px solid #ddd}"
+    "iframe.flame{width:100%;border:1px solid #ddd}"
     "ol.findings li{margin:4px 0;font-size:15px}.none{color:#888}";
 
 static const char html_script[] =

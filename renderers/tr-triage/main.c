@@ -74,6 +74,8 @@ int main(int argc, char **argv)
         cli_die(CLI_EXIT_USAGE, "give one of a command, -p PID or -a (see --help)");
     if (!report && !rec.argc && !rec.duration_ns)
         cli_die(CLI_EXIT_USAGE, "-p and -a need -d SECONDS");
+    if (rec.argc && rec.duration_ns)
+        cli_die(CLI_EXIT_USAGE, "-d is for -p and -a: a command is recorded to its end");
     if (!html && !text && !json)
         html = "triage.html";
 

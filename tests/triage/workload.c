@@ -2,10 +2,12 @@
  *   cpu     CPU-bound in burn_cpu (about 0.4 s)
  *   lock    4 threads contending one mutex in worker_loop (futex waits)
  *   sleep   waiting in nanosleep from wait_for_io (0.3 s, 30 sleeps)
- *   enoent  opening 1,200 missing files from open_missing (ENOENT) */
+ *   enoent  opening 1,200 (or argv[2]) missing files from open_missing (ENOENT)
+ *   spin    burn_cpu until killed (for -p, -a and Ctrl-C) */
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -70,10 +72,14 @@ int main(int argc, char **argv)
             pthread_join(t[i], NULL);
     } else if (!strcmp(w, "sleep")) {
         wait_for_io();
+    } else if (!strcmp(w, "spin")) {
+        for (;;)
+            burn_cpu(10L * 1000 * 1000);
     } else if (!strcmp(w, "enoent")) {
-        return open_missing(1200) == 1200 ? 0 : 1;
+        int n = argc > 2 ? atoi(argv[2]) : 1200;
+        return open_missing(n) == n ? 0 : 1;
     } else {
-        fprintf(stderr, "usage: workload cpu|lock|sleep|enoent\n");
+        fprintf(stderr, "usage: workload cpu|lock|sleep|enoent|spin\n");
         return 2;
     }
     return 0;
