@@ -517,14 +517,14 @@ static void html_flame(FILE *out, const char *id, const struct smap *m, double d
     size_t len = 0;
     FILE *mem = open_memstream(&svg, &len);
     size_t *order = smap_sorted(m);
-    int ok = mem && order && flame_init(&f, &o) == 0;
+    int inited = mem && order && flame_init(&f, &o) == 0, ok = inited;
     for (size_t i = 0; ok && i < m->n; i++) {
         const struct smap_entry *e = &m->e[order[i]];
         ok = flame_add(&f, smap_key(m, e), e->len, (double)e->n / div) == 0;
     }
     if (ok)
         ok = flame_svg(&f, mem) == 0;
-    if (order)
+    if (inited)
         flame_free(&f);
     free(order);
     if (mem)

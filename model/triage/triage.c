@@ -257,17 +257,16 @@ static int field(struct rstate *s, const tr_record *rec, const char *name, int64
     return 1;
 }
 
-static int add_errno(struct tsys *y, int e)
+/* Count errno e among the first TRIAGE_NERRNO met (errors counts them all). */
+static void add_errno(struct tsys *y, int e)
 {
     for (int i = 0; i < TRIAGE_NERRNO; i++) {
         if (y->err[i] == e || !y->errn[i]) {
             y->err[i] = e;
             y->errn[i]++;
-            return 0;
+            return;
         }
     }
-    y->err_other++;
-    return 0;
 }
 
 static int on_syscall_event(struct rstate *s, const tr_record *rec, int enter)
@@ -282,7 +281,6 @@ static int on_syscall_event(struct rstate *s, const tr_record *rec, int enter)
         h->enter_time = rec->time;
         return 0;
     }
-    t->sys_events++;
     if (field(s, rec, "ret", &ret) != 1)
         return 0;
     struct tsys *y = sys_row(t, (uint32_t)id);

@@ -17,12 +17,12 @@
 
 #define TRIAGE_NERRNO 4
 
-/* One syscall's calls, errors (the first TRIAGE_NERRNO errnos met, the rest
- * counted together) and latencies. */
+/* One syscall's calls, errors (all, and by errno for the first TRIAGE_NERRNO
+ * errnos met) and latencies. */
 struct tsys {
     uint32_t nr;
     char name[32];
-    uint64_t calls, errors, ns, err_other;
+    uint64_t calls, errors, ns;
     int err[TRIAGE_NERRNO];
     uint64_t errn[TRIAGE_NERRNO];
     struct lathist lat;
@@ -56,7 +56,6 @@ struct triage {
     /* syscalls */
     struct tsys *sys;
     size_t nsys, capsys;
-    uint64_t sys_events;
     /* threads and the run queue */
     struct tthread *th;
     size_t nth, capth;

@@ -81,7 +81,8 @@ static void descendants(pid_t p, pid_t *v, size_t *n)
         char cp[320];
         snprintf(cp, sizeof cp, "/proc/%d/task/%s/children", (int)p, e->d_name);
         char *s = cli_read_file(cp, NULL);
-        for (char *w = s ? strtok(s, " \n") : NULL; w; w = strtok(NULL, " \n")) {
+        char *save = NULL;
+        for (char *w = s ? strtok_r(s, " \n", &save) : NULL; w; w = strtok_r(NULL, " \n", &save)) {
             if (*n == MAX_PROCS)
                 break;
             v[(*n)++] = (pid_t)atoi(w);
