@@ -240,11 +240,18 @@ static void view_init(struct triage *t, struct view *v)
     if (clock >= 0 && v->wall_ns && clock / (double)v->wall_ns >= 0.5)
         add_finding(v, "counters", "on CPU %.0f %% of its run time (%.2f CPUs busy)", 100 * clock / (double)v->wall_ns,
                     clock / (double)v->wall_ns);
+    /* where the CPU time goes matters when the threads ran at least a tenth of the time they
+     * did not wait for a CPU (a CPU-bound program on a busy machine waits mostly preempted) */
+    uint64_t preempted = 0;
+    for (size_t i = 0; i < t->blame.n; i++)
+        if (!strncmp(smap_key(&t->blame, &t->blame.e[i]), "preempted\t", 10))
+            preempted += t->blame.e[i].n;
+    int cpu_matters = t->cpu_ns * 10 >= (t->thread_ns > preempted ? t->thread_ns - preempted : 0);
     for (size_t i = 0; i < v->ncpu && i < 3; i++) {
         double p = t->cpu_samples ? 100.0 * (double)v->cpu[i].n / (double)t->cpu_samples : 0;
         char anchor[32];
         snprintf(anchor, sizeof anchor, "cpu-%zu", i + 1);
-        if (p >= 20 && t->cpu_samples >= 10 && t->cpu_ns * 10 >= t->thread_ns)
+        if (p >= 20 && t->cpu_samples >= 10 && cpu_matters)
             add_finding(v, anchor, "%.0f %% of CPU samples in %.*s (%s samples)", p, (int)v->cpu[i].len, v->cpu[i].key,
                         commas(v->cpu[i].n, a));
     }
