@@ -569,7 +569,7 @@ void triage_html(struct triage *t, FILE *out)
     struct view v;
     view_init(t, &v);
     char a[32], b[32], c[32], d[32], e[32], buf[512];
-    const char *title = t->o.title ? t->o.title : t->target[0] ? t->target : "trace";
+    const char *title = t->target[0] ? t->target : "trace";
     fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>tr-triage: ", out);
     html_esc(out, title, strlen(title));
     fprintf(out, "</title><style>%s</style></head><body>\n<h1>tr-triage: ", html_style);

@@ -44,7 +44,6 @@ struct triage_opts {
     int quiet;              /* no warnings from the symbolizer */
     int no_cache;
     const char *cache_dir;  /* NULL: the default */
-    const char *title;      /* the page's title (NULL: the target) */
 };
 
 struct triage;

@@ -60,7 +60,7 @@ int main(int argc, char **argv)
         case OPT_JSON: json = 1; break;
         case 'r': report = cli_optarg; break;
         case OPT_NO_CACHE: o.no_cache = 1; break;
-        case 'q': o.quiet = rec.quiet = 1; break;
+        case 'q': o.quiet = 1; break;
         default: cli_usage_exit();
         }
     }

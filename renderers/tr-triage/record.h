@@ -17,7 +17,6 @@ struct triage_rec {
     uint64_t duration_ns;      /* -d */
     unsigned freq;             /* -F */
     const char *output;        /* the trace */
-    int quiet;
     int failed;                /* set: no trace was written (the reason was printed) */
 };
 
