@@ -108,6 +108,16 @@ static const char *errname(int e)
     return n ? n : "E?";
 }
 
+/* The index of y's most frequent errno. */
+static int top_errno(const struct tsys *y)
+{
+    int top = 0;
+    for (int k = 1; k < TRIAGE_NERRNO; k++)
+        if (y->errn[k] > y->errn[top])
+            top = k;
+    return top;
+}
+
 static void add_finding(struct view *v, const char *anchor, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static void add_finding(struct view *v, const char *anchor, const char *fmt, ...)
@@ -273,10 +283,7 @@ static void view_init(struct triage *t, struct view *v)
         const struct tsys *y = &t->sys[v->sys[i]];
         if (y->errors < 10)
             continue;
-        int top = 0;
-        for (int k = 1; k < TRIAGE_NERRNO; k++)
-            if (y->errn[k] > y->errn[top])
-                top = k;
+        int top = top_errno(y);
         char anchor[64];
         snprintf(anchor, sizeof anchor, "sys-%s", y->name);
         add_finding(v, anchor, "%s failed %s times with %s (of %s calls)", y->name, commas(y->errn[top], a),
@@ -365,7 +372,7 @@ void triage_text(struct triage *t, FILE *out)
         const struct tsys *y = &t->sys[v.sys[i]];
         char top[40] = "";
         if (y->errors)
-            snprintf(top, sizeof top, "%s %s", errname(y->err[0]), commas(y->errn[0], buf));
+            snprintf(top, sizeof top, "%s %s", errname(y->err[top_errno(y)]), commas(y->errn[top_errno(y)], buf));
         fprintf(out, "  %-18s %10s %8s  %-16s %10s %10s %10s %10s %10s\n", y->name, commas(y->calls, a),
                 commas(y->errors, b), top, dur(y->ns, c), dur(lathist_quantile(&y->lat, 0.5), d),
                 dur(lathist_quantile(&y->lat, 0.9), e), dur(lathist_quantile(&y->lat, 0.99), buf),
