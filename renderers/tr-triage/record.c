@@ -214,6 +214,8 @@ static pid_t spawn(char **argv, int errfd, int shim_fd)
         fprintf(stderr, "tr-triage: %s: %s\n", argv[0], strerror(errno));
         _exit(127);
     }
+    if (p < 0)
+        cli_die(CLI_EXIT_FAIL, "fork: %s", strerror(errno));
     return p;
 }
 
