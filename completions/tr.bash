@@ -275,3 +275,17 @@ _tr_top() {
     COMPREPLY=($(compgen -c -- "$cur"))
 }
 complete -F _tr_top tr-top
+_tr_triage() {
+    local cur prev w; _tr_words
+    case $prev in
+        -p|--pid) COMPREPLY=($(compgen -W "$(ls /proc | grep -E ^[0-9]+$)" -- "$cur")); return ;;
+        -d|--duration) COMPREPLY=(); return ;;
+        -F|--freq) COMPREPLY=(); return ;;
+        -o|--output) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        -w|--html) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        -r|--report) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    esac
+    if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "-p --pid -a --all-cpus -d --duration -F --freq -o --output -w --html --text --json -r --report --no-cache -q --quiet -h --help -V --version " -- "$cur")); return; fi
+    COMPREPLY=($(compgen -c -- "$cur"))
+}
+complete -F _tr_triage tr-triage
