@@ -262,8 +262,11 @@ static void view_init(struct triage *t, struct view *v)
         char anchor[32];
         snprintf(anchor, sizeof anchor, "cpu-%zu", i + 1);
         if (p >= 20 && t->cpu_samples >= 10 && cpu_matters)
-            add_finding(v, anchor, "%.0f %% of CPU samples in %.*s (%s samples)", p, (int)v->cpu[i].len, v->cpu[i].key,
-                        commas(v->cpu[i].n, a));
+            add_finding(v, anchor, "%.0f %% of CPU samples in %.*s (%s samples)%s", p, (int)v->cpu[i].len, v->cpu[i].key,
+                        commas(v->cpu[i].n, a),
+                        /* the kernel's perf event code runs for the recording's own tracepoints */
+                        !strncmp(v->cpu[i].key, "perf_", 5) ? ": the kernel's perf event code, the recording's own cost"
+                                                             : "");
     }
     for (size_t i = 0; i < v->noff && i < 3; i++) {
         double p = t->thread_ns ? 100.0 * (double)v->off[i].n / (double)t->thread_ns : 0;

@@ -162,22 +162,34 @@ static const char *syscall_of(const sym_frame *f, size_t n, char *buf, size_t le
 }
 
 /* The blame of an off-CPU stack, "SYSCALL\tFUNCTION": the syscall it waits
- * in (else "preempted" or "kernel") and the nearest frame of the program
- * (else the nearest user frame, else "[kernel]"). */
+ * in (else "preempted" or "kernel") and the nearest named frame of the
+ * program (else the program's module, "[dash]", when it has no symbols; else
+ * the nearest named user frame, in a library; else "[kernel]"). */
 static void blame_of(const sym_frame *f, size_t n, int64_t state, char *buf, size_t len)
 {
     char sys[64];
     const char *s = syscall_of(f, n, sys, sizeof sys);
     if (!s)
         s = state == 0 ? "preempted" : "kernel";
-    const char *fn = NULL, *user = NULL;
+    const char *fn = NULL, *user = NULL, *module = NULL;
     for (size_t i = 0; i < n && !fn; i++) {
-        if (!user && !is_kernel(&f[i]))
+        int named = f[i].func && f[i].func[0] != '[';
+        if (!user && named && !is_kernel(&f[i]))
             user = f[i].func;
-        if (is_program(&f[i]))
-            fn = f[i].func;
+        if (is_program(&f[i])) {
+            if (named)
+                fn = f[i].func;
+            else if (!module && f[i].module)
+                module = f[i].module;
+        }
     }
-    snprintf(buf, len, "%s\t%s", s, fn ? fn : user ? user : "[kernel]");
+    if (fn)
+        snprintf(buf, len, "%s\t%s", s, fn);
+    else if (module) {
+        const char *b = strrchr(module, '/');
+        snprintf(buf, len, "%s\t[%s]", s, b ? b + 1 : module);
+    } else
+        snprintf(buf, len, "%s\t%s", s, user ? user : "[kernel]");
 }
 
 /* Fold the resolved frames into ps's map (the root: the task's comm). */
