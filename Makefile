@@ -32,10 +32,11 @@ PKGS := libzstd libdw libelf zlib libtracefs libtraceevent cmocka capstone ncurs
 # zsh runs the zsh completion's case, golang-go is go tool pprof, the reference reader of
 # tr-export --pprof, npm fetches speedscope for tr-export's browser cases (NodeSource's nodejs
 # has its own npm: then the package is not needed), tmux drives tr-top's terminal UI in its cases,
-# ltrace is tr-rec-ltrace's anchor (its cases compare calls, counts and lines with it).
+# ltrace is tr-rec-ltrace's anchor (its cases compare calls, counts and lines with it), curl
+# sends a pprof export to a stand-in ingest API as the README shows it.
 TEST_DEB_PACKAGES := g++ rustc binutils python3 perl procps util-linux mount bsdutils \
 	strace linux-perf trace-cmd zstd jq valgrind libdebuginfod1 chromium nodejs npm clang bc zsh \
-	golang-go tmux ltrace
+	golang-go tmux ltrace curl
 
 ifeq ($(SAN),1)
 B := build/san
@@ -100,7 +101,7 @@ endif
 endif
 
 # --- the fragments -------------------------------------------------------
-include model/model.mk model/symbolize/symbolize.mk model/fold/fold.mk model/report/report.mk
+include model/model.mk model/symbolize/symbolize.mk model/fold/fold.mk model/report/report.mk model/flame/flame.mk model/triage/triage.mk
 include $(sort $(wildcard recorders/*/tool.mk filters/*/tool.mk renderers/*/tool.mk))
 include $(sort $(wildcard tests/*/test.mk))
 -include $(sort $(wildcard bench/*/bench.mk))

@@ -92,10 +92,12 @@ _tr_export() {
     local cur prev w; _tr_words
     case $prev in
         -o|--output) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --symfs) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+        --debug-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
         --weight) COMPREPLY=(); return ;;
         --cache-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
     esac
-    if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--pprof --chrome --speedscope -o --output -l --lines --no-inline --weight --cache-dir --no-cache -v --verbose -h --help -V --version " -- "$cur")); return; fi
+    if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--pprof --chrome --speedscope -o --output -l --lines --no-inline --symfs --debug-dir --weight --cache-dir --no-cache -v --verbose -h --help -V --version " -- "$cur")); return; fi
     COMPREPLY=($(compgen -f -- "$cur"))
 }
 complete -F _tr_export tr-export
@@ -242,9 +244,11 @@ _tr_report() {
         --time) COMPREPLY=(); return ;;
         --event) _tr_reply @event; return ;;
         --weight) COMPREPLY=(); return ;;
+        --symfs) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+        --debug-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
         --cache-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
     esac
-    if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "-i --input --children --no-children -s --sort -F --fields -n --show-nr-samples --period --percent-limit -g --call-graph -G --inverted --max-stack -c --comms --pid --tid -d --dsos -S --symbols --time --event --offcpu --weight --json --stdio --no-symbolize --cache-dir --no-cache -q --quiet -h --help -V --version " -- "$cur")); return; fi
+    if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "-i --input --children --no-children -s --sort -F --fields -n --show-nr-samples --period --percent-limit -g --call-graph -G --inverted --max-stack -c --comms --pid --tid -d --dsos -S --symbols --time --event --offcpu --weight --json --stdio --no-symbolize --symfs --debug-dir --cache-dir --no-cache -q --quiet -h --help -V --version " -- "$cur")); return; fi
     COMPREPLY=($(compgen -f -- "$cur"))
 }
 complete -F _tr_report tr-report
@@ -274,3 +278,17 @@ _tr_top() {
     COMPREPLY=($(compgen -c -- "$cur"))
 }
 complete -F _tr_top tr-top
+_tr_triage() {
+    local cur prev w; _tr_words
+    case $prev in
+        -p|--pid) COMPREPLY=($(compgen -W "$(ls /proc | grep -E ^[0-9]+$)" -- "$cur")); return ;;
+        -d|--duration) COMPREPLY=(); return ;;
+        -F|--freq) COMPREPLY=(); return ;;
+        -o|--output) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        -w|--html) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        -r|--report) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    esac
+    if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "-p --pid -a --all-cpus -d --duration -F --freq -o --output -w --html --text --json -r --report --no-cache -q --quiet -h --help -V --version " -- "$cur")); return; fi
+    COMPREPLY=($(compgen -c -- "$cur"))
+}
+complete -F _tr_triage tr-triage

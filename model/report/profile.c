@@ -38,6 +38,7 @@ void report_opts_free(struct report_opts *o)
     free(o->comms);
     free(o->dsos);
     free(o->syms);
+    free(o->debug_dirs);
 }
 
 static const char *const key_names[] = {"comm", "pid", "tid", "dso", "sym", "srcline", "cpu"};
@@ -712,6 +713,8 @@ static int read_trace(struct report *r, struct rstate *t, int fd, tr_read_fn fn,
     so.lines = has_key(o, RK_SRCLINE);
     so.cache_dir = o->no_cache ? NULL : o->cache_dir ? o->cache_dir : sym_default_cache_dir();
     so.warn = o->quiet ? NULL : sym_warn;
+    so.symfs = o->symfs;
+    so.debug_dirs = o->debug_dirs;
     if ((!o->no_symbolize && !(t->sym = sym_new(&so))) || tpformat_new(&t->tp) < 0 ||
         (o->no_symbolize && !(t->own_procs = procs_new(NULL))) ||
         (o->weight && weight_new(o->weight, &t->w) < 0)) {
@@ -868,6 +871,9 @@ static int offcpu_pass(struct report *r, const char *path, uint64_t switches)
     fo.no_symbolize = r->o.no_symbolize;
     fo.no_cache = r->o.no_cache;
     fo.cache_dir = r->o.cache_dir;
+    fo.symfs = r->o.symfs;
+    fo.debug_dirs = r->o.debug_dirs;
+    fo.ndebug_dirs = r->o.ndebug_dirs;
     struct fold f;
     if (fold_init(&f, &fo) < 0) {
         cli_warn("out of memory");

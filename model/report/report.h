@@ -66,6 +66,9 @@ struct report_opts {
     uint64_t time_from, time_to; int have_from, have_to;  /* absolute, ns */
     int no_symbolize, no_cache, quiet;
     const char *cache_dir;
+    const char *symfs;              /* look for the recorded binaries under this root first */
+    const char **debug_dirs;        /* build-id trees to search, NULL-terminated (NULL: none) */
+    size_t ndebug_dirs;
 };
 
 void report_opts_init(struct report_opts *o);

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <linux/perf_event.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,7 +46,9 @@ const char *exp_event(struct exp *x, uint32_t id, const tr_event_def **def)
 
 int exp_period_is_ns(const tr_event_def *def)
 {
-    return def && def->kind == TR_EV_SOFTWARE && (!strcmp(def->name, "cpu-clock") || !strcmp(def->name, "task-clock"));
+    /* by config, not name: perf names events with their modifiers ("cpu-clock/period=1000/") */
+    return def && def->kind == TR_EV_SOFTWARE &&
+           (def->config == PERF_COUNT_SW_CPU_CLOCK || def->config == PERF_COUNT_SW_TASK_CLOCK);
 }
 
 static int is_switch(const char *name)

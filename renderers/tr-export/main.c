@@ -11,7 +11,8 @@
 #include "export.h"
 #include "weight.h"
 
-enum { OPT_PPROF = 256, OPT_CHROME, OPT_SPEEDSCOPE, OPT_NO_INLINE, OPT_CACHE_DIR, OPT_NO_CACHE, OPT_WEIGHT };
+enum { OPT_PPROF = 256, OPT_CHROME, OPT_SPEEDSCOPE, OPT_NO_INLINE, OPT_SYMFS, OPT_DEBUG_DIR, OPT_CACHE_DIR, OPT_NO_CACHE,
+       OPT_WEIGHT };
 
 static const struct cli_opt opts[] = {
     {0, "pprof", NULL, "pprof profile.proto, gzipped (go tool pprof, continuous profilers)", OPT_PPROF, NULL},
@@ -20,6 +21,8 @@ static const struct cli_opt opts[] = {
     {'o', "output", "FILE", "write to FILE (default: standard output)", 0, "file"},
     {'l', "lines", NULL, "source files and lines of frames (slower: reads the line tables)", 0, NULL},
     {0, "no-inline", NULL, "drop inlined frames (default: kept)", OPT_NO_INLINE, NULL},
+    {0, "symfs", "DIR", "look for the recorded binaries under DIR first", OPT_SYMFS, "dir"},
+    {0, "debug-dir", "DIR", "a build-id tree to search (repeatable; tr-archive -d writes one)", OPT_DEBUG_DIR, "dir"},
     {0, "weight", "EXPR", "--pprof: a bytes sample type weighed by a field, as tr-fold --weight", OPT_WEIGHT, NULL},
     {0, "cache-dir", "DIR", "symbolization cache directory (default ~/.cache/tr)", OPT_CACHE_DIR, "dir"},
     {0, "no-cache", NULL, "neither read nor write the symbolization cache", OPT_NO_CACHE, NULL},
@@ -126,10 +129,14 @@ out:
 int main(int argc, char **argv)
 {
     const struct exp_format *fmt = NULL;
-    const char *output = NULL, *cache_dir = NULL;
+    const char *output = NULL, *cache_dir = NULL, *symfs = NULL;
     int no_cache = 0, verbose = 0, formats = 0;
     struct exp x = {0};
     cli_init(&tool, argc, argv);
+    const char **dirs = calloc((size_t)argc + 1, sizeof *dirs);
+    size_t ndirs = 0;
+    if (!dirs)
+        cli_die(CLI_EXIT_FAIL, "out of memory");
     int c;
     while ((c = cli_getopt(argc, argv)) != -1) {
         switch (c) {
@@ -139,6 +146,8 @@ int main(int argc, char **argv)
         case 'o': output = cli_optarg; break;
         case 'l': x.lines = 1; break;
         case OPT_NO_INLINE: x.no_inline = 1; break;
+        case OPT_SYMFS: symfs = cli_optarg; break;
+        case OPT_DEBUG_DIR: dirs[ndirs++] = cli_optarg; break;
         case OPT_WEIGHT:
             if (!weight_valid(cli_optarg))
                 cli_die(CLI_EXIT_USAGE, "--weight takes " WEIGHT_SYNTAX ", not '%s'", cli_optarg);
@@ -175,7 +184,10 @@ int main(int argc, char **argv)
     so.warn = sym_warn;
     so.each_process = verbose;
     so.lines = x.lines;
+    so.symfs = symfs;
+    so.debug_dirs = dirs;
     int status = run(&x, fmt, fd, &so);
+    free(dirs);
     if (x.out != stdout) {
         if (fclose(x.out) != 0 && status != CLI_EXIT_FAIL) {
             cli_warn("write error: %s: %s", output, strerror(errno));

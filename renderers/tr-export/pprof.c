@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "array.h"
 #include "cli.h"
@@ -26,7 +27,8 @@
 #include "weight.h"
 
 struct pevent { int ns, offcpu, have_period, weighed; uint64_t period; };
-struct pvals { uint64_t count, period, blocked, bytes; };
+/* a sample's values; exe: the mapping id of its process's executable (0 unknown) */
+struct pvals { uint64_t count, period, blocked, exe, bytes; };
 
 struct pprof {
     struct smap strs;      /* string -> its index in the string table (the entry's) */
@@ -40,6 +42,7 @@ struct pprof {
     struct pvals *v;
     size_t cap_v;
     hashmap cache;         /* (event << 32 | stack, pid << 32 | tid) -> sample index + 1 */
+    hashmap exe;           /* (pid, 0) -> the mapping id of its executable + 1 (0: none) */
     offcpu *off;
     weight *w;             /* --weight */
     uint64_t *key;         /* the sample key being built */
@@ -74,17 +77,41 @@ static void push(struct pprof *p, uint64_t v)
         p->key[p->nkey++] = v;
 }
 
-static uint64_t mapping_id(struct pprof *p, struct exp *x, int32_t pid, uint64_t addr)
+static uint64_t map_id(struct pprof *p, const procs_map *m)
 {
-    const procs_map *m = procs_lookup(x->procs, pid, addr);
-    if (!m)
-        return 0;
     char hex[2 * PROCS_BUILD_ID_MAX + 1];
     for (size_t i = 0; i < m->build_id_len; i++)
         snprintf(hex + 2 * i, 3, "%02x", m->build_id[i]);
     hex[2 * m->build_id_len] = 0;
     uint64_t k[5] = {m->start, m->end, m->pgoff, str(p, m->path), str(p, hex)};
     return (uint64_t)(intern(p, &p->maps, k, 5) + 1);
+}
+
+static uint64_t mapping_id(struct pprof *p, struct exp *x, int32_t pid, uint64_t addr)
+{
+    const procs_map *m = procs_lookup(x->procs, pid, addr);
+    return m ? map_id(p, m) : 0;
+}
+
+/* The mapping id of the executable of process pid now, 0 unknown: its
+ * lowest executable map of a file (the program is mapped below its
+ * libraries, ld.so included), found once per pid until the maps change. */
+static uint64_t exe_id(struct pprof *p, struct exp *x, int32_t pid)
+{
+    void *hit = hashmap_get(&p->exe, (uint32_t)pid, 0);
+    if (hit)
+        return (uint64_t)(uintptr_t)hit - 1;
+    procs_proc *pr = procs_proc_get(x->procs, pid);
+    procs_map *m;
+    uint64_t id = 0;
+    for (size_t it = 0; pr && (m = procs_maps_next(pr, &it));)
+        if (m->path[0] == '/' && m->path[1] != '/' && (!m->prot || (m->prot & PROT_EXEC))) {
+            id = map_id(p, m);
+            break;
+        }
+    if (hashmap_put(&p->exe, (uint32_t)pid, 0, (void *)(uintptr_t)(id + 1)) < 0)
+        p->nomem = 1;
+    return id;
 }
 
 static uint64_t function_id(struct pprof *p, const char *name, const char *file)
@@ -136,8 +163,8 @@ static int64_t event_index(struct pprof *p, const char *name, const tr_event_def
     return (int64_t)i;
 }
 
-/* The sample index of the key built, its values made. */
-static int64_t sample_index(struct pprof *p)
+/* The sample index of the key built for process pid, its values made. */
+static int64_t sample_index(struct pprof *p, struct exp *x, int32_t pid)
 {
     if (p->nomem)
         return -1;
@@ -146,8 +173,8 @@ static int64_t sample_index(struct pprof *p)
     if (i < 0 || array_reserve(&p->v, &p->cap_v, (size_t)i + 1, sizeof *p->v, 256) < 0)
         return p->nomem = 1, -1;
     if (p->samples.n > before) /* a new one (not the last one again) */
-        p->v[i] = (struct pvals){0};
-    return i;
+        p->v[i] = (struct pvals){.exe = exe_id(p, x, pid)};
+    return p->nomem ? -1 : i;
 }
 
 /* The key of a record's sample: event, comm, pid, then its locations, leaf first. */
@@ -215,8 +242,10 @@ static int add_weight(struct pprof *p, struct exp *x, const tr_record *rec, int6
 static int pprof_record(void *st, struct exp *x, const tr_record *rec)
 {
     struct pprof *p = st;
-    if (procs_may_remap(rec->type) && p->cache.count)
+    if (procs_may_remap(rec->type)) {
         hashmap_free(&p->cache);
+        hashmap_free(&p->exe);
+    }
     if (p->w && weight_observe(p->w, x->r, rec) < 0)
         return errno = ENOMEM, -1;
     offcpu_switch_info sw;
@@ -236,7 +265,7 @@ static int pprof_record(void *st, struct exp *x, const tr_record *rec)
         if (hit) {
             i = (int64_t)((uintptr_t)hit - 1);
         } else {
-            if (build_key(p, x, rec, ev, NULL) < 0 || (i = sample_index(p)) < 0 ||
+            if (build_key(p, x, rec, ev, NULL) < 0 || (i = sample_index(p, x, rec->pid)) < 0 ||
                 (cached && hashmap_put(&p->cache, a, b, (void *)(uintptr_t)(i + 1)) < 0))
                 return errno = ENOMEM, -1;
         }
@@ -249,7 +278,7 @@ static int pprof_record(void *st, struct exp *x, const tr_record *rec)
         char buf[64];
         int64_t ev = event_index(p, "syscalls", NULL);
         if (ev < 0 || build_key(p, x, rec, ev, exp_call_name(x, rec, buf, sizeof buf)) < 0 ||
-            (i = sample_index(p)) < 0)
+            (i = sample_index(p, x, rec->pid)) < 0)
             return errno = ENOMEM, -1;
         p->v[i].count++;
         p->v[i].period += rec->type == TR_REC_SYSCALL ? rec->u.syscall.duration : rec->u.libcall.duration;
@@ -351,9 +380,22 @@ static int pprof_finish(void *st, struct exp *x)
         if (sub.nomem || gz_field(&g, &scratch, 2, &m) < 0)
             goto out;
     }
-    /* mappings */
-    for (size_t i = 0; i < p->maps.n; i++) {
-        size_t nk;
+    /* mappings, the main binary first (pprof's "File:"): the executable of the
+     * processes of most samples */
+    size_t first = 0;
+    if (p->maps.n) {
+        uint64_t *w = calloc(p->maps.n + 1, sizeof *w);
+        if (!w)
+            goto out;
+        for (size_t i = 0; i < p->samples.n; i++)
+            w[p->v[i].exe] += p->v[i].count;
+        for (size_t i = 1; i < p->maps.n; i++)
+            if (w[i + 1] > w[first + 1])
+                first = i;
+        free(w);
+    }
+    for (size_t j = 0; j < p->maps.n; j++) {
+        size_t i = j == 0 ? first : j - 1 < first ? j - 1 : j, nk;
         const uint64_t *k = key_at(p, &p->maps, i, &nk);
         if (!k)
             goto out;
@@ -489,6 +531,7 @@ static void pprof_free(void *st)
     free(p->key);
     free(p->lkey);
     hashmap_free(&p->cache);
+    hashmap_free(&p->exe);
     offcpu_free(p->off);
     weight_free(p->w);
     free(p);

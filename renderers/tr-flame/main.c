@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "flame.h"
+#include "flame/flame.h"
 
 enum {
     OPT_TITLE = 256, OPT_SUBTITLE, OPT_WIDTH, OPT_HEIGHT, OPT_MINWIDTH, OPT_FONTTYPE, OPT_FONTSIZE,

@@ -11,7 +11,8 @@
 
 enum {
     OPT_CHILDREN = 256, OPT_NO_CHILDREN, OPT_PERIOD, OPT_PERCENT_LIMIT, OPT_PID, OPT_TID, OPT_TIME, OPT_MAX_STACK,
-    OPT_JSON, OPT_OFFCPU, OPT_EVENT, OPT_STDIO, OPT_NO_SYMBOLIZE, OPT_CACHE_DIR, OPT_NO_CACHE, OPT_WEIGHT,
+    OPT_JSON, OPT_OFFCPU, OPT_EVENT, OPT_STDIO, OPT_NO_SYMBOLIZE, OPT_SYMFS, OPT_DEBUG_DIR, OPT_CACHE_DIR, OPT_NO_CACHE,
+    OPT_WEIGHT,
 };
 
 static const struct cli_opt opts[] = {
@@ -40,6 +41,8 @@ static const struct cli_opt opts[] = {
     {0, "json", NULL, "JSON Lines for scripts: one object per section", OPT_JSON, NULL},
     {0, "stdio", NULL, "text output (the default; accepted as perf accepts it)", OPT_STDIO, NULL},
     {0, "no-symbolize", NULL, "frames as recorded (raw: [module] addresses)", OPT_NO_SYMBOLIZE, NULL},
+    {0, "symfs", "DIR", "look for the recorded binaries under DIR first", OPT_SYMFS, "dir"},
+    {0, "debug-dir", "DIR", "a build-id tree to search (repeatable; tr-archive -d writes one)", OPT_DEBUG_DIR, "dir"},
     {0, "cache-dir", "DIR", "symbolization cache directory (default ~/.cache/tr)", OPT_CACHE_DIR, "dir"},
     {0, "no-cache", NULL, "neither read nor write the symbolization cache", OPT_NO_CACHE, NULL},
     {'q', "quiet", NULL, "no warnings", 0, NULL},
@@ -102,6 +105,8 @@ int main(int argc, char **argv)
     report_opts_init(&o);
     const char *input = NULL, *bad;
     cli_init(&tool, argc, argv);
+    if (!(o.debug_dirs = calloc((size_t)argc + 1, sizeof *o.debug_dirs)))
+        cli_die(CLI_EXIT_FAIL, "out of memory");
     int c;
     while ((c = cli_getopt(argc, argv)) != -1) {
         switch (c) {
@@ -155,6 +160,8 @@ int main(int argc, char **argv)
         case OPT_JSON: o.json = 1; break;
         case OPT_STDIO: break;
         case OPT_NO_SYMBOLIZE: o.no_symbolize = 1; break;
+        case OPT_SYMFS: o.symfs = cli_optarg; break;
+        case OPT_DEBUG_DIR: o.debug_dirs[o.ndebug_dirs++] = cli_optarg; break;
         case OPT_CACHE_DIR: o.cache_dir = cli_optarg, o.no_cache = 0; break;
         case OPT_NO_CACHE: o.no_cache = 1; break;
         case 'q': o.quiet = 1; break;

@@ -8,11 +8,11 @@ cd "$(dirname "$0")/../.."
 secs=${1:-60}
 out=build/fuzz
 mkdir -p "$out/corpus" tests/flame/fuzz-regress
-bash renderers/tr-flame/embed.sh renderers/tr-flame/script.js renderers/tr-flame/style.css > "$out/script.c"
+bash model/flame/embed.sh model/flame/script.js model/flame/style.css > "$out/script.c"
 cflags="-g -O1 -std=c11 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Iformat -Imodel -Icli"
-clang $cflags -Irenderers/tr-flame \
-    tests/flame/fuzz_folded.c renderers/tr-flame/flame.c renderers/tr-flame/svg.c \
-    renderers/tr-flame/palette.c "$out/script.c" cli/cli.c format/*.c model/*.c -lzstd -lm \
+clang $cflags -Imodel/flame \
+    tests/flame/fuzz_folded.c model/flame/flame.c model/flame/svg.c \
+    model/flame/palette.c "$out/script.c" cli/cli.c format/*.c model/*.c -lzstd -lm \
     -o "$out/fuzz_folded"
 clang $cflags -Imodel/fold \
     tests/fold/fuzz_perfscript.c model/fold/perfscript.c format/*.c model/*.c -lzstd -lm \

@@ -1,13 +1,11 @@
 CLI_TEST_DIRS += tests/flame/cases
 UNIT_TESTS += test_folded
 test_folded_SRCS := tests/flame/test_folded.c
-CFLAGS_tests/flame := -Irenderers/tr-flame
+CFLAGS_tests/flame := -Imodel/flame
 
 # the fuzz target's kept inputs, replayed by make test (and under SAN=1)
 UNIT_TESTS += test_fuzz_folded_replay
-test_fuzz_folded_replay_SRCS := tests/flame/fuzz_folded_replay.c tests/flame/fuzz_folded.c \
-	renderers/tr-flame/flame.c renderers/tr-flame/svg.c renderers/tr-flame/palette.c \
-	renderers/tr-flame/script.c
+test_fuzz_folded_replay_SRCS := tests/flame/fuzz_folded_replay.c tests/flame/fuzz_folded.c $(FLAME_SRCS)
 
 # make fuzz-folded [FUZZ_SECONDS=60]: libFuzzer (clang, ASan+UBSan) on the folded-text
 # parser, tr-flame's model and SVG writer, then on the perf script folding

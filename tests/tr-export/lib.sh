@@ -8,14 +8,17 @@ pprof() {
 }
 # leaves: "count function" of folded lines on stdin, by the leaf, largest first
 leaves() { awk '{ n = $NF; sub(/ [0-9]+$/, ""); k = split($0, f, ";"); s[f[k]] += n } END { for (l in s) print s[l], l }' | sort -k1,1nr -k2; }
-# speedscope's web app (its npm package, installed once into build/npm: registry.npmjs.org)
+# speedscope's web app: its npm package, which `make test` fetches into build/npm
+# (tests/tr-export/test.mk)
 speedscope_app() {
-    local d="$TR_ROOT/build/npm"
-    if ! [ -f "$d/node_modules/speedscope/dist/release/index.html" ]; then
-        mkdir -p "$d" && (cd "$d" && npm install --no-audit --no-fund --prefix "$d" speedscope > npm.log 2>&1) ||
-            { cat "$d/npm.log" >&2; exit 1; }
-    fi
-    echo "$d/node_modules/speedscope/dist/release"
+    local d="$TR_ROOT/build/npm/node_modules/speedscope/dist/release"
+    [ -f "$d/index.html" ] ||
+        { echo "speedscope's web app is not in build/npm: make test fetches it (tests/tr-export/test.mk)" >&2; exit 1; }
+    echo "$d"
 }
 # speedscope FILE: what speedscope shows of FILE in headless Chromium
-speedscope() { timeout 150 node "$TR_ROOT/tests/tr-export/speedscope.js" "$(speedscope_app)" "$1"; }
+speedscope() {
+    local app
+    app=$(speedscope_app) || exit 1
+    timeout 150 node "$TR_ROOT/tests/tr-export/speedscope.js" "$app" "$1"
+}

@@ -218,6 +218,14 @@ static void add_stack(struct flame *f, const char *s, size_t len, double c1, dou
     f->pn = nf;
 }
 
+int flame_add(struct flame *f, const char *stack, size_t len, double count)
+{
+    f->ncounts = 1;
+    f->lines++;
+    add_stack(f, stack, len, count, 0);
+    return f->oom ? -1 : 0;
+}
+
 static int bad_line(struct flame *f, struct lines *l, const char *shown, const char *why)
 {
     if (!f->o->lenient) {

@@ -1,6 +1,8 @@
 /*
  * flame.h - tr-flame's model: folded stacks merged into a tree of frames
  * (siblings of one name are always one frame), and its SVG rendering.
+ * tr-flame reads folded text (flame_read); a tool holding folded stacks
+ * adds them one by one (flame_add) and embeds the same SVG (tr-triage).
  */
 #ifndef TR_FLAME_H
 #define TR_FLAME_H
@@ -78,6 +80,9 @@ int flame_init(struct flame *f, const struct flame_opts *o);
 void flame_free(struct flame *f);
 /* Read folded text from fd; returns a CLI_EXIT_* status (errors printed). */
 int flame_read(struct flame *f, int fd, const char *shown);
+/* Add one folded stack ("a;b;c", len bytes) counted count times: 0, or -1
+ * out of memory. */
+int flame_add(struct flame *f, const char *stack, size_t len, double count);
 /* Write the SVG; returns a CLI_EXIT_* status. */
 int flame_svg(struct flame *f, FILE *out);
 
