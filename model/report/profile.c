@@ -895,6 +895,7 @@ static int offcpu_pass(struct report *r, const char *path, uint64_t switches)
         sec->samples = switches;
     }
     fold_free(&f);
+    fo.debug_dirs = NULL; /* the report's own, freed with its options */
     fold_opts_free(&fo);
     return status;
 }
