@@ -100,7 +100,7 @@ endif
 endif
 
 # --- the fragments -------------------------------------------------------
-include model/model.mk model/symbolize/symbolize.mk model/fold/fold.mk model/report/report.mk
+include model/model.mk model/symbolize/symbolize.mk model/fold/fold.mk model/report/report.mk model/uprobe/uprobe.mk
 include $(sort $(wildcard recorders/*/tool.mk filters/*/tool.mk renderers/*/tool.mk))
 include $(sort $(wildcard tests/*/test.mk))
 -include $(sort $(wildcard bench/*/bench.mk))
