@@ -24,6 +24,18 @@ const char *uprobe_tracefs(void)
     return dir;
 }
 
+/* The kernel's reason for the last refused definition: error_log's last "error: " line */
+static void last_error(char *buf, size_t len)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/error_log", uprobe_tracefs());
+    char *text = cli_read_file(path, NULL), *last = NULL;
+    for (char *p = text; p && (p = strstr(p, " error: ")); p += 8)
+        last = p + 8;
+    snprintf(buf, len, "%.*s", last ? (int)strcspn(last, "\n") : 0, last ? last : "");
+    free(text);
+}
+
 static int write_events(const char *line, char *err, size_t errlen)
 {
     char path[256];
@@ -37,7 +49,11 @@ static int write_events(const char *line, char *err, size_t errlen)
     int e = errno;
     close(fd);
     if (n < 0) {
-        snprintf(err, errlen, "%s: cannot write \"%.*s\": %s", path, (int)strcspn(line, "\n"), line, strerror(e));
+        char why[160] = "";
+        if (line[0] != '-')
+            last_error(why, sizeof why);
+        snprintf(err, errlen, "%s: cannot write \"%.*s\": %s", path, (int)strcspn(line, "\n"), line,
+                 why[0] ? why : strerror(e));
         errno = e;
         return -1;
     }
