@@ -33,9 +33,10 @@ PKGS := libzstd libdw libelf zlib libtracefs libtraceevent cmocka capstone ncurs
 # tr-export --pprof, npm fetches speedscope for tr-export's browser cases (NodeSource's nodejs
 # has its own npm: then the package is not needed), tmux drives tr-top's terminal UI in its cases,
 # ltrace is tr-rec-ltrace's anchor (its cases compare calls, counts and lines with it).
+# systemtap-sdt-dev: <sys/sdt.h>, the SDT probe of tr-rec-perf's user probe cases (tests/perf/probed.c).
 TEST_DEB_PACKAGES := g++ rustc binutils python3 perl procps util-linux mount bsdutils \
 	strace linux-perf trace-cmd zstd jq valgrind libdebuginfod1 chromium nodejs npm clang bc zsh \
-	golang-go tmux ltrace
+	golang-go tmux ltrace systemtap-sdt-dev
 
 ifeq ($(SAN),1)
 B := build/san

@@ -151,7 +151,7 @@ int main(int argc, char **argv)
     }
     if (list) {
         /* -l [GLOB] [BIN...]: with binaries, their SDT probes */
-        const char *glob = cli_optind < argc && access(argv[cli_optind], F_OK) ? argv[cli_optind++] : NULL;
+        const char *glob = cli_optind < argc && !uprobes_is_bin(argv[cli_optind]) ? argv[cli_optind++] : NULL;
         char why[512];
         if (cli_optind < argc && uprobes_list_sdt(glob, argv + cli_optind, argc - cli_optind, why, sizeof why) < 0)
             cli_die(CLI_EXIT_FAIL, "%s", why);
@@ -198,6 +198,7 @@ int main(int argc, char **argv)
         add_events(&o, specs[i]);
     cli_ignore_sigpipe();
     int status = o.stat ? perf_stat(&o) : perf_record(&o);
+    uprobes_remove(); /* the events on them are closed; cli_exit may end by the command's signal */
     perf_tracefs_release();
     cli_exit(cli_finish_stdout(status));
 }

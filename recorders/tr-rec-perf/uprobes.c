@@ -69,6 +69,14 @@ static char *resolve_bin(const char *name)
     return r;
 }
 
+int uprobes_is_bin(const char *name)
+{
+    char *p = strpbrk(name, "*?[:") ? NULL : resolve_bin(name);
+    int found = p != NULL;
+    free(p);
+    return found;
+}
+
 struct paths { char **v; size_t n; };
 
 static void paths_add(struct paths *p, char *path)

@@ -22,6 +22,8 @@ int uprobes_make(const char *spec, char *const *cmd, const pid_t *pids, int npid
                  size_t max, char *why, size_t why_len);
 /* Remove this run's probes (after the perf events on them are closed; also at exit). */
 void uprobes_remove(void);
+/* Whether name is a binary: a path, a library the loader finds or a command in PATH. */
+int uprobes_is_bin(const char *name);
 /* -l with binaries: the SDT probes of each bin whose sdt_PROVIDER:NAME matches glob
  * (NULL: all); 0, or -1 with a reason in why. */
 int uprobes_list_sdt(const char *glob, char *const *bins, int nbins, char *why, size_t why_len);
