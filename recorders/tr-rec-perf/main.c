@@ -13,8 +13,8 @@ enum { OPT_CALL_GRAPH = 256, OPT_STAT, OPT_DURATION, OPT_DETAILED, OPT_PER_THREA
 
 static const struct cli_opt opts[] = {
     {'e', "event", "EVENT", "event to sample or count (repeatable, comma lists); default cycles, "
-                            "else cpu-clock; user probes: 'probe:BIN:FUNC[+OFF|%return] [ARG...]', "
-                            "'sdt:BIN:PROVIDER:NAME', sdt_PROVIDER:NAME", 0, "@event"},
+                            "else cpu-clock; also user and SDT probes (probe... and sdt..., see the man page)", 0,
+     "@event"},
     {'F', "freq", "HZ", "sample at HZ per second (default 999)", 0, NULL},
     {'c', "count", "PERIOD", "sample every PERIOD events", 0, NULL},
     {'g', NULL, NULL, "record call graphs (frame pointers, user and kernel)", 0, NULL},

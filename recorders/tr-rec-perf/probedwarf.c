@@ -24,6 +24,7 @@ struct dwfunc {
     Dwarf *dw;
     Dwarf_Die func;
     Dwarf_CFI *cfi;
+    int own_cfi;          /* .eh_frame's, freed here (.debug_frame's is the Dwarf's) */
     uint64_t entry;
 };
 
@@ -56,8 +57,8 @@ struct dwfunc *dwf_open(const char *path, uint64_t func_vaddr)
         f->entry = bk[0];
     free(bk);
     f->cfi = dwarf_getcfi(f->dw);
-    if (!f->cfi)
-        f->cfi = dwarf_getcfi_elf(dwarf_getelf(f->dw));
+    if (!f->cfi && (f->cfi = dwarf_getcfi_elf(dwarf_getelf(f->dw))))
+        f->own_cfi = 1;
     return f;
 fail:
     dwf_close(f);
@@ -68,6 +69,8 @@ void dwf_close(struct dwfunc *f)
 {
     if (!f)
         return;
+    if (f->own_cfi)
+        dwarf_cfi_end(f->cfi);
     if (f->dw)
         dwarf_end(f->dw);
     if (f->fd >= 0)
