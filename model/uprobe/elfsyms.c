@@ -76,24 +76,32 @@ static int read_symtab(struct elffile *f, Elf *e, Elf_Scn *scn, GElf_Shdr *sh, E
     return 0;
 }
 
-int elf_load(struct elffile *f, const char *path, char *err, size_t errlen)
+Elf *elf_open_file(const char *path, int *fd, char *err, size_t errlen)
 {
-    memset(f, 0, sizeof *f);
     elf_version(EV_CURRENT);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
+    if ((*fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
         snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        return -1;
+        return NULL;
     }
-    Elf *e = elf_begin(fd, ELF_C_READ, NULL);
+    Elf *e = elf_begin(*fd, ELF_C_READ, NULL);
     GElf_Ehdr eh;
     if (!e || !gelf_getehdr(e, &eh) || eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_machine != EM_X86_64) {
         snprintf(err, errlen, "%s: not an x86-64 ELF file", path);
         if (e)
             elf_end(e);
-        close(fd);
-        return -1;
+        close(*fd);
+        return NULL;
     }
+    return e;
+}
+
+int elf_load(struct elffile *f, const char *path, char *err, size_t errlen)
+{
+    memset(f, 0, sizeof *f);
+    int fd;
+    Elf *e = elf_open_file(path, &fd, err, errlen);
+    if (!e)
+        return -1;
     f->path = strdup(path);
     size_t nph = 0;
     elf_getphdrnum(e, &nph);

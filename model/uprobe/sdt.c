@@ -4,8 +4,6 @@
  * semaphore's address, then provider, name and argument strings.  A prelinked file's
  * addresses move with .stapsdt.base.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <gelf.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,20 +44,15 @@ static int push(struct sdt_probes *out, const char *desc, size_t len, uint64_t b
 int sdt_read(const char *path, struct sdt_probes *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
-    elf_version(EV_CURRENT);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        return -1;
-    }
-    Elf *e = elf_begin(fd, ELF_C_READ, NULL);
+    int fd;
+    Elf *e = elf_open_file(path, &fd, err, errlen);
     size_t shstrndx;
-    if (!e || elf_kind(e) != ELF_K_ELF || elf_getshdrstrndx(e, &shstrndx) < 0) {
-        snprintf(err, errlen, "%s: not an ELF file", path);
-        if (e)
-            elf_end(e);
-        close(fd);
+    if (!e)
         return -1;
+    if (elf_getshdrstrndx(e, &shstrndx) < 0) {
+        elf_end(e);
+        close(fd);
+        return 0; /* no sections: no notes */
     }
     uint64_t base_now = 0;
     for (Elf_Scn *scn = NULL; (scn = elf_nextscn(e, scn));) {

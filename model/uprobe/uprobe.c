@@ -93,7 +93,8 @@ int uprobe_cleanup_stale(const char *prefix, const char *comm, char *err, size_t
             continue;
         char line[300];
         snprintf(line, sizeof line, "-:%s\n", g);
-        if (write_events(line, err, errlen) < 0 && errno != EBUSY) { /* busy: in use, not stale */
+        /* busy: in use, not stale; gone: another run removed it meanwhile */
+        if (write_events(line, err, errlen) < 0 && errno != EBUSY && errno != ENOENT) {
             free(text);
             return -1;
         }

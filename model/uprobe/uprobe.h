@@ -22,6 +22,8 @@ struct elffile {
     char *runpath;                       /* DT_RUNPATH or DT_RPATH, NULL none */
     struct { uint64_t vaddr, off, filesz; } load[16]; unsigned nload;
 };
+/* An x86-64 ELF file opened with libelf (elf_end it, close *fd); NULL with err set. */
+struct Elf *elf_open_file(const char *path, int *fd, char *err, size_t errlen);
 /* 0, or -1 with err set (not an ELF file, unreadable). */
 int elf_load(struct elffile *f, const char *path, char *err, size_t errlen);
 void elf_free(struct elffile *f);
@@ -44,7 +46,7 @@ struct sdt_probe {
     uint64_t pc, semaphore;       /* virtual addresses, .stapsdt.base adjusted; semaphore 0: none */
 };
 struct sdt_probes { struct sdt_probe *v; size_t n; };
-/* The SDT probes of an ELF file (none: n 0); -1 with err when it is no ELF file. */
+/* The SDT probes of an ELF file (none: n 0); -1 with err when it is no x86-64 ELF file. */
 int sdt_read(const char *path, struct sdt_probes *out, char *err, size_t errlen);
 void sdt_free(struct sdt_probes *p);
 /* An x86-64 register of any width as the assembler spells it ("%rdi", "%r8d", len chars)

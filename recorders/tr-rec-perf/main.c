@@ -103,8 +103,9 @@ int main(int argc, char **argv)
     while ((c = cli_getopt(argc, argv)) != -1) {
         switch (c) {
         case 'e':
-            if (nspecs < PERF_MAX_EVENTS)
-                specs[nspecs++] = cli_optarg;
+            if (nspecs == PERF_MAX_EVENTS)
+                cli_die(CLI_EXIT_USAGE, "more than %d -e options", PERF_MAX_EVENTS);
+            specs[nspecs++] = cli_optarg;
             break;
         case 'F':
             o.freq = cli_parse_u64(cli_optarg, 1, 1000000, "frequency");

@@ -138,6 +138,22 @@ static void search_paths(char *const *cmd, const pid_t *pids, int npids, struct 
     }
 }
 
+/* The binary bin, or with bin NULL the ones search_paths finds */
+static int binaries(const char *bin, char *const *cmd, const pid_t *pids, int npids, struct paths *out, char *why,
+                    size_t why_len)
+{
+    if (!bin) {
+        search_paths(cmd, pids, npids, out);
+        return 0;
+    }
+    paths_add(out, resolve_bin(bin));
+    if (!out->n) {
+        snprintf(why, why_len, "%s: no such file, library or command", bin);
+        return -1;
+    }
+    return 0;
+}
+
 /* --- events ------------------------------------------------------------ */
 
 /* "libc.so.6" -> "libc", "python3.11" -> "python3": perf's group names probe_BIN */
@@ -340,15 +356,8 @@ static int make_probe(const char *spec, char *const *cmd, const pid_t *pids, int
     }
     /* the binary: given, or the one of the command's that defines FUNC */
     struct paths ps = {0};
-    if (colon) {
-        paths_add(&ps, resolve_bin(loc));
-        if (!ps.n) {
-            snprintf(why, why_len, "%s: no such file, library or command", loc);
-            return -1;
-        }
-    } else {
-        search_paths(cmd, pids, npids, &ps);
-    }
+    if (binaries(colon ? loc : NULL, cmd, pids, npids, &ps, why, why_len) < 0)
+        return -1;
     struct elffile f = {0};
     int64_t off = -1;
     uint64_t fvaddr = 0;
@@ -484,19 +493,12 @@ static int make_sdt(const char *spec, char *const *cmd, const pid_t *pids, int n
         return -1;
     }
     struct paths ps = {0};
-    if (*bin) {
-        paths_add(&ps, resolve_bin(bin));
-        if (!ps.n) {
-            snprintf(why, why_len, "%s: no such file, library or command", bin);
-            return -1;
-        }
-    } else {
-        search_paths(cmd, pids, npids, &ps);
-        if (!ps.n) {
-            snprintf(why, why_len, "sdt_PROVIDER:NAME searches the command's binaries or -p's: name the "
-                     "binary, sdt:BIN:PROVIDER:NAME");
-            return -1;
-        }
+    if (binaries(*bin ? bin : NULL, cmd, pids, npids, &ps, why, why_len) < 0)
+        return -1;
+    if (!ps.n) {
+        snprintf(why, why_len, "sdt_PROVIDER:NAME searches the command's binaries or -p's: name the "
+                 "binary, sdt:BIN:PROVIDER:NAME");
+        return -1;
     }
     size_t n = 0;
     int rc = 0;
