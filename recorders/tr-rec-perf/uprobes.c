@@ -256,15 +256,40 @@ static int add_param(struct probe_ctx *c, const char *name, const char *field, i
     return append(def, len, field ? field : name, fetch, why, why_len);
 }
 
+/* The next whitespace-separated ARG of *p into buf; NULL at the end */
+static const char *next_arg(const char **p, char *buf, size_t len)
+{
+    *p += strspn(*p, " \t");
+    size_t n = strcspn(*p, " \t");
+    if (!n)
+        return NULL;
+    snprintf(buf, len, "%.*s", (int)n, *p);
+    *p += n;
+    return buf;
+}
+
+/* An ARG's value, past NAME= */
+static const char *arg_value(const char *arg)
+{
+    const char *eq = strchr(arg, '=');
+    return eq && is_ident(arg, (size_t)(eq - arg)) ? eq + 1 : arg;
+}
+
+/* Whether an ARG's value names parameters: NAME, NAME:string, $params */
+static int is_param(const char *v)
+{
+    size_t idl = strcspn(v, ":");
+    return !strcmp(v, "$params") || (is_ident(v, idl) && (!v[idl] || !strcmp(v + idl, ":string")));
+}
+
 /* One ARG onto def */
 static int add_arg(struct probe_ctx *c, const char *arg, char *def, size_t len, char *why, size_t why_len)
 {
     char field[64] = "", fetch[256];
-    const char *eq = strchr(arg, '=');
-    if (eq && is_ident(arg, (size_t)(eq - arg))) {
-        snprintf(field, sizeof field, "%.*s", (int)(eq - arg), arg);
-        arg = eq + 1;
-    }
+    const char *v = arg_value(arg);
+    if (v != arg)
+        snprintf(field, sizeof field, "%.*s", (int)(v - arg - 1), arg);
+    arg = v;
     if (!strcmp(arg, "$params")) {
         const char *names[64];
         size_t n = c->dwf ? dwf_params(c->dwf, names, 64) : 0;
@@ -275,9 +300,8 @@ static int add_arg(struct probe_ctx *c, const char *arg, char *def, size_t len, 
                 return -1;
         return 0;
     }
-    /* a parameter by name: NAME or NAME:string */
-    size_t idl = strcspn(arg, ":");
-    if (is_ident(arg, idl) && (!arg[idl] || !strcmp(arg + idl, ":string"))) {
+    if (is_param(arg)) { /* NAME or NAME:string */
+        size_t idl = strcspn(arg, ":");
         char pname[64];
         snprintf(pname, sizeof pname, "%.*s", (int)idl, arg);
         return add_param(c, pname, field[0] ? field : NULL, arg[idl] != 0, def, len, why, why_len);
@@ -389,8 +413,12 @@ static int make_probe(const char *spec, char *const *cmd, const pid_t *pids, int
     c.ret = ret;
     c.dwf = is_addr ? NULL : dwf_open(f.path, fvaddr);
     uint64_t at = fvaddr + plus;
-    if (c.dwf && !plus && !ret && strspn(args, " \t") != strlen(args))
-        at = dwf_entry(c.dwf); /* as perf probe: a function's arguments are read past its prologue */
+    char one[512];
+    int params = 0;
+    for (const char *a = args; next_arg(&a, one, sizeof one);)
+        params |= is_param(arg_value(one));
+    if (c.dwf && params && !plus && !ret)
+        at = dwf_entry(c.dwf); /* as perf probe: parameters are read past the prologue */
     c.at = at;
     off = (int64_t)(at - fvaddr) + off;
     if (!plus && at == fvaddr)
@@ -400,17 +428,9 @@ static int make_probe(const char *spec, char *const *cmd, const pid_t *pids, int
         goto out;
     }
     snprintf(def, sizeof def, "%s:0x%llx", f.path, (unsigned long long)off);
-    char one[512];
-    for (const char *a = args; *a;) {
-        a += strspn(a, " \t");
-        size_t n = strcspn(a, " \t");
-        if (!n)
-            break;
-        snprintf(one, sizeof one, "%.*s", (int)n, a);
+    for (const char *a = args; next_arg(&a, one, sizeof one);)
         if (add_arg(&c, one, def, sizeof def, why, why_len) < 0)
             goto out;
-        a += n;
-    }
     char *bn = strdup(f.path);
     sanitize(sys, sizeof sys, "probe_", 0);
     sanitize(sys + 6, sizeof sys - 6, bn ? basename(bn) : "bin", 1);
