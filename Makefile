@@ -34,9 +34,10 @@ PKGS := libzstd libdw libelf zlib libtracefs libtraceevent cmocka capstone ncurs
 # has its own npm: then the package is not needed), tmux drives tr-top's terminal UI in its cases,
 # ltrace is tr-rec-ltrace's anchor (its cases compare calls, counts and lines with it), curl
 # sends a pprof export to a stand-in ingest API as the README shows it.
+# systemtap-sdt-dev: <sys/sdt.h>, the SDT probe of tr-rec-perf's user probe cases (tests/perf/probed.c).
 TEST_DEB_PACKAGES := g++ rustc binutils python3 perl procps util-linux mount bsdutils \
 	strace linux-perf trace-cmd zstd jq valgrind libdebuginfod1 chromium nodejs npm clang bc zsh \
-	golang-go tmux ltrace curl
+	golang-go tmux ltrace curl systemtap-sdt-dev
 
 ifeq ($(SAN),1)
 B := build/san
@@ -101,7 +102,8 @@ endif
 endif
 
 # --- the fragments -------------------------------------------------------
-include model/model.mk model/symbolize/symbolize.mk model/fold/fold.mk model/report/report.mk model/flame/flame.mk model/triage/triage.mk
+include model/model.mk model/symbolize/symbolize.mk model/fold/fold.mk model/report/report.mk model/flame/flame.mk model/triage/triage.mk \
+	model/uprobe/uprobe.mk
 include $(sort $(wildcard recorders/*/tool.mk filters/*/tool.mk renderers/*/tool.mk))
 include $(sort $(wildcard tests/*/test.mk))
 -include $(sort $(wildcard bench/*/bench.mk))

@@ -1,7 +1,7 @@
 /*
- * ltrace.h - tr-rec-ltrace's parts: the functions to probe (elfsyms.c,
- * select.c), the uprobes in tracefs (probes.c) and the recording through
- * perf events (record.c).
+ * ltrace.h - tr-rec-ltrace's parts: the functions to probe (select.c, on the ELF
+ * reading of model/uprobe), the uprobes in tracefs (probes.c, a model/uprobe group)
+ * and the recording through perf events (record.c).
  */
 #ifndef TR_LTRACE_H
 #define TR_LTRACE_H
@@ -10,6 +10,7 @@
 #include <sys/types.h>
 
 #include "libproto.h"
+#include "uprobe/uprobe.h"
 #include "tr.h"
 
 /* One probed function: an entry uprobe and a return uprobe. */
@@ -31,30 +32,6 @@ struct funcs {
     struct func *v;
     size_t n, cap;
 };
-
-/* ELF symbols (elfsyms.c) */
-struct elfsym { char *name; uint64_t vaddr; int ifunc; };
-struct elffile {
-    char *path;
-    struct elfsym *defs; size_t ndefs;   /* defined functions: dynsym (default versions) and symtab */
-    char **imports; size_t nimports;     /* undefined function symbols of dynsym */
-    char **needed; size_t nneeded;       /* DT_NEEDED */
-    char *runpath;                       /* DT_RUNPATH or DT_RPATH, NULL none */
-    struct { uint64_t vaddr, off, filesz; } load[16]; unsigned nload;
-};
-/* 0, or -1 with err set (not an ELF file, unreadable). */
-int elf_load(struct elffile *f, const char *path, char *err, size_t errlen);
-void elf_free(struct elffile *f);
-/* File offset of a virtual address; -1 when no segment holds it. */
-int64_t elf_offset(const struct elffile *f, uint64_t vaddr);
-/* The file a DT_NEEDED name resolves to as the dynamic loader finds it (runpath of
- * the object needing it, LD_LIBRARY_PATH, the system directories); NULL not found. */
-char *elf_find_library(const char *name, const char *runpath, const char *origin);
-/* The file offset of the implementation an IFUNC symbol of path selects on this machine. */
-int64_t elf_ifunc_offset(const struct elffile *f, const char *name);
-/* Where a probe on the function at file offset off of path can go: off, or past leading
- * instructions uprobes cannot step (AVX) that change neither arguments nor stack. */
-uint64_t elf_probe_point(const char *path, uint64_t off);
 
 /* Which functions (select.c): -e rules, -l, -x */
 struct select;

@@ -28,6 +28,7 @@ struct perf_ev {
     int exclude_user, exclude_kernel;
     int precise;            /* :p count, attr.precise_ip */
     uint64_t tp_id;         /* tracepoint id */
+    char tracefs[128];      /* "GROUP:EVENT" in tracefs when not name: a user probe (uprobes.h) */
 };
 
 /* Parse one event name; 0 on success, -1 with a reason in why. */

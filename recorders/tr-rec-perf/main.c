@@ -1,17 +1,20 @@
 /* tr-rec-perf - sample or count a command, processes, threads or the whole
  * system with perf_event_open(2) and write a tr trace. */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "perf.h"
+#include "uprobes.h"
 
 enum { OPT_CALL_GRAPH = 256, OPT_STAT, OPT_DURATION, OPT_DETAILED, OPT_PER_THREAD };
 
 static const struct cli_opt opts[] = {
     {'e', "event", "EVENT", "event to sample or count (repeatable, comma lists); default cycles, "
-                            "else cpu-clock", 0, "@event"},
+                            "else cpu-clock; also user and SDT probes (probe... and sdt..., see the man page)", 0,
+     "@event"},
     {'F', "freq", "HZ", "sample at HZ per second (default 999)", 0, NULL},
     {'c', "count", "PERIOD", "sample every PERIOD events", 0, NULL},
     {'g', NULL, NULL, "record call graphs (frame pointers, user and kernel)", 0, NULL},
@@ -28,7 +31,8 @@ static const struct cli_opt opts[] = {
                                  "with dwarf)", 0, NULL},
     {'i', "no-inherit", NULL, "do not follow children and threads", 0, NULL},
     {'q', "quiet", NULL, "no notes and no end line on stderr", 0, NULL},
-    {'l', "list", NULL, "list the events (perf list); an operand is a glob filter", 0, "@event"},
+    {'l', "list", NULL, "list the events (perf list); an operand is a glob filter, then binaries "
+                        "whose SDT probes to list", 0, "@event"},
     {0, "stat", NULL, "count events instead of sampling (perf stat)", OPT_STAT, NULL},
     {'r', "repeat", "N", "with --stat: run the command N times, show mean and stddev", 0, NULL},
     {'I', "interval-print", "MS", "with --stat: print and record counts every MS milliseconds", 0,
@@ -43,7 +47,7 @@ static const struct cli_tool tool = {
     .synopsis = {"[-g] [-e EVENT] [-F HZ | -c PERIOD] [-o FILE] [--] COMMAND [ARG...]",
                  "[-g] [-e EVENT] [-F HZ | -c PERIOD] [-o FILE] [-d SECONDS] -p PID[,PID] | -t TID | -a [-- COMMAND...]",
                  "--stat [-d] [--per-thread] [-e EVENT] [-r N] [-I MS] [-o FILE] [-a | -p PID | [--] COMMAND [ARG...]]",
-                 "-l [GLOB]"},
+                 "-l [GLOB] [BIN...]"},
     .summary = "sample or count with perf events and write a tr trace",
     .opts = opts,
     .stop_at_nonopt = 1,
@@ -66,7 +70,16 @@ static void parse_call_graph(struct perf_opts *o, const char *s)
 
 static void add_events(struct perf_opts *o, const char *list)
 {
-    char why[256];
+    char why[512];
+    if (uprobes_is_spec(list)) {
+        int u = perf_cmd_is_timer(o) || o->system_wide || o->npids || o->ntids;
+        int n = uprobes_make(list, u ? NULL : o->cmd, o->pids, o->npids, o->evs + o->nevs,
+                             (size_t)(PERF_MAX_EVENTS - o->nevs), why, sizeof why);
+        if (n < 0)
+            cli_die(CLI_EXIT_USAGE, "invalid event '%s': %s", list, why);
+        o->nevs += n;
+        return;
+    }
     int n = perf_ev_parse_list(list, o->evs + o->nevs, (size_t)(PERF_MAX_EVENTS - o->nevs), why,
                                sizeof why);
     if (n < 0)
@@ -84,11 +97,16 @@ static int is_seconds(const char *s)
 int main(int argc, char **argv)
 {
     struct perf_opts o = {.freq = 999, .dwarf_size = 8192, .repeat = 1, .argc = argc, .argv = argv};
-    int c, have_freq = 0, list = 0, detailed = 0;
+    int c, have_freq = 0, list = 0, detailed = 0, nspecs = 0;
+    static const char *specs[PERF_MAX_EVENTS]; /* -e, made once the targets are known (user probes) */
     cli_init(&tool, argc, argv);
     while ((c = cli_getopt(argc, argv)) != -1) {
         switch (c) {
-        case 'e': add_events(&o, cli_optarg); break;
+        case 'e':
+            if (nspecs == PERF_MAX_EVENTS)
+                cli_die(CLI_EXIT_USAGE, "more than %d -e options", PERF_MAX_EVENTS);
+            specs[nspecs++] = cli_optarg;
+            break;
         case 'F':
             o.freq = cli_parse_u64(cli_optarg, 1, 1000000, "frequency");
             have_freq = 1;
@@ -133,7 +151,12 @@ int main(int argc, char **argv)
         }
     }
     if (list) {
-        int status = perf_list(cli_optind < argc ? argv[cli_optind] : NULL);
+        /* -l [GLOB] [BIN...]: with binaries, their SDT probes */
+        const char *glob = cli_optind < argc && !uprobes_is_bin(argv[cli_optind]) ? argv[cli_optind++] : NULL;
+        char why[512];
+        if (cli_optind < argc && uprobes_list_sdt(glob, argv + cli_optind, argc - cli_optind, why, sizeof why) < 0)
+            cli_die(CLI_EXIT_FAIL, "%s", why);
+        int status = cli_optind < argc ? (ferror(stdout) ? 1 : 0) : perf_list(glob);
         perf_tracefs_release();
         cli_exit(cli_finish_stdout(status));
     }
@@ -164,8 +187,19 @@ int main(int argc, char **argv)
         cli_die(CLI_EXIT_USAGE, "-r needs a command");
     if (!o.mmap_pages)
         o.mmap_pages = o.callgraph == CG_DWARF ? 512 : 128;
+    /* user probes exist from here to the end, which removes them: the signals that end a
+     * recording wait (the recording reads them) */
+    sigset_t stop;
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGINT);
+    sigaddset(&stop, SIGTERM);
+    sigaddset(&stop, SIGHUP);
+    sigprocmask(SIG_BLOCK, &stop, NULL);
+    for (int i = 0; i < nspecs; i++)
+        add_events(&o, specs[i]);
     cli_ignore_sigpipe();
     int status = o.stat ? perf_stat(&o) : perf_record(&o);
+    uprobes_remove(); /* the events on them are closed; cli_exit may end by the command's signal */
     perf_tracefs_release();
     cli_exit(cli_finish_stdout(status));
 }

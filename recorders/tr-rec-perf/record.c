@@ -249,7 +249,7 @@ static int define_events(struct session *s)
             return rc;
         if (tp) {
             size_t len;
-            char *fmt = perf_tracepoint_format(ev->name, &len);
+            char *fmt = perf_tracepoint_format(ev->tracefs[0] ? ev->tracefs : ev->name, &len);
             if (fmt) {
                 char name[160];
                 const char *colon = strchr(ev->name, ':');

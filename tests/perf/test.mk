@@ -12,3 +12,16 @@ CLI_TEST_DIRS += tests/perf/cases
 # tr-viewtrace: a small trace with a chosen producer and view, for tr-cat's views (cases/cat-views)
 TEST_PROGS += tr-viewtrace
 tr-viewtrace_SRCS := tests/perf/viewtrace.c
+# User probes (cases/uprobe-*): probed, with DWARF and an SDT probe with its semaphore
+# (<sys/sdt.h>: systemtap-sdt-dev), built at -O0 (parameters in the frame past the prologue)
+# and -O2 (in registers); without the sanitizers even with SAN=1: it is what is traced.
+$(B)/tests/probed: tests/perf/probed.c
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  CC      $@")
+	$(Q)$(CC) -O0 -g -fno-omit-frame-pointer -std=c11 -Wall -Wextra -Werror -o $@ $<
+$(B)/tests/probed-O2: tests/perf/probed.c
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  CC      $@")
+	$(Q)$(CC) -O2 -g -fno-omit-frame-pointer -std=c11 -Wall -Wextra -Werror -o $@ $<
+tools: $(B)/tests/probed $(B)/tests/probed-O2
+test: $(B)/tests/probed $(B)/tests/probed-O2

@@ -1,4 +1,4 @@
-/* elfsyms.c - the function symbols of ELF files and the libraries they need. */
+/* elfsyms.c - the function symbols of ELF files and the libraries they need (uprobe.h). */
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ltrace.h"
+#include "uprobe/uprobe.h"
 
 static int push_str(char ***v, size_t *n, const char *s)
 {
@@ -24,18 +24,18 @@ static int push_str(char ***v, size_t *n, const char *s)
     return 0;
 }
 
-static int push_def(struct elffile *f, const char *name, uint64_t vaddr, int ifunc)
+static int push_sym(struct elfsym **v, size_t *len, const char *name, uint64_t vaddr, int ifunc)
 {
-    struct elfsym *nv = realloc(f->defs, (f->ndefs + 1) * sizeof *nv);
+    struct elfsym *nv = realloc(*v, (*len + 1) * sizeof *nv);
     if (!nv)
         return -1;
-    f->defs = nv;
+    *v = nv;
     size_t n = strcspn(name, "@"); /* symtab's versioned names: memcpy@GLIBC_2.2.5 */
-    if (!(nv[f->ndefs].name = strndup(name, n)))
+    if (!(nv[*len].name = strndup(name, n)))
         return -1;
-    nv[f->ndefs].vaddr = vaddr;
-    nv[f->ndefs].ifunc = ifunc;
-    f->ndefs++;
+    nv[*len].vaddr = vaddr;
+    nv[*len].ifunc = ifunc;
+    (*len)++;
     return 0;
 }
 
@@ -58,6 +58,11 @@ static int read_symtab(struct elffile *f, Elf *e, Elf_Scn *scn, GElf_Shdr *sh, E
                 return -1;
             continue;
         }
+        if (type == STT_OBJECT) {
+            if (push_sym(&f->objs, &f->nobjs, name, s.st_value, 0) < 0)
+                return -1;
+            continue;
+        }
         if (type != STT_FUNC && type != STT_GNU_IFUNC)
             continue;
         if (versym) {
@@ -65,30 +70,38 @@ static int read_symtab(struct elffile *f, Elf *e, Elf_Scn *scn, GElf_Shdr *sh, E
             if (gelf_getversym(versym, (int)i, &v) && (v & 0x8000))
                 continue;
         }
-        if (push_def(f, name, s.st_value, type == STT_GNU_IFUNC) < 0)
+        if (push_sym(&f->defs, &f->ndefs, name, s.st_value, type == STT_GNU_IFUNC) < 0)
             return -1;
     }
     return 0;
 }
 
-int elf_load(struct elffile *f, const char *path, char *err, size_t errlen)
+Elf *elf_open_file(const char *path, int *fd, char *err, size_t errlen)
 {
-    memset(f, 0, sizeof *f);
     elf_version(EV_CURRENT);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
+    if ((*fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
         snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        return -1;
+        return NULL;
     }
-    Elf *e = elf_begin(fd, ELF_C_READ, NULL);
+    Elf *e = elf_begin(*fd, ELF_C_READ, NULL);
     GElf_Ehdr eh;
     if (!e || !gelf_getehdr(e, &eh) || eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_machine != EM_X86_64) {
         snprintf(err, errlen, "%s: not an x86-64 ELF file", path);
         if (e)
             elf_end(e);
-        close(fd);
-        return -1;
+        close(*fd);
+        return NULL;
     }
+    return e;
+}
+
+int elf_load(struct elffile *f, const char *path, char *err, size_t errlen)
+{
+    memset(f, 0, sizeof *f);
+    int fd;
+    Elf *e = elf_open_file(path, &fd, err, errlen);
+    if (!e)
+        return -1;
     f->path = strdup(path);
     size_t nph = 0;
     elf_getphdrnum(e, &nph);
@@ -151,6 +164,9 @@ void elf_free(struct elffile *f)
 {
     for (size_t i = 0; i < f->ndefs; i++)
         free(f->defs[i].name);
+    for (size_t i = 0; i < f->nobjs; i++)
+        free(f->objs[i].name);
+    free(f->objs);
     for (size_t i = 0; i < f->nimports; i++)
         free(f->imports[i]);
     for (size_t i = 0; i < f->nneeded; i++)
@@ -161,6 +177,17 @@ void elf_free(struct elffile *f)
     free(f->runpath);
     free(f->path);
     memset(f, 0, sizeof *f);
+}
+
+const struct elfsym *elf_symbol(const struct elffile *f, const char *name)
+{
+    for (size_t i = 0; i < f->ndefs; i++)
+        if (!strcmp(f->defs[i].name, name))
+            return &f->defs[i];
+    for (size_t i = 0; i < f->nobjs; i++)
+        if (!strcmp(f->objs[i].name, name))
+            return &f->objs[i];
+    return NULL;
 }
 
 int64_t elf_offset(const struct elffile *f, uint64_t vaddr)

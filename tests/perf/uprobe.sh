@@ -1,0 +1,30 @@
+# Sourced by the user probe cases (cases/uprobe-*): skip rules, the probe list, perf's probes.
+TRACING=/sys/kernel/tracing
+UPROBES=$TRACING/uprobe_events
+
+# A skip only on what the kernel offers, read from tracefs itself (never from tr-rec-perf).
+need_uprobes() {
+    [ "$(id -u)" = 0 ] || { echo "the user probe cases run as root (as CI does)" >&2; exit 1; }
+    command -v probed >/dev/null && command -v probed-O2 >/dev/null ||
+        { echo "probed is not built (make tools)" >&2; exit 1; }
+    grep -qw tracefs /proc/filesystems ||
+        { echo "SKIP: the kernel has no tracefs (not in /proc/filesystems)"; exit 77; }
+    [ -d "$TRACING/events" ] ||
+        { echo "tracefs is not mounted at $TRACING (make test mounts it)" >&2; exit 1; }
+    [ -e "$UPROBES" ] ||
+        { echo "SKIP: the kernel has no uprobe events ($UPROBES)"; exit 77; }
+}
+
+# perf probe, the anchor, in a group of this case's own (trcase<pid>), removed at the end;
+# perf's build-id cache (HOME/.debug: perf 6.1 ignores PERF_BUILDID_DIR) in the case's
+# directory, not shared with other runs; perf record with -B: its build-id processing aborts
+# now and then ("assertion failed at util/build-id.c:1010").
+perf() { HOME=$PWD command perf "$@"; }
+PERF_GROUP=trcase$$
+trap 'perf probe -q -d "$PERF_GROUP:*" 2>/dev/null || true' EXIT
+
+# tr-cat's sample lines as "EVENT FIELDS", without the task, time and address columns.
+fields() {
+    tr-cat --type sample "$1" |
+        sed -E 's/^.* ([A-Za-z0-9_]+:[A-Za-z0-9_]+): \([0-9a-f <-]+\)(.*)$/\1\2/; s/ +[0-9a-f]+ [^ ]+ \([^)]*\)$//'
+}
