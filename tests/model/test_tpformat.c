@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
 #include <glob.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -601,6 +602,8 @@ static void test_kernel_formats(void **state)
     static char buf[1 << 17];
     for (size_t i = 0; i < g.gl_pathc; i++) {
         FILE *f = fopen(g.gl_pathv[i], "r");
+        if (!f && errno == ENOENT)
+            continue; /* a probe event removed since the glob (another tracer's uprobes) */
         assert_non_null(f);
         size_t n = fread(buf, 1, sizeof buf, f);
         fclose(f);
