@@ -500,15 +500,21 @@ static int sort_by_key(void *base, size_t n, size_t size)
         free(b);
         return 0;
     }
+    /* the bytes of the keys that differ somewhere: only those are sorted by */
+    uint64_t k0, k, differ = 0;
+    memcpy(&k0, a, sizeof k0);
+    for (size_t i = 1; i < n; i++) {
+        memcpy(&k, a + i * size, sizeof k);
+        differ |= k ^ k0;
+    }
     for (int shift = 0; shift < 64; shift += 8) {
         size_t count[257] = { 0 };
-        uint64_t k;
+        if (!((differ >> shift) & 255))
+            continue;
         for (size_t i = 0; i < n; i++) {
             memcpy(&k, a + i * size, sizeof k);
             count[((k >> shift) & 255) + 1]++;
         }
-        if (n && count[((k >> shift) & 255) + 1] == n)
-            continue; /* this byte is the same in all */
         for (int d = 0; d < 256; d++)
             count[d + 1] += count[d];
         for (size_t i = 0; i < n; i++) {
