@@ -507,19 +507,24 @@ static int sort_by_key(void *base, size_t n, size_t size)
         memcpy(&k, a + i * size, sizeof k);
         differ |= k ^ k0;
     }
-    for (int shift = 0; shift < 64; shift += 8) {
-        size_t count[257] = { 0 };
-        if (!((differ >> shift) & 255))
+    /* digits of 11 bits for large tables (a library's 21-bit addresses in
+     * two passes instead of three), of 8 for the others */
+    const unsigned bits = n >= 4096 ? 11 : 8;
+    const uint64_t mask = ((uint64_t)1 << bits) - 1;
+    size_t count[(1u << 11) + 1];
+    for (unsigned shift = 0; shift < 64; shift += bits) {
+        if (!((differ >> shift) & mask))
             continue;
+        memset(count, 0, (mask + 2) * sizeof *count);
         for (size_t i = 0; i < n; i++) {
             memcpy(&k, a + i * size, sizeof k);
-            count[((k >> shift) & 255) + 1]++;
+            count[((k >> shift) & mask) + 1]++;
         }
-        for (int d = 0; d < 256; d++)
+        for (size_t d = 0; d <= mask; d++)
             count[d + 1] += count[d];
         for (size_t i = 0; i < n; i++) {
             memcpy(&k, a + i * size, sizeof k);
-            memcpy(b + count[(k >> shift) & 255]++ * size, a + i * size, size);
+            memcpy(b + count[(k >> shift) & mask]++ * size, a + i * size, size);
         }
         uint8_t *t = a;
         a = b;
