@@ -776,6 +776,22 @@ typedef struct child_index {
     child_entry e[];
 } child_index;
 
+/* Tags that may have code addresses (DW_AT_high_pc, DW_AT_ranges: DWARF 5,
+ * table A.1): the others, types and variables, the most of a unit's
+ * children, are not asked for ranges. */
+static int pc_tag(int tag)
+{
+    switch (tag) {
+    case DW_TAG_subprogram: case DW_TAG_inlined_subroutine: case DW_TAG_lexical_block:
+    case DW_TAG_compile_unit: case DW_TAG_partial_unit: case DW_TAG_skeleton_unit:
+    case DW_TAG_module: case DW_TAG_try_block: case DW_TAG_catch_block: case DW_TAG_with_stmt:
+    case DW_TAG_entry_point: case DW_TAG_namespace:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 /* The index of the children of die (a unit or a scope). */
 static child_index *children_of(sym_symfile *f, Dwarf_Die *die)
 {
@@ -792,8 +808,8 @@ static child_index *children_of(sym_symfile *f, Dwarf_Die *die)
     if (dwarf_child(die, &child) == 0) {
         do {
             Dwarf_Addr base, start, end;
-            ptrdiff_t off = 0;
-            while ((off = dwarf_ranges(&child, off, &base, &start, &end)) > 0) {
+            ptrdiff_t off = pc_tag(dwarf_tag(&child)) ? 0 : -1;
+            while (off >= 0 && (off = dwarf_ranges(&child, off, &base, &start, &end)) > 0) {
                 if (array_reserve(&e, &cap, n + 1, sizeof *e, 64) < 0) {
                     free(e);
                     return NULL;
