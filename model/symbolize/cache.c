@@ -106,29 +106,35 @@ static uint64_t mix(uint64_t h, uint64_t v)
     return (h ^ h >> 32) * 0xc2b2ae3d27d4eb4full;
 }
 
+/* Two 64-bit lanes (GCC's vector extension: SSE2 on x86_64). */
+typedef uint64_t lanes2 __attribute__((vector_size(16)));
+
 uint64_t sym_checksum(const void *data, size_t len, uint64_t seed)
 {
-    /* Fletcher's sums in four lanes of words: as fast as memory reads */
+    /* Fletcher's sums in four lanes of words, two lanes to a vector: as
+     * fast as memory reads (two additions per 16 bytes) */
     const uint8_t *p = data;
-    uint64_t a[4] = { seed, 0, 0, 0 }, b[4] = { 0, 0, 0, 0 }, w[4];
+    lanes2 a0 = { seed, 0 }, a1 = { 0, 0 }, b0 = { 0, 0 }, b1 = { 0, 0 }, w0, w1;
     size_t i = 0;
-    for (;; i += 32) {
-        size_t n = len - i < 32 ? len - i : 32;
-        if (n == 32) {
-            memcpy(w, p + i, 32);
-        } else {
-            memset(w, 0, sizeof w);
-            memcpy(w, p + i, n);
-        }
-        for (int k = 0; k < 4; k++) {
-            a[k] += w[k];
-            b[k] += a[k];
-        }
-        if (n < 32)
-            break;
+    for (; len - i >= 32; i += 32) {
+        memcpy(&w0, p + i, 16);
+        memcpy(&w1, p + i + 16, 16);
+        a0 += w0;
+        a1 += w1;
+        b0 += a0;
+        b1 += a1;
     }
+    uint64_t w[4] = { 0, 0, 0, 0 };
+    memcpy(w, p + i, len - i); /* the last words, zero-padded: always one such step */
+    memcpy(&w0, w, 16);
+    memcpy(&w1, w + 2, 16);
+    a0 += w0;
+    a1 += w1;
+    b0 += a0;
+    b1 += a1;
     uint64_t h = len;
-    for (int k = 0; k < 4; k++)
-        h = mix(mix(h, a[k]), b[k]);
-    return h;
+    h = mix(mix(h, a0[0]), b0[0]);
+    h = mix(mix(h, a0[1]), b0[1]);
+    h = mix(mix(h, a1[0]), b1[0]);
+    return mix(mix(h, a1[1]), b1[1]);
 }

@@ -320,6 +320,7 @@ static int zsec_open(zsec *z, Elf_Scn *scn, const GElf_Shdr *sh)
     if (ch.ch_type != ELFCOMPRESS_ZLIB || ch.ch_size > (1ull << 32) ||
         !(z->buf = malloc(ch.ch_size ? ch.ch_size : 1)))
         return -1;
+    tr_advise_huge(z->buf, ch.ch_size); /* libc's 5.8 MB: 3 faults instead of 1,400 */
     z->total = ch.ch_size;
     z->zin = (const uint8_t *)d->d_buf + sizeof ch;
     z->zin_len = d->d_size - sizeof ch;
@@ -527,6 +528,7 @@ static uint8_t *elf_image(const sym_dwpart *p, const view_sec *sec, size_t ns, s
     uint8_t *img = calloc(1, total);
     if (!img)
         return NULL;
+    tr_advise_huge(img, total);
     GElf_Ehdr oe;
     gelf_getehdr(p->elf, &oe);
     Elf64_Ehdr eh;

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <gelf.h>
+#include <zstd.h>
 
 #include "sym_int.h"
 #include "keys.h"
@@ -535,49 +536,69 @@ static int prescan_reader(sym_session *s, tr_reader *r)
 #define TAIL_CHUNKS 8
 
 typedef struct tail_stream {
-    size_t start, start_len;            /* its start frame */
     size_t ch[TAIL_CHUNKS], chlen[TAIL_CHUNKS]; /* its last chunks (ring) */
     size_t nch;
+    int readable; /* its start frame is one this library reads */
 } tail_stream;
 
-/* Read one chunk of a stream (behind a copy of the stream's start frame):
- * *stacks = 1 when it holds records with stacks; blobs are kept as the
- * prescan's, for stream index stream, when keep. */
-static int tail_chunk(sym_session *s, const uint8_t *buf, const tail_stream *t, size_t k,
-                      uint32_t stream, int keep, int *stacks)
+static int get_varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
 {
-    size_t len = t->start_len + t->chlen[k];
-    uint8_t *tmp = malloc(len);
-    if (!tmp)
-        return TR_E_NOMEM;
-    memcpy(tmp, buf + t->start, t->start_len);
-    memcpy(tmp + t->start_len, buf + t->ch[k], t->chlen[k]);
-    tr_reader *r;
-    tr_reader_options ro = { .keep_definitions = 1 };
-    int rc = tr_reader_open_mem(&r, tmp, len, &ro);
-    if (rc < 0) {
-        free(tmp);
-        return rc;
+    *v = 0;
+    for (unsigned shift = 0; shift < 70 && *p < end; shift += 7) {
+        uint8_t c = *(*p)++;
+        if (shift == 63 && c > 1)
+            return -1;
+        *v |= (uint64_t)(c & 0x7f) << shift;
+        if (!(c & 0x80))
+            return 0;
     }
-    tr_record rec;
+    return -1;
+}
+
+/* Skim one chunk (the chunk frame and its zstd frame, len bytes at c) for
+ * its blobs, decoding no other record (stacks are what a reader spends
+ * its time on): *stacks = 1 when it holds records with stacks; blobs are
+ * kept as the prescan's, for stream index stream.  A chunk that does not
+ * decompress, or the rest of one after a malformed record, is passed over
+ * as a reader drops it. */
+static int tail_chunk(sym_session *s, const uint8_t *c, size_t len, uint32_t stream, int *stacks)
+{
+    tr_stream_frame f;
     *stacks = 0;
-    while ((rc = tr_reader_next(r, &rec)) != 0) {
-        if (rc < 0) {
-            if (tr_error_recoverable(rc))
-                continue; /* the chunks before it are not there */
+    if (tr_stream_frame_parse(c, len, &f) != 1 || f.kind != TR_SFRAME_CHUNK || f.csize > f.size ||
+        f.rsize > (16u << 20))
+        return 0;
+    uint8_t *raw = malloc(f.rsize ? f.rsize : 1);
+    if (!raw)
+        return TR_E_NOMEM;
+    size_t got = ZSTD_decompress(raw, f.rsize, c + f.size - f.csize, f.csize);
+    int rc = 0;
+    if (ZSTD_isError(got) || got != f.rsize)
+        got = 0;
+    for (const uint8_t *p = raw, *end = raw + got; p < end && rc >= 0;) {
+        uint64_t type, blen, nl;
+        if (get_varint(&p, end, &type) < 0 || get_varint(&p, end, &blen) < 0 || blen > (size_t)(end - p))
             break;
-        }
-        if (rec.type == TR_REC_SAMPLE || rec.type == TR_REC_SYSCALL || rec.type == TR_REC_LIBCALL)
+        const uint8_t *q = p;
+        p += blen;
+        if (type == TR_REC_SAMPLE || type == TR_REC_SYSCALL || type == TR_REC_LIBCALL)
             *stacks = 1;
-        if (keep && rec.type == TR_REC_BLOB) {
-            rec.stream = stream;
-            if ((rc = prescan_blob(s, &rec)) < 0)
-                break;
-        }
+        if (type != TR_REC_BLOB)
+            continue;
+        if (get_varint(&q, p, &nl) < 0 || nl > (size_t)(p - q))
+            break;
+        tr_record rec;
+        memset(&rec, 0, sizeof rec);
+        rec.type = TR_REC_BLOB;
+        rec.stream = stream;
+        rec.u.blob.name = (const char *)q;
+        rec.u.blob.name_len = (size_t)nl;
+        rec.u.blob.data = q + nl;
+        rec.u.blob.len = (size_t)(p - q - nl);
+        rc = prescan_blob(s, &rec);
     }
-    tr_reader_free(r);
-    free(tmp);
-    return rc < 0 && rc == TR_E_NOMEM ? rc : 0;
+    free(raw);
+    return rc;
 }
 
 /* Walk the frames of the trace without decompressing them: -1 when it is
@@ -593,7 +614,8 @@ static int tail_walk(const uint8_t *b, size_t len, tail_stream **out, size_t *no
         if (f.kind == TR_SFRAME_START) {
             if (array_reserve(&st, &cap, n + 1, sizeof *st, 4) < 0)
                 goto bad;
-            st[n++] = (tail_stream){ .start = off, .start_len = f.size };
+            st[n++] = (tail_stream){ .readable = f.major == TR_VERSION_MAJOR &&
+                !(f.incompat & ~(TR_INCOMPAT_STACK_DELTA | TR_INCOMPAT_STACK_RUNS | TR_INCOMPAT_STACK_ADDR)) };
         } else if (f.kind == TR_SFRAME_CHUNK) {
             if (!n)
                 goto bad;
@@ -640,7 +662,7 @@ int sym_prescan_lazy(sym_session *s, const void *buf, size_t len)
     for (size_t i = 0; i < n && rc >= 0; i++) {
         tail_stream *t = &st[i];
         size_t have = t->nch < TAIL_CHUNKS ? t->nch : TAIL_CHUNKS, stacks = 0;
-        if (!have)
+        if (!have || !t->readable)
             continue;
         /* from the last chunk back to the last one with stacks in it,
          * keeping the blobs of each; then put the chunks' blobs back in
@@ -650,7 +672,7 @@ int sym_prescan_lazy(sym_session *s, const void *buf, size_t len)
             size_t k = (t->nch - 1 - j) % TAIL_CHUNKS;
             int has = 0;
             from[nread++] = s->npre;
-            rc = tail_chunk(s, b, t, k, (uint32_t)i, 1, &has);
+            rc = tail_chunk(s, b + t->ch[k], t->chlen[k], (uint32_t)i, &has);
             stacks = (size_t)has;
         }
         from[nread] = s->npre;

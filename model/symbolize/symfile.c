@@ -500,20 +500,31 @@ static int sort_by_key(void *base, size_t n, size_t size)
         free(b);
         return 0;
     }
-    for (int shift = 0; shift < 64; shift += 8) {
-        size_t count[257] = { 0 };
-        uint64_t k;
+    /* the bytes of the keys that differ somewhere: only those are sorted by */
+    uint64_t k0, k, differ = 0;
+    memcpy(&k0, a, sizeof k0);
+    for (size_t i = 1; i < n; i++) {
+        memcpy(&k, a + i * size, sizeof k);
+        differ |= k ^ k0;
+    }
+    /* digits of 11 bits for large tables (a library's 21-bit addresses in
+     * two passes instead of three), of 8 for the others */
+    const unsigned bits = n >= 4096 ? 11 : 8;
+    const uint64_t mask = ((uint64_t)1 << bits) - 1;
+    size_t count[(1u << 11) + 1];
+    for (unsigned shift = 0; shift < 64; shift += bits) {
+        if (!((differ >> shift) & mask))
+            continue;
+        memset(count, 0, (mask + 2) * sizeof *count);
         for (size_t i = 0; i < n; i++) {
             memcpy(&k, a + i * size, sizeof k);
-            count[((k >> shift) & 255) + 1]++;
+            count[((k >> shift) & mask) + 1]++;
         }
-        if (n && count[((k >> shift) & 255) + 1] == n)
-            continue; /* this byte is the same in all */
-        for (int d = 0; d < 256; d++)
+        for (size_t d = 0; d <= mask; d++)
             count[d + 1] += count[d];
         for (size_t i = 0; i < n; i++) {
             memcpy(&k, a + i * size, sizeof k);
-            memcpy(b + count[(k >> shift) & 255]++ * size, a + i * size, size);
+            memcpy(b + count[(k >> shift) & mask]++ * size, a + i * size, size);
         }
         uint8_t *t = a;
         a = b;
@@ -765,6 +776,22 @@ typedef struct child_index {
     child_entry e[];
 } child_index;
 
+/* Tags that may have code addresses (DW_AT_high_pc, DW_AT_ranges: DWARF 5,
+ * table A.1): the others, types and variables, the most of a unit's
+ * children, are not asked for ranges. */
+static int pc_tag(int tag)
+{
+    switch (tag) {
+    case DW_TAG_subprogram: case DW_TAG_inlined_subroutine: case DW_TAG_lexical_block:
+    case DW_TAG_compile_unit: case DW_TAG_partial_unit: case DW_TAG_skeleton_unit:
+    case DW_TAG_module: case DW_TAG_try_block: case DW_TAG_catch_block: case DW_TAG_with_stmt:
+    case DW_TAG_entry_point: case DW_TAG_namespace:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 /* The index of the children of die (a unit or a scope). */
 static child_index *children_of(sym_symfile *f, Dwarf_Die *die)
 {
@@ -781,8 +808,8 @@ static child_index *children_of(sym_symfile *f, Dwarf_Die *die)
     if (dwarf_child(die, &child) == 0) {
         do {
             Dwarf_Addr base, start, end;
-            ptrdiff_t off = 0;
-            while ((off = dwarf_ranges(&child, off, &base, &start, &end)) > 0) {
+            ptrdiff_t off = pc_tag(dwarf_tag(&child)) ? 0 : -1;
+            while (off >= 0 && (off = dwarf_ranges(&child, off, &base, &start, &end)) > 0) {
                 if (array_reserve(&e, &cap, n + 1, sizeof *e, 64) < 0) {
                     free(e);
                     return NULL;

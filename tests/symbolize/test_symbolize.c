@@ -106,8 +106,10 @@ static sym_session *resolve_all(const void *buf, size_t len, sym_options *o, int
     o->warn_ctx = res;
     sym_session *s = sym_new(o);
     assert_non_null(s);
-    if (prescan)
+    if (prescan == 1)
         assert_int_equal(sym_prescan(s, buf, len), 0);
+    if (prescan == 2) /* as tr-symbolize does: the last chunks now, the rest if needed */
+        assert_int_equal(sym_prescan_lazy(s, buf, len), 0);
     tr_reader *r;
     assert_int_equal(tr_reader_open_mem(&r, buf, len, NULL), 0);
     tr_record rec;
@@ -509,6 +511,7 @@ static const char kallsyms[] =
 
 struct tab_ctx {
     int blobs_late;
+    int flush; /* the late blobs in a chunk of their own */
     void *jit;
     size_t jit_len;
 };
@@ -540,7 +543,7 @@ static int build_tables(tr_writer *w, void *arg)
     uint64_t a[5] = { 0xffffffff81000104ull, 0xffffffff81000208ull, 0xffffffffc0000010ull,
                       (uintptr_t)c->jit + 0x10, (uintptr_t)c->jit + 0x108 };
     uint32_t fl[5] = { TR_FRAME_KERNEL, TR_FRAME_KERNEL, TR_FRAME_KERNEL, 0, 0 };
-    if (add_sample(w, a, fl, 5, NULL) < 0)
+    if (add_sample(w, a, fl, 5, NULL) < 0 || (c->flush && tr_writer_flush(w) < 0))
         return -1;
     if (c->blobs_late && (tr_writer_blob(w, "kallsyms", kallsyms, strlen(kallsyms), 0) < 0 ||
                           tr_writer_blob(w, name, map, strlen(map), 0) < 0))
@@ -570,7 +573,7 @@ static void check_tables(const struct frames *f)
 static void test_kernel_and_jit(void **state)
 {
     (void)state;
-    struct tab_ctx c = { 0, NULL, 4096 };
+    struct tab_ctx c = { 0, 0, NULL, 4096 };
     c.jit = mmap(NULL, c.jit_len, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (c.jit == MAP_FAILED) /* W^X systems: a read-only map does as well for the trace */
         c.jit = mmap(NULL, c.jit_len, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -601,8 +604,22 @@ static void test_kernel_and_jit(void **state)
     assert_true(r.nwarn >= 1); /* kernel: no kallsyms */
     sym_free(s);
     result_free(&r);
-    s = resolve_all(buf, len, &o, 1, &r);
+    for (int prescan = 1; prescan <= 2; prescan++) {
+        s = resolve_all(buf, len, &o, prescan, &r);
+        check_tables(&r.s[0]);
+        assert_int_equal(s->lazy_full_done, 0); /* the lazy one: the last chunk sufficed */
+        sym_free(s);
+        result_free(&r);
+    }
+    free(buf);
+    /* the lazy prescan's skim of the last chunks: the blobs in the chunk
+     * after the samples' */
+    c.flush = 1;
+    buf = self_trace(build_tables, &c, &len);
+    assert_non_null(buf);
+    s = resolve_all(buf, len, &o, 2, &r);
     check_tables(&r.s[0]);
+    assert_int_equal(s->lazy_full_done, 0); /* found in the last chunks, not by reading all */
     sym_free(s);
     result_free(&r);
     free(buf);
@@ -1235,6 +1252,42 @@ static void test_dwarf_cache_forged(void **state)
     free(b);
 }
 
+/* sym_checksum as the cache files of every earlier version computed it
+ * (Fletcher's sums in four lanes of 64-bit words, the last ones
+ * zero-padded, mixed): a faster one must give the same sums. */
+static uint64_t checksum_mix(uint64_t h, uint64_t v)
+{
+    h = (h ^ v) * 0x9e3779b97f4a7c15ull;
+    return (h ^ h >> 32) * 0xc2b2ae3d27d4eb4full;
+}
+
+static void test_checksum_sums(void **state)
+{
+    (void)state;
+    uint8_t data[300];
+    rng_state = 99;
+    for (size_t i = 0; i < sizeof data; i++)
+        data[i] = (uint8_t)rnd();
+    for (size_t len = 0; len + 3 <= sizeof data; len++) {
+        uint64_t a[4] = { len * 7, 0, 0, 0 }, b[4] = { 0, 0, 0, 0 }, w[4];
+        for (size_t i = 0;; i += 32) {
+            size_t n = len - i < 32 ? len - i : 32;
+            memset(w, 0, sizeof w);
+            memcpy(w, data + 3 + i, n);
+            for (int k = 0; k < 4; k++) {
+                a[k] += w[k];
+                b[k] += a[k];
+            }
+            if (n < 32)
+                break;
+        }
+        uint64_t h = len;
+        for (int k = 0; k < 4; k++)
+            h = checksum_mix(checksum_mix(h, a[k]), b[k]);
+        assert_int_equal(sym_checksum(data + 3, len, len * 7), h);
+    }
+}
+
 static void test_tables_parse(void **state)
 {
     (void)state;
@@ -1471,6 +1524,7 @@ int main(void)
         cmocka_unit_test(test_library_symbols_match_libdwfl),
         cmocka_unit_test_setup_teardown(test_dwarf_cache, dwcache_setup, dwcache_teardown),
         cmocka_unit_test_setup_teardown(test_dwarf_cache_damaged, dwcache_setup, dwcache_teardown),
+        cmocka_unit_test(test_checksum_sums),
         cmocka_unit_test_setup_teardown(test_dwarf_cache_forged, dwcache_setup, dwcache_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
