@@ -47,6 +47,28 @@ static uint64_t record_time(const struct perf_event_header *h)
     return trailer(h, &sid) ? 0 : sid.time;
 }
 
+/* A probe on a function's first instruction with frame-pointer stacks: the
+ * function has not pushed a frame yet, so the chain goes from its address to
+ * its caller's caller.  The caller is the return address at the stack
+ * pointer (the sample's 8-byte stack copy): put it after the user leaf,
+ * unless the kernel already did (it does for a function starting with
+ * push %rbp). */
+static void caller_at_entry(struct perf_frames *f, size_t *n, size_t user, const tr_record *rec)
+{
+    uint64_t ret;
+    if (!user || rec->u.sample.stack_copy_len < 8)
+        return;
+    memcpy(&ret, rec->u.sample.stack_copy, 8);
+    size_t leaf = *n - user;
+    if (leaf + 1 < *n && f->addrs[leaf + 1] == ret)
+        return;
+    memmove(f->addrs + leaf + 2, f->addrs + leaf + 1, (*n - leaf - 1) * sizeof *f->addrs);
+    memmove(f->flags + leaf + 2, f->flags + leaf + 1, (*n - leaf - 1) * sizeof *f->flags);
+    f->addrs[leaf + 1] = ret;
+    f->flags[leaf + 1] = 0;
+    (*n)++;
+}
+
 static void convert_sample(struct session *s, const struct perf_event_header *h, int cpu_idx)
 {
     struct perf_cursor c = {(const uint8_t *)(h + 1), (const uint8_t *)h + h->size, 0};
@@ -65,10 +87,16 @@ static void convert_sample(struct session *s, const struct perf_event_header *h,
     rec.u.sample.event = s->evid[ev];
     rec.u.sample.period = perf_take64(&c);
     int kernel_mode = (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL;
-    size_t n = 0, user;
+    size_t n = 0, user = 0;
     if ((st & PERF_SAMPLE_CALLCHAIN) && perf_callchain(&c, &s->fr, kernel_mode, 1, &n, &user) < 0)
         return;
-    perf_sample_rest(&c, st, 0, dwarf_regs_mask(), &rec);
+    int entry_probe = s->o->callgraph != CG_DWARF && s->evs[ev].at_entry;
+    perf_sample_rest(&c, st, 0, entry_probe ? 1ULL << PERF_REG_X86_SP : dwarf_regs_mask(), &rec);
+    if (entry_probe) {
+        caller_at_entry(&s->fr, &n, user, &rec);
+        rec.u.sample.abi = 0, rec.u.sample.nregs = 0, rec.u.sample.regs_mask = 0;
+        rec.u.sample.stack_copy = NULL, rec.u.sample.stack_copy_len = 0, rec.u.sample.stack_copy_addr = 0;
+    }
     if (rec.u.sample.raw) {
         uint64_t fa[TPFORMAT_FUNCS_MAX];
         int nf = tpformat_funcs_read(&s->funcs[ev], 0, rec.u.sample.raw, rec.u.sample.raw_len, fa);

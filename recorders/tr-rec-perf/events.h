@@ -29,6 +29,8 @@ struct perf_ev {
     int precise;            /* :p count, attr.precise_ip */
     uint64_t tp_id;         /* tracepoint id */
     char tracefs[128];      /* "GROUP:EVENT" in tracefs when not name: a user probe (uprobes.h) */
+    int at_entry;           /* a user probe on a function's first instruction: the return
+                             * address is at the stack pointer, not yet in a frame */
 };
 
 /* Parse one event name; 0 on success, -1 with a reason in why. */

@@ -68,6 +68,11 @@ static void build_attr(struct session *s, int i, int sideband, struct perf_event
         a->sample_regs_user = dwarf_regs_mask();
         a->sample_stack_user = o->dwarf_size;
         a->exclude_callchain_user = 1;
+    } else if (o->callgraph && ev->at_entry) {
+        /* the word at the stack pointer: the caller, which the frame-pointer chain skips */
+        a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+        a->sample_regs_user = 1ULL << PERF_REG_X86_SP;
+        a->sample_stack_user = 8;
     }
     if (ev->type == PERF_TYPE_TRACEPOINT)
         a->sample_type |= PERF_SAMPLE_RAW;

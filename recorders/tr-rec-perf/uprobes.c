@@ -447,6 +447,7 @@ static int make_probe(const char *spec, char *const *cmd, const pid_t *pids, int
     if (ensure_group(why, why_len) < 0 || uprobe_add(&group, ret ? 'r' : 'p', name, def, &id, why, why_len) < 0)
         goto out;
     fill_event(ev, sys, name, id);
+    ev->at_entry = !ret && !is_addr && at == fvaddr;
     rc = 1;
 out:
     dwf_close(c.dwf);
