@@ -466,7 +466,7 @@ static int prescan_reader(sym_session *s, tr_reader *r);
 int sym_prescan(sym_session *s, const void *buf, size_t len)
 {
     tr_reader *r;
-    tr_reader_options ro = { .keep_definitions = 1 };
+    tr_reader_options ro = { .keep_definitions = 2 }; /* blobs; stack nodes are not looked at */
     if (tr_reader_open_mem(&r, buf, len, &ro) < 0)
         return 0;
     return prescan_reader(s, r);
@@ -475,7 +475,7 @@ int sym_prescan(sym_session *s, const void *buf, size_t len)
 int sym_prescan_fd(sym_session *s, int fd)
 {
     tr_reader *r;
-    tr_reader_options ro = { .keep_definitions = 1 };
+    tr_reader_options ro = { .keep_definitions = 2 }; /* blobs; stack nodes are not looked at */
     if (tr_reader_open(&r, fd, &ro) < 0)
         return 0;
     return prescan_reader(s, r);
@@ -553,7 +553,7 @@ static int tail_chunk(sym_session *s, const uint8_t *buf, const tail_stream *t, 
     memcpy(tmp, buf + t->start, t->start_len);
     memcpy(tmp + t->start_len, buf + t->ch[k], t->chlen[k]);
     tr_reader *r;
-    tr_reader_options ro = { .keep_definitions = 1 };
+    tr_reader_options ro = { .keep_definitions = 2 }; /* blobs; stack nodes are not looked at */
     int rc = tr_reader_open_mem(&r, tmp, len, &ro);
     if (rc < 0) {
         free(tmp);
