@@ -48,7 +48,27 @@ struct tstate {
      * Emptied by every record that may change how frames resolve (maps,
      * comms, blobs, metadata, a stream's start, lost data). */
     hashmap folded;
+    uint32_t epoch;            /* counts those emptyings: raw_memo entries of another are stale */
+    /* raw frames resolved one at a time (add_raw_frames), by frame id: what
+     * sym_frame_seen gives it, and its groups of elements (name ids of the
+     * folder: one memo for ps, one for sys_ps) as a return address or not
+     * (ret), in a root starting "java" or not, for process pid in epoch; so
+     * a frame is resolved and named once, not per sample */
+    struct raw_memos {
+        struct raw_memo {
+            uint32_t epoch;
+            int32_t pid;
+            uint32_t seen;     /* sym_frame_seen's bits | RAW_SEEN; RAW_SET(ret, java): el[ret][java] */
+            uint32_t el[2][2]; /* offset in ids: ngroups, then each group's n and n ids */
+        } *v;
+        size_t n;
+        stacks_ids ids;
+    } raw[2];
 };
+
+#define RAW_SEEN 4u
+#define RAW_SET(ret, java) (8u << ((ret) * 2 + (java)))
+#define RAW_IDS (1u << 22)     /* frame ids memoised; raw_ids kept until it holds this many */
 
 static const char *comm_of(struct tstate *t, int32_t tid)
 {
@@ -122,6 +142,94 @@ static int stack_kind(struct tstate *t, uint32_t stack, const uint32_t **ids, in
     return symbolized;
 }
 
+/* A symbolize library frame as a folder frame. */
+static stacks_frame folder_frame(const sym_frame *fr)
+{
+    return (stacks_frame){.addr = fr->addr, .func = fr->func ? fr->func : "[unknown]",
+                          .module = fr->module ? fr->module : "[unknown]", .file = fr->file, .line = fr->line,
+                          .offset = fr->offset, .flags = fr->flags, .kind = stacks_kind(fr->flags)};
+}
+
+/* The memo of raw frame id for process pid in rm, reset when stale; NULL
+ * past RAW_IDS. */
+static struct raw_memo *raw_memo(struct tstate *t, struct raw_memos *rm, uint32_t id, int32_t pid)
+{
+    if (id >= RAW_IDS)
+        return NULL;
+    if (id >= rm->n) {
+        size_t old = rm->n;
+        if (array_reserve(&rm->v, &rm->n, (size_t)id + 1, sizeof *rm->v, 1024) < 0)
+            return NULL;
+        memset(rm->v + old, 0, (rm->n - old) * sizeof *rm->v);
+    }
+    struct raw_memo *m = &rm->v[id];
+    if (m->epoch != t->epoch || m->pid != pid || !(m->seen & RAW_SEEN)) {
+        m->epoch = t->epoch;
+        m->pid = pid;
+        m->seen = RAW_SEEN | sym_frame_seen(t->sym, t->r, id);
+    }
+    return m;
+}
+
+/* Add the frames of a stack of raw frames ids[0 .. n) (leaf first) of a
+ * record of process pid to sf (with memos rm), each frame resolved and
+ * folded once (per process, as a return address or not, and java-ness of
+ * the root): as sym_resolve_stack resolves it frame by frame.  0, or -1 out
+ * of memory. */
+static int add_raw_frames(struct tstate *t, stacks_folder *sf, struct raw_memos *rm, int32_t pid,
+                          const uint32_t *ids, int n)
+{
+    if (rm->ids.n > RAW_IDS) { /* the memos of processes taking turns: start anew */
+        t->epoch++;
+        rm->ids.n = 0;
+    }
+    if (sym_stack_begin(t->sym, t->r, pid) < 0)
+        return -1;
+    int java = sf->java != 0;
+    sym_frame_state st = 0;
+    for (int i = 0; i < n; i++) {
+        struct raw_memo *m = raw_memo(t, rm, ids[i], pid);
+        sym_frame_state seen = m ? m->seen & (SYM_SEEN_KERNEL | SYM_SEEN_USER) : sym_frame_seen(t->sym, t->r, ids[i]);
+        int ret = (st & seen) != 0;
+        st |= seen;
+        if (m && (m->seen & RAW_SET(ret, java))) {
+            const uint32_t *v = rm->ids.v + m->el[ret][java];
+            for (uint32_t g = 0, ng = *v++; g < ng; g++, v += 1 + *v)
+                if (stacks_folder_add_ids(sf, v + 1, *v) < 0)
+                    return -1;
+            continue;
+        }
+        const sym_frame *fr;
+        size_t nf;
+        if (sym_resolve_frame(t->sym, t->r, ids[i], ret, &fr, &nf) < 0)
+            return -1;
+        size_t g0 = sf->ngroups, e0 = sf->elems.n;
+        for (size_t k = 0; k < nf; k++) {
+            stacks_frame f = folder_frame(&fr[k]);
+            if (stacks_folder_frame(sf, &f) < 0)
+                return -1;
+        }
+        if (!m)
+            continue;
+        /* kept as: the number of groups, then each group's length and elements */
+        size_t ng = sf->ngroups - g0, at = rm->ids.n;
+        if (array_reserve(&rm->ids.v, &rm->ids.cap, at + 1 + ng + (sf->elems.n - e0), sizeof *rm->ids.v, 1024) < 0)
+            return -1;
+        uint32_t *v = rm->ids.v + at;
+        *v++ = (uint32_t)ng;
+        for (size_t g = g0; g < sf->ngroups; g++) {
+            size_t end = g + 1 < sf->ngroups ? sf->groups[g + 1] : sf->elems.n;
+            *v++ = (uint32_t)(end - sf->groups[g]);
+            for (size_t e = sf->groups[g]; e < end; e++)
+                *v++ = sf->elems.v[e];
+        }
+        rm->ids.n = (size_t)(v - rm->ids.v);
+        m->el[ret][java] = (uint32_t)at;
+        m->seen |= RAW_SET(ret, java);
+    }
+    return 0;
+}
+
 /* Add the frames of rec's stack to ps (leaf first).  Returns 1 when its
  * stack and frames were all defined, 0 when some were not, -1 out of memory. */
 static int add_frames(struct tstate *t, struct pscript *ps, const tr_record *rec)
@@ -129,7 +237,7 @@ static int add_frames(struct tstate *t, struct pscript *ps, const tr_record *rec
     stacks_folder *sf = pscript_folder(ps);
     uint32_t stack = rec->type == TR_REC_SAMPLE ? rec->u.sample.stack : rec->u.syscall.stack;
     const uint32_t *ids;
-    int n, kind = stack ? stack_kind(t, stack, &ids, &n) : 0;
+    int n = 0, kind = stack ? stack_kind(t, stack, &ids, &n) : 0;
     if (kind == 1) {
         /* symbolized already: each frame's elements are found once (as the
          * symbolize library and stacks_frames_read pass such frames on) */
@@ -139,6 +247,9 @@ static int add_frames(struct tstate *t, struct pscript *ps, const tr_record *rec
         return 1;
     }
     int complete = kind >= 0;
+    int copy = rec->type == TR_REC_SAMPLE && rec->u.sample.nregs && rec->u.sample.stack_copy_len;
+    if (!t->no_symbolize && kind == 0 && !copy) /* raw frames, not unwound */
+        return add_raw_frames(t, sf, &t->raw[ps == t->sys_ps], rec->pid, ids, n) < 0 ? -1 : 1;
     if (!t->no_symbolize) {
         const sym_frame *fr;
         size_t nfr = 0;
@@ -148,10 +259,7 @@ static int add_frames(struct tstate *t, struct pscript *ps, const tr_record *rec
             return 0;
         }
         for (size_t i = 0; i < nfr; i++) {
-            stacks_frame f = {.addr = fr[i].addr, .func = fr[i].func ? fr[i].func : "[unknown]",
-                              .module = fr[i].module ? fr[i].module : "[unknown]",
-                              .file = fr[i].file, .line = fr[i].line, .offset = fr[i].offset,
-                              .flags = fr[i].flags, .kind = stacks_kind(fr[i].flags)};
+            stacks_frame f = folder_frame(&fr[i]);
             if (stacks_folder_frame(sf, &f) < 0)
                 return -1;
         }
@@ -412,6 +520,7 @@ int fold_trace(struct fold *f, struct lines *l, const char *shown)
             if (!fold_read_error(t.r, rc, shown, &warned, &status))
                 break;
             hashmap_free(&t.folded); /* definitions were lost: they may come again */
+            t.epoch++;
             continue;
         }
         if (t.sym ? sym_observe(t.sym, t.r, &rec) < 0 : procs_feed(t.own_procs, &rec) < 0) {
@@ -419,8 +528,11 @@ int fold_trace(struct fold *f, struct lines *l, const char *shown)
             status = CLI_EXIT_FAIL;
             break;
         }
-        if (procs_may_remap(rec.type) && t.folded.count)
-            hashmap_free(&t.folded);
+        if (procs_may_remap(rec.type)) {
+            if (t.folded.count)
+                hashmap_free(&t.folded);
+            t.epoch++;
+        }
         if (rec.type == TR_REC_STREAM_START) {
             stacks_folder_forget_frames(pscript_folder(t.ps)); /* frame ids are the stream's */
             stacks_folder_forget_frames(pscript_folder(t.sys_ps));
@@ -485,5 +597,9 @@ out:
     procs_free(t.own_procs);
     stacks_frames_free(&t.frames);
     hashmap_free(&t.folded);
+    for (int i = 0; i < 2; i++) {
+        free(t.raw[i].v);
+        free(t.raw[i].ids.v);
+    }
     return status;
 }
