@@ -20,42 +20,60 @@
 
 #include "synth.h"
 
+/* A cpu-clock event and the raw stack of addrs[0 .. n) (leaf first). */
+static int cpu_clock_stack(tr_writer *w, const uint64_t *addrs, size_t n, uint32_t *ev, uint32_t *stack)
+{
+    tr_event_def d = {.kind = TR_EV_SOFTWARE, .sample_value = 999, .flags = TR_EVF_FREQ | TR_EVF_CALLCHAIN,
+                      .name = "cpu-clock", .name_len = 9};
+    int e = tr_writer_event(w, &d, ev);
+    return e ? e : tr_writer_stack_addrs(w, addrs, NULL, n, stack);
+}
+
+/* r (its type, time and task set) as the mapping of path at 0x10000. */
+static int put_mmap(tr_writer *w, tr_record *r, const char *path)
+{
+    memset(&r->u, 0, sizeof r->u);
+    r->type = TR_REC_MMAP;
+    r->u.mmap.start = 0x10000;
+    r->u.mmap.len = 0x10000;
+    r->u.mmap.prot = 5; /* PROT_READ | PROT_EXEC */
+    r->u.mmap.path = path;
+    r->u.mmap.path_len = strlen(path);
+    return tr_writer_add(w, r);
+}
+
+/* r (its task set) as a sample of stack 1000 ns later, on CPU 0. */
+static int put_sample(tr_writer *w, tr_record *r, uint32_t ev, uint32_t stack)
+{
+    memset(&r->u, 0, sizeof r->u);
+    r->type = TR_REC_SAMPLE;
+    r->time += 1000;
+    r->cpu = 0;
+    r->u.sample.event = ev;
+    r->u.sample.period = 1000;
+    r->u.sample.stack = stack;
+    return tr_writer_add(w, r);
+}
+
 /* The remap trace: process 3000 "remap" samples a raw stack (one frame at
  * 0x10100) twice with /usr/lib/a.so mapped there, then twice after
  * /usr/lib/b.so is mapped over it. */
 static int synth_remap(tr_writer *w)
 {
-    tr_event_def d = {.kind = TR_EV_SOFTWARE, .sample_value = 999, .flags = TR_EVF_FREQ | TR_EVF_CALLCHAIN,
-                      .name = "cpu-clock", .name_len = 9};
     uint32_t ev, stack;
     uint64_t addr = 0x10100;
     int e;
-    if ((e = tr_writer_event(w, &d, &ev)) || (e = tr_writer_stack_addrs(w, &addr, NULL, 1, &stack))) return e;
+    if ((e = cpu_clock_stack(w, &addr, 1, &ev, &stack))) return e;
     tr_record r = {.type = TR_REC_COMM, .time = 1000, .pid = 3000, .tid = 3000, .cpu = -1};
     r.u.comm.comm = "remap";
     r.u.comm.len = 5;
     if ((e = tr_writer_add(w, &r))) return e;
     for (int i = 0; i < 4; i++) {
         if (i % 2 == 0) {
-            const char *path = i ? "/usr/lib/b.so" : "/usr/lib/a.so";
-            memset(&r.u, 0, sizeof r.u);
-            r.type = TR_REC_MMAP;
             r.time += 1000;
-            r.u.mmap.start = 0x10000;
-            r.u.mmap.len = 0x10000;
-            r.u.mmap.prot = 5; /* PROT_READ | PROT_EXEC */
-            r.u.mmap.path = path;
-            r.u.mmap.path_len = strlen(path);
-            if ((e = tr_writer_add(w, &r))) return e;
+            if ((e = put_mmap(w, &r, i ? "/usr/lib/b.so" : "/usr/lib/a.so"))) return e;
         }
-        memset(&r.u, 0, sizeof r.u);
-        r.type = TR_REC_SAMPLE;
-        r.time += 1000;
-        r.cpu = 0;
-        r.u.sample.event = ev;
-        r.u.sample.period = 1000;
-        r.u.sample.stack = stack;
-        if ((e = tr_writer_add(w, &r))) return e;
+        if ((e = put_sample(w, &r, ev, stack))) return e;
     }
     return 0;
 }
@@ -65,40 +83,22 @@ static int synth_remap(tr_writer *w)
  * (0x10100 called from 0x10200): the same frame ids, other functions. */
 static int synth_twoprocs(tr_writer *w)
 {
-    tr_event_def d = {.kind = TR_EV_SOFTWARE, .sample_value = 999, .flags = TR_EVF_FREQ | TR_EVF_CALLCHAIN,
-                      .name = "cpu-clock", .name_len = 9};
     uint32_t ev, stack;
     uint64_t addrs[2] = {0x10100, 0x10200};
     int e;
-    if ((e = tr_writer_event(w, &d, &ev)) || (e = tr_writer_stack_addrs(w, addrs, NULL, 2, &stack))) return e;
+    if ((e = cpu_clock_stack(w, addrs, 2, &ev, &stack))) return e;
     tr_record r = {.time = 1000, .cpu = -1};
     for (int p = 0; p < 2; p++) {
-        const char *comm = p ? "two" : "one", *path = p ? "/usr/lib/b.so" : "/usr/lib/a.so";
         memset(&r.u, 0, sizeof r.u);
         r.type = TR_REC_COMM;
         r.pid = r.tid = 3000 + p;
-        r.u.comm.comm = comm;
+        r.u.comm.comm = p ? "two" : "one";
         r.u.comm.len = 3;
-        if ((e = tr_writer_add(w, &r))) return e;
-        memset(&r.u, 0, sizeof r.u);
-        r.type = TR_REC_MMAP;
-        r.u.mmap.start = 0x10000;
-        r.u.mmap.len = 0x10000;
-        r.u.mmap.prot = 5; /* PROT_READ | PROT_EXEC */
-        r.u.mmap.path = path;
-        r.u.mmap.path_len = strlen(path);
-        if ((e = tr_writer_add(w, &r))) return e;
+        if ((e = tr_writer_add(w, &r)) || (e = put_mmap(w, &r, p ? "/usr/lib/b.so" : "/usr/lib/a.so"))) return e;
     }
     for (int i = 0; i < 4; i++) {
-        memset(&r.u, 0, sizeof r.u);
-        r.type = TR_REC_SAMPLE;
-        r.time += 1000;
         r.pid = r.tid = 3000 + i % 2;
-        r.cpu = 0;
-        r.u.sample.event = ev;
-        r.u.sample.period = 1000;
-        r.u.sample.stack = stack;
-        if ((e = tr_writer_add(w, &r))) return e;
+        if ((e = put_sample(w, &r, ev, stack))) return e;
     }
     return 0;
 }
