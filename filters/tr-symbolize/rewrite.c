@@ -315,7 +315,7 @@ static uint32_t map_node(struct rw *c, int32_t pid, uint32_t in)
         c->begun = 1;
         if (tr_reader_stack_node(c->r, v, &parent, &frame) < 0 || n == MAX_DEPTH)
             break; /* defined in a lost chunk: the stack ends here, as tr_reader_stack's does */
-        if (array_reserve(&c->path, &c->path_cap, n + 1, sizeof *c->path, 64) < 0)
+        if (n == c->path_cap && array_reserve(&c->path, &c->path_cap, n + 1, sizeof *c->path, 64) < 0)
             cli_die(CLI_EXIT_FAIL, "out of memory");
         sym_frame_state seen = frame_seen(c, gen, frame);
         c->path[n++] = (struct path_node){idx, frame, st, seen};
