@@ -293,7 +293,7 @@ static char *dup_n(const void *s, size_t len)
     return p;
 }
 
-static int absorb_node(tr_reader *r, uint32_t id, uint32_t parent, uint32_t frame)
+static inline int absorb_node(tr_reader *r, uint32_t id, uint32_t parent, uint32_t frame)
 {
     /* parents come first: parent < id rules out cycles */
     if (!id || parent >= id || idtab_get(&r->node_ids, id)) return 0;
