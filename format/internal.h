@@ -163,6 +163,16 @@ static inline uint32_t idtab_get(const idtab *t, uint32_t id)
     return t->sparse.n ? tr_internal_idmap_get(&t->sparse, id) : 0;
 }
 int tr_internal_idtab_put(idtab *t, uint32_t id, uint32_t val);
+/* The same, inline where id falls in the dense array (once per stack node
+ * read: the common case) */
+static inline int idtab_put(idtab *t, uint32_t id, uint32_t val)
+{
+    uint32_t i = id - t->base;
+    if (!t->count || id < t->base || i >= t->ndense) return tr_internal_idtab_put(t, id, val);
+    t->count++;
+    t->dense[i] = val;
+    return 0;
+}
 void tr_internal_idtab_clear(idtab *t); /* empty, keeping its memory */
 void tr_internal_idtab_free(idtab *t);
 uint64_t tr_internal_hash64(const void *p, size_t n, uint64_t seed);

@@ -293,14 +293,14 @@ static char *dup_n(const void *s, size_t len)
     return p;
 }
 
-static int absorb_node(tr_reader *r, uint32_t id, uint32_t parent, uint32_t frame)
+static inline int absorb_node(tr_reader *r, uint32_t id, uint32_t parent, uint32_t frame)
 {
     /* parents come first: parent < id rules out cycles */
     if (!id || parent >= id || idtab_get(&r->node_ids, id)) return 0;
     if (PUSH(r->nodes, r->nnodes, r->capnodes)) return TR_E_NOMEM;
     r->nodes[r->nnodes++] = (node){parent, frame};
     r->stack_buf_id = 0; /* a stack materialised with this node missing may now be longer */
-    return tr_internal_idtab_put(&r->node_ids, id, (uint32_t)r->nnodes);
+    return idtab_put(&r->node_ids, id, (uint32_t)r->nnodes);
 }
 
 static int absorb(tr_reader *r, const tr_record *rec)
@@ -851,11 +851,14 @@ static int run_begin(tr_reader *r, tr_record *rec, cur *b)
         first - 1 > UINT32_MAX - count)
         return malformed(r, "stack_run");
     r->run = (stack_run){b->p, b->end, first, parent, count};
-    if (r->opt.keep_definitions) return run_next(r, rec);
-    while (r->run.left) {
-        int e = run_next(r, rec);
-        if (e < 0) return e;
+    if (r->opt.keep_definitions == 1) return run_next(r, rec);
+    for (; count; count--, parent = first++) {
+        uint32_t frame = cur_u32(b);
+        if (b->bad) return malformed(r, "stack_run");
+        int e = absorb_node(r, first, parent, frame);
+        if (e) return e;
     }
+    r->run.left = 0;
     return 0;
 }
 
@@ -905,13 +908,16 @@ static int next_record(tr_reader *r, tr_record *rec)
     if (e) return malformed(r, name);
     if (!name) return 0; /* unknown type: skipped, as the spec says */
     switch (type) {
-    case TR_REC_STRING: case TR_REC_FRAME: case TR_REC_STACK: case TR_REC_EVENT_DEF:
+    case TR_REC_STACK:
+        if ((e = absorb(r, rec))) return e;
+        return r->opt.keep_definitions == 1;
+    case TR_REC_STRING: case TR_REC_FRAME: case TR_REC_EVENT_DEF:
     case TR_REC_META: case TR_REC_SYSCALL_TABLE:
         if ((e = absorb(r, rec))) return e;
-        return r->opt.keep_definitions;
+        return r->opt.keep_definitions != 0;
     case TR_REC_BLOB:
         if ((e = absorb(r, rec))) return e;
-        return r->opt.keep_definitions;
+        return r->opt.keep_definitions != 0;
     default:
         return 1;
     }

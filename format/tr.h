@@ -468,7 +468,9 @@ typedef struct tr_reader tr_reader;
 
 typedef struct tr_reader_options {
     size_t max_chunk;     /* reject chunks larger than this raw; 0 = 16 MiB */
-    int keep_definitions; /* 1: also deliver STRING/FRAME/STACK/EVENT_DEF records */
+    int keep_definitions; /* 1: also deliver STRING/FRAME/STACK/EVENT_DEF records; 2: the same
+                             but stack nodes (STACK, STACK_RUN records) are only absorbed, for a
+                             tool that looks them up (tr_reader_stack_node) instead */
 } tr_reader_options;
 
 /* Open a reader on fd (read front to back, never seeks).  The fd stays

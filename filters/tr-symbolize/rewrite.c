@@ -38,7 +38,7 @@ struct rw {
     size_t nframes;
     uint32_t *outf;      /* the output frame ids the frame memos point into */
     size_t noutf, capoutf;
-    struct path_node { uint32_t node, frame; sym_frame_state state; } *path;
+    struct path_node { uint32_t memo, frame; sym_frame_state state, seen; } *path; /* memo: index in nodes */
     size_t path_cap;
     int begun;           /* sym_stack_begin called for the record */
     hashmap framesets;/* 128-bit hash of resolved frames -> output stack id + 1 (per stream) */
@@ -164,24 +164,29 @@ static uint32_t out_stack(struct rw *c, const sym_frame *f, size_t n)
 #define HAS_IDS(ret) (4u << (ret)) /* a frame memo's n[ret], first[ret]: set */
 #define HAS_SEEN 16u        /* a frame memo's seen bits: set */
 
-/* The slot of id in a memo array of n elements, grown (zeroed) to hold
- * it, or NULL past MAX_MEMO. */
-static void *memo_slot(void **arr, size_t *n, size_t size, uint32_t idx)
+/* A memo array of n elements grown (zeroed) to hold index idx < MAX_MEMO. */
+static void memo_grow(void **arr, size_t *n, size_t size, uint32_t idx)
+{
+    size_t cap = *n ? *n : 1024;
+    while (cap <= idx)
+        cap *= 2;
+    uint8_t *a = realloc(*arr, cap * size);
+    if (!a)
+        cli_die(CLI_EXIT_FAIL, "out of memory");
+    tr_advise_huge(a, cap * size);
+    memset(a + *n * size, 0, (cap - *n) * size);
+    *arr = a;
+    *n = cap;
+}
+
+/* The slot of id in a memo array of n elements, grown to hold it, or NULL
+ * past MAX_MEMO (inline: several times per stack node). */
+static inline void *memo_slot(void **arr, size_t *n, size_t size, uint32_t idx)
 {
     if (idx >= MAX_MEMO)
         return NULL;
-    if (idx >= *n) {
-        size_t cap = *n ? *n : 1024;
-        while (cap <= idx)
-            cap *= 2;
-        uint8_t *a = realloc(*arr, cap * size);
-        if (!a)
-            cli_die(CLI_EXIT_FAIL, "out of memory");
-        tr_advise_huge(a, cap * size);
-        memset(a + *n * size, 0, (cap - *n) * size);
-        *arr = a;
-        *n = cap;
-    }
+    if (idx >= *n)
+        memo_grow(arr, n, size, idx);
     return (uint8_t *)*arr + (size_t)idx * size;
 }
 
@@ -295,8 +300,9 @@ static uint32_t map_node(struct rw *c, int32_t pid, uint32_t in)
     sym_frame_state st = 0;
     uint32_t out = 0, depth = 0;
     for (uint32_t v = in; v;) {
-        struct node_memo *m = v >= c->node_base ? memo_slot((void **)&c->nodes, &c->nnodes, sizeof *c->nodes,
-                                                            v - c->node_base) : NULL;
+        uint32_t idx = v >= c->node_base && v - c->node_base < MAX_MEMO ? v - c->node_base : UINT32_MAX;
+        struct node_memo *m = idx != UINT32_MAX ? memo_slot((void **)&c->nodes, &c->nnodes, sizeof *c->nodes, idx)
+                                                : NULL;
         if (m && m->gen == gen && m->state == (st | MEMO_SET)) {
             out = m->out;
             depth = m->depth;
@@ -309,24 +315,23 @@ static uint32_t map_node(struct rw *c, int32_t pid, uint32_t in)
         c->begun = 1;
         if (tr_reader_stack_node(c->r, v, &parent, &frame) < 0 || n == MAX_DEPTH)
             break; /* defined in a lost chunk: the stack ends here, as tr_reader_stack's does */
-        if (array_reserve(&c->path, &c->path_cap, n + 1, sizeof *c->path, 64) < 0)
+        if (n == c->path_cap && array_reserve(&c->path, &c->path_cap, n + 1, sizeof *c->path, 64) < 0)
             cli_die(CLI_EXIT_FAIL, "out of memory");
-        c->path[n++] = (struct path_node){v, frame, st};
-        st |= frame_seen(c, gen, frame);
+        sym_frame_state seen = frame_seen(c, gen, frame);
+        c->path[n++] = (struct path_node){idx, frame, st, seen};
+        st |= seen;
         v = parent;
     }
     while (n--) { /* from the root side down */
         const struct path_node *p = &c->path[n];
         const uint32_t *ids;
-        size_t nf = frame_ids(c, gen, p->frame, (p->state & frame_seen(c, gen, p->frame)) != 0, &ids);
+        size_t nf = frame_ids(c, gen, p->frame, (p->state & p->seen) != 0, &ids);
         for (size_t k = nf; k-- > 0;) /* the function others were inlined into first */
             werr(c, tr_writer_stack_node(c->w, out, ids[k], &out));
         depth += (uint32_t)nf;
         c->nodes_mapped++;
-        struct node_memo *m = p->node >= c->node_base ? memo_slot((void **)&c->nodes, &c->nnodes, sizeof *c->nodes,
-                                                                  p->node - c->node_base) : NULL;
-        if (m)
-            *m = (struct node_memo){gen, p->state | MEMO_SET, out, depth};
+        if (p->memo != UINT32_MAX) /* its slot was made on the way up (parents have smaller ids) */
+            c->nodes[p->memo] = (struct node_memo){gen, p->state | MEMO_SET, out, depth};
     }
     c->frames_in += depth; /* the frames of the symbolized stack */
     return out;
@@ -613,7 +618,7 @@ int rewrite_trace(const struct rewrite_options *o, int in_fd, int out_fd)
     void *buf = NULL;
     size_t len = 0;
     int mapped = 0, rc;
-    tr_reader_options ro = { .keep_definitions = 1 };
+    tr_reader_options ro = { .keep_definitions = 2 }; /* stack nodes are looked up when used */
     if (!o->stream) {
         /* look ahead for blobs written at the end: in the file, mapped (only
          * the pages looked at are read; the records are read from the file

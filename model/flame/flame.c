@@ -8,6 +8,8 @@
 #include "cli.h"
 #include "tr.h"
 
+#define WIDE 8 /* children a node's list holds before they go into the table */
+
 void flame_opts_init(struct flame_opts *o)
 {
     memset(o, 0, sizeof *o);
@@ -109,7 +111,37 @@ static void append_child(struct flame *f, uint32_t parent, uint32_t c)
     p->last = c;
 }
 
-/* The child of parent named name (created when missing). */
+/* The child of parent named name in the table of wide parents' children:
+ * when missing, made (0: a new node, first in parent's list) goes in. */
+static uint32_t table_child(struct flame *f, uint32_t parent, uint32_t name, uint32_t made)
+{
+    if ((f->nwide + 1) * 2 > f->nslot && grow_children(f) < 0) {
+        f->oom = 1;
+        return 0;
+    }
+    uint64_t key = ((uint64_t)parent << 32 | name) + 1;
+    size_t j = (size_t)(smap_hash(&key, 8) & (f->nslot - 1));
+    while (f->ckey[j]) {
+        if (f->ckey[j] == key)
+            return f->cval[j];
+        j = (j + 1) & (f->nslot - 1);
+    }
+    if (!made) {
+        if (!(made = new_node(f, name)))
+            return 0;
+        f->n[made].sib = f->n[parent].child;
+        f->n[parent].child = made;
+    }
+    f->ckey[j] = key;
+    f->cval[j] = made;
+    f->nwide++;
+    return made;
+}
+
+/* The child of parent named name (created when missing).  A node's
+ * children are a list, the one last found first (svg.c sorts them); the
+ * children of a node with more than WIDE of them are found through a table
+ * instead, so most nodes cost no table slot at all. */
 static uint32_t child(struct flame *f, uint32_t parent, uint32_t name)
 {
     if (f->o->flamechart) { /* a new frame: what it shares with the previous stack was reused */
@@ -124,23 +156,28 @@ static uint32_t child(struct flame *f, uint32_t parent, uint32_t name)
         f->start[c] = f->time;
         return c;
     }
-    if ((f->nn + 1) * 2 > f->nslot && grow_children(f) < 0) {
-        f->oom = 1;
-        return 0;
-    }
-    uint64_t key = ((uint64_t)parent << 32 | name) + 1;
-    size_t j = (size_t)(smap_hash(&key, 8) & (f->nslot - 1));
-    while (f->ckey[j]) {
-        if (f->ckey[j] == key)
-            return f->cval[j];
-        j = (j + 1) & (f->nslot - 1);
+    struct fnode *n = f->n;
+    uint32_t k = 0;
+    for (uint32_t prev = 0, c = n[parent].child; c; prev = c, c = n[c].sib) {
+        if (n[c].name == name) {
+            if (prev) { /* to the front */
+                n[prev].sib = n[c].sib;
+                n[c].sib = n[parent].child;
+                n[parent].child = c;
+            }
+            return c;
+        }
+        if (++k == WIDE && n[c].sib) /* more: a wide parent, its children are in the table */
+            return table_child(f, parent, name, 0);
     }
     uint32_t c = new_node(f, name);
     if (!c)
         return 0;
-    append_child(f, parent, c);
-    f->ckey[j] = key;
-    f->cval[j] = c;
+    f->n[c].sib = f->n[parent].child;
+    f->n[parent].child = c;
+    for (uint32_t x = c; k == WIDE && x; x = f->n[x].sib) /* WIDE + 1 children now: into the table */
+        if (!table_child(f, parent, f->n[x].name, x))
+            return 0;
     return c;
 }
 

@@ -55,11 +55,12 @@ struct flame {
     size_t nn, cap;
     struct fdiff *diff;     /* two-count input only: cap elements, else NULL */
     size_t diffcap;
-    /* children by (parent, name): its own table, not model/hashmap.h, whose
-     * 24-byte slots made tr-flame 20% slower on 60 MB of folded stacks */
+    /* the children of nodes with more than WIDE of them by (parent, name):
+     * its own table, not model/hashmap.h, whose 24-byte slots made tr-flame
+     * 20% slower on 60 MB of folded stacks */
     uint64_t *ckey;         /* (parent << 32 | name) + 1, 0 empty */
     uint32_t *cval;
-    size_t nslot;
+    size_t nslot, nwide;
     int ncounts;            /* 0 until the first line, then 1 or 2 */
     uint64_t ncounts_line;  /* the line that set it */
     uint64_t lines, stacks, skipped, first_skipped;

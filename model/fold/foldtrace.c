@@ -52,6 +52,31 @@ struct tstate {
      * Emptied by every record that may change how frames resolve (maps,
      * comms, blobs, metadata, a stream's start, lost data). */
     hashmap folded;
+    uint32_t epoch;            /* counts those emptyings: raw_memo entries of another are stale */
+    /* Memos of what frames fold to, one for ps and one for sys_ps (each
+     * folder has its own name ids).  Raw frames resolved one at a time
+     * (add_raw_frames), by frame id: what sym_frame_seen gives it, and its
+     * groups of elements as a return address or not (ret), in a root
+     * starting "java" or not, for process pid in epoch; and the frames of
+     * the symbolize library by their strings (fold_sym_frame).  So a frame
+     * is resolved and named once, not per sample. */
+    struct frame_memos {
+        struct raw_memo {
+            uint32_t epoch;
+            int32_t pid;
+            uint32_t seen;     /* sym_frame_seen's bits | RAW_SEEN; RAW_SET(ret, java): el[ret][java] */
+            uint32_t el[2][2]; /* offset in groups */
+        } *raw;
+        size_t nraw;
+        hashmap by_name;       /* (func, module) -> index + 1 in sym of the first of a chain */
+        struct sym_memo {
+            const char *file;
+            uint64_t addr;
+            uint32_t flags, line, java, el, next; /* el: offset in groups; next: index + 1 */
+        } *sym;
+        size_t nsym, capsym;
+        stacks_ids groups;     /* at each offset: ngroups, then each group's n and n name ids */
+    } memo[2];
 };
 
 enum { K_SAMPLES, K_SYSCALLS, K_EVENTS };
@@ -70,6 +95,10 @@ static int weigh(struct tstate *t, const tr_record *rec, int k, uint64_t dflt, u
     (rc ? t->weighed : t->unweighed)[k]++;
     return rc && *v;
 }
+
+#define RAW_SEEN 4u
+#define RAW_SET(ret, java) (8u << ((ret) * 2 + (java)))
+#define RAW_IDS (1u << 22)     /* frame ids memoised; groups kept until they hold this many ids */
 
 static const char *comm_of(struct tstate *t, int32_t tid)
 {
@@ -143,6 +172,142 @@ static int stack_kind(struct tstate *t, uint32_t stack, const uint32_t **ids, in
     return symbolized;
 }
 
+/* A symbolize library frame as a folder frame. */
+static stacks_frame folder_frame(const sym_frame *fr)
+{
+    return (stacks_frame){.addr = fr->addr, .func = fr->func ? fr->func : "[unknown]",
+                          .module = fr->module ? fr->module : "[unknown]", .file = fr->file, .line = fr->line,
+                          .offset = fr->offset, .flags = fr->flags, .kind = stacks_kind(fr->flags)};
+}
+
+/* Keep the groups sf got from group g0 on in fm->groups: 0 with *at their
+ * offset, or -1 out of memory. */
+static int keep_groups(struct frame_memos *fm, const stacks_folder *sf, size_t g0, uint32_t *at)
+{
+    size_t ng = sf->ngroups - g0, n = fm->groups.n, e0 = ng ? sf->groups[g0] : sf->elems.n;
+    if (array_reserve(&fm->groups.v, &fm->groups.cap, n + 1 + ng + (sf->elems.n - e0), sizeof *fm->groups.v,
+                      1024) < 0)
+        return -1;
+    uint32_t *v = fm->groups.v + n;
+    *v++ = (uint32_t)ng;
+    for (size_t g = g0; g < sf->ngroups; g++) {
+        size_t end = g + 1 < sf->ngroups ? sf->groups[g + 1] : sf->elems.n;
+        *v++ = (uint32_t)(end - sf->groups[g]);
+        for (size_t e = sf->groups[g]; e < end; e++)
+            *v++ = sf->elems.v[e];
+    }
+    *at = (uint32_t)n;
+    fm->groups.n = (size_t)(v - fm->groups.v);
+    return 0;
+}
+
+/* Add the groups kept at offset at to sf: 0, or -1 out of memory (inline:
+ * once per frame of a sample). */
+static inline int add_groups(const struct frame_memos *fm, stacks_folder *sf, uint32_t at)
+{
+    const uint32_t *v = fm->groups.v + at;
+    for (uint32_t g = 0, ng = *v++; g < ng; g++, v += 1 + *v)
+        if (stacks_folder_add_ids(sf, v + 1, *v) < 0)
+            return -1;
+    return 0;
+}
+
+/* Forget every memo of fm when its groups hold more than RAW_IDS ids (the
+ * frames of processes taking turns). */
+static void memos_bound(struct tstate *t, struct frame_memos *fm)
+{
+    if (fm->groups.n <= RAW_IDS)
+        return;
+    t->epoch++;
+    hashmap_free(&fm->by_name);
+    fm->nsym = fm->groups.n = 0;
+}
+
+/* Add the elements of frame fr of the symbolize library to sf, folded
+ * once per distinct frame (its strings are the session's, interned: their
+ * pointers stand for them) and java-ness of the root.  0, or -1 out of
+ * memory. */
+static int fold_sym_frame(struct frame_memos *fm, stacks_folder *sf, const sym_frame *fr)
+{
+    uint64_t addr = sf->o->addrs ? fr->addr : 0;
+    const char *file = sf->o->srcline ? fr->file : NULL;
+    uint32_t line = sf->o->srcline ? fr->line : 0, java = sf->java != 0;
+    uintptr_t head = (uintptr_t)hashmap_get(&fm->by_name, (uintptr_t)fr->func, (uintptr_t)fr->module);
+    for (uintptr_t i = head; i; i = fm->sym[i - 1].next) {
+        const struct sym_memo *x = &fm->sym[i - 1];
+        if (x->flags == fr->flags && x->java == java && x->addr == addr && x->file == file && x->line == line)
+            return add_groups(fm, sf, x->el);
+    }
+    size_t g0 = sf->ngroups;
+    stacks_frame f = folder_frame(fr);
+    uint32_t at;
+    if (stacks_folder_frame(sf, &f) < 0 || keep_groups(fm, sf, g0, &at) < 0 ||
+        array_reserve(&fm->sym, &fm->capsym, fm->nsym + 1, sizeof *fm->sym, 256) < 0)
+        return -1;
+    fm->sym[fm->nsym++] = (struct sym_memo){file, addr, fr->flags, line, java, at, (uint32_t)head};
+    return hashmap_put(&fm->by_name, (uintptr_t)fr->func, (uintptr_t)fr->module, (void *)(uintptr_t)fm->nsym);
+}
+
+/* The memo of raw frame id for process pid in fm, reset when stale; NULL
+ * past RAW_IDS. */
+static struct raw_memo *raw_memo(struct tstate *t, struct frame_memos *fm, uint32_t id, int32_t pid)
+{
+    if (id >= RAW_IDS)
+        return NULL;
+    if (id >= fm->nraw) {
+        size_t old = fm->nraw;
+        if (array_reserve(&fm->raw, &fm->nraw, (size_t)id + 1, sizeof *fm->raw, 1024) < 0)
+            return NULL;
+        memset(fm->raw + old, 0, (fm->nraw - old) * sizeof *fm->raw);
+    }
+    struct raw_memo *m = &fm->raw[id];
+    if (m->epoch != t->epoch || m->pid != pid || !(m->seen & RAW_SEEN)) {
+        m->epoch = t->epoch;
+        m->pid = pid;
+        m->seen = RAW_SEEN | sym_frame_seen(t->sym, t->r, id);
+    }
+    return m;
+}
+
+/* Add the frames of a stack of raw frames ids[0 .. n) (leaf first) of a
+ * record of process pid to sf (with memos fm), each frame resolved and
+ * folded once (per process, as a return address or not, and java-ness of
+ * the root): as sym_resolve_stack resolves it frame by frame.  0, or -1 out
+ * of memory. */
+static int add_raw_frames(struct tstate *t, stacks_folder *sf, struct frame_memos *fm, int32_t pid,
+                          const uint32_t *ids, int n)
+{
+    memos_bound(t, fm);
+    if (sym_stack_begin(t->sym, t->r, pid) < 0)
+        return -1;
+    int java = sf->java != 0;
+    sym_frame_state st = 0;
+    for (int i = 0; i < n; i++) {
+        struct raw_memo *m = raw_memo(t, fm, ids[i], pid);
+        sym_frame_state seen = m ? m->seen & (SYM_SEEN_KERNEL | SYM_SEEN_USER) : sym_frame_seen(t->sym, t->r, ids[i]);
+        int ret = (st & seen) != 0;
+        st |= seen;
+        if (m && (m->seen & RAW_SET(ret, java))) {
+            if (add_groups(fm, sf, m->el[ret][java]) < 0)
+                return -1;
+            continue;
+        }
+        const sym_frame *fr;
+        size_t nf, g0 = sf->ngroups;
+        if (sym_resolve_frame(t->sym, t->r, ids[i], ret, &fr, &nf) < 0)
+            return -1;
+        for (size_t k = 0; k < nf; k++)
+            if (fold_sym_frame(fm, sf, &fr[k]) < 0)
+                return -1;
+        if (m) {
+            if (keep_groups(fm, sf, g0, &m->el[ret][java]) < 0)
+                return -1;
+            m->seen |= RAW_SET(ret, java);
+        }
+    }
+    return 0;
+}
+
 /* Add the frames of rec's stack to ps (leaf first).  Returns 1 when its
  * stack and frames were all defined, 0 when some were not, -1 out of memory. */
 static int add_frames(struct tstate *t, struct pscript *ps, const tr_record *rec)
@@ -150,7 +315,7 @@ static int add_frames(struct tstate *t, struct pscript *ps, const tr_record *rec
     stacks_folder *sf = pscript_folder(ps);
     uint32_t stack = rec->type == TR_REC_SAMPLE ? rec->u.sample.stack : rec->u.syscall.stack;
     const uint32_t *ids;
-    int n, kind = stack ? stack_kind(t, stack, &ids, &n) : 0;
+    int n = 0, kind = stack ? stack_kind(t, stack, &ids, &n) : 0;
     if (kind == 1) {
         /* symbolized already: each frame's elements are found once (as the
          * symbolize library and stacks_frames_read pass such frames on) */
@@ -160,6 +325,10 @@ static int add_frames(struct tstate *t, struct pscript *ps, const tr_record *rec
         return 1;
     }
     int complete = kind >= 0;
+    struct frame_memos *fm = &t->memo[ps == t->sys_ps];
+    int copy = rec->type == TR_REC_SAMPLE && rec->u.sample.nregs && rec->u.sample.stack_copy_len;
+    if (!t->no_symbolize && kind == 0 && !copy) /* raw frames, not unwound */
+        return add_raw_frames(t, sf, fm, rec->pid, ids, n) < 0 ? -1 : 1;
     if (!t->no_symbolize) {
         const sym_frame *fr;
         size_t nfr = 0;
@@ -168,14 +337,10 @@ static int add_frames(struct tstate *t, struct pscript *ps, const tr_record *rec
             t->unresolved++;
             return 0;
         }
-        for (size_t i = 0; i < nfr; i++) {
-            stacks_frame f = {.addr = fr[i].addr, .func = fr[i].func ? fr[i].func : "[unknown]",
-                              .module = fr[i].module ? fr[i].module : "[unknown]",
-                              .file = fr[i].file, .line = fr[i].line, .offset = fr[i].offset,
-                              .flags = fr[i].flags, .kind = stacks_kind(fr[i].flags)};
-            if (stacks_folder_frame(sf, &f) < 0)
+        memos_bound(t, fm);
+        for (size_t i = 0; i < nfr; i++)
+            if (fold_sym_frame(fm, sf, &fr[i]) < 0)
                 return -1;
-        }
         return complete;
     }
     n = stacks_frames_read(&t->frames, t->r, rec, raw_module, t);
@@ -445,6 +610,7 @@ int fold_trace(struct fold *f, struct lines *l, const char *shown)
             if (!fold_read_error(t.r, rc, shown, &warned, &status))
                 break;
             hashmap_free(&t.folded); /* definitions were lost: they may come again */
+            t.epoch++;
             continue;
         }
         if ((t.sym ? sym_observe(t.sym, t.r, &rec) < 0 : procs_feed(t.own_procs, &rec) < 0) ||
@@ -453,8 +619,11 @@ int fold_trace(struct fold *f, struct lines *l, const char *shown)
             status = CLI_EXIT_FAIL;
             break;
         }
-        if (procs_may_remap(rec.type) && t.folded.count)
-            hashmap_free(&t.folded);
+        if (procs_may_remap(rec.type)) {
+            if (t.folded.count)
+                hashmap_free(&t.folded);
+            t.epoch++;
+        }
         if (rec.type == TR_REC_STREAM_START) {
             stacks_folder_forget_frames(pscript_folder(t.ps)); /* frame ids are the stream's */
             stacks_folder_forget_frames(pscript_folder(t.sys_ps));
@@ -533,5 +702,11 @@ out:
     procs_free(t.own_procs);
     stacks_frames_free(&t.frames);
     hashmap_free(&t.folded);
+    for (int i = 0; i < 2; i++) {
+        free(t.memo[i].raw);
+        hashmap_free(&t.memo[i].by_name);
+        free(t.memo[i].sym);
+        free(t.memo[i].groups.v);
+    }
     return status;
 }

@@ -467,7 +467,7 @@ static int prescan_reader(sym_session *s, tr_reader *r);
 int sym_prescan(sym_session *s, const void *buf, size_t len)
 {
     tr_reader *r;
-    tr_reader_options ro = { .keep_definitions = 1 };
+    tr_reader_options ro = { .keep_definitions = 2 }; /* blobs; stack nodes are not looked at */
     if (tr_reader_open_mem(&r, buf, len, &ro) < 0)
         return 0;
     return prescan_reader(s, r);
@@ -476,7 +476,7 @@ int sym_prescan(sym_session *s, const void *buf, size_t len)
 int sym_prescan_fd(sym_session *s, int fd)
 {
     tr_reader *r;
-    tr_reader_options ro = { .keep_definitions = 1 };
+    tr_reader_options ro = { .keep_definitions = 2 }; /* blobs; stack nodes are not looked at */
     if (tr_reader_open(&r, fd, &ro) < 0)
         return 0;
     return prescan_reader(s, r);

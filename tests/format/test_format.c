@@ -1151,7 +1151,7 @@ static int fill_deep(tr_writer *w, void *arg)
 typedef struct {
     uint64_t *v;
     size_t n, cap;
-    int stack_defs, runs;
+    int stack_defs, frame_defs, runs;
     uint64_t forgets;
 } stack_list;
 
@@ -1172,6 +1172,7 @@ static stack_list read_stacks(const bytes *b, int keep_definitions)
     while ((rc = tr_reader_next(r, &rec)) != 0) {
         assert_true(rc > 0);
         if (rec.type == TR_REC_STACK) l.stack_defs++;
+        if (rec.type == TR_REC_FRAME) l.frame_defs++;
         if (rec.type != TR_REC_SAMPLE) continue;
         const uint32_t *fr;
         int n = tr_reader_stack(r, rec.u.sample.stack, &fr);
@@ -1207,7 +1208,7 @@ static void test_stack_runs_read_as_stack_records(void **state)
     bytes b0 = write_trace(fill_deep, &a, &plain, 1), b1 = write_trace(fill_deep, &a, &runs, 1);
     assert_int_equal(b0.p[20] & TR_INCOMPAT_STACK_RUNS, 0);
     assert_int_equal(b1.p[20] & TR_INCOMPAT_STACK_RUNS, TR_INCOMPAT_STACK_RUNS);
-    for (int keep = 0; keep < 2; keep++) {
+    for (int keep = 0; keep < 3; keep++) {
         stack_list l0 = read_stacks(&b0, keep), l1 = read_stacks(&b1, keep);
         assert_int_equal(l0.n, l1.n);
         assert_memory_equal(l0.v, l1.v, l0.n * sizeof *l0.v);
@@ -1215,8 +1216,10 @@ static void test_stack_runs_read_as_stack_records(void **state)
         assert_true(l1.runs > 0);
         /* runs are delivered node by node, as STACK records (their number
          * differs: key chunks fall elsewhere in the smaller stream) */
-        if (keep) assert_true(l1.stack_defs > 3 * l1.runs && l0.stack_defs > 3 * l1.runs);
+        if (keep == 1) assert_true(l1.stack_defs > 3 * l1.runs && l0.stack_defs > 3 * l1.runs);
         else assert_true(l0.stack_defs == 0 && l1.stack_defs == 0);
+        /* keep_definitions 2: the other definitions only */
+        assert_true(keep ? l0.frame_defs > 0 && l1.frame_defs > 0 : l0.frame_defs + l1.frame_defs == 0);
         free(l0.v);
         free(l1.v);
     }

@@ -5,6 +5,7 @@
  *   tr-synth phase NAME N   N samples over 64 stacks of functions NAME_0..7, then NAME_end
  *   tr-synth remap          one raw stack sampled twice in a.so, then twice in b.so
  *                           mapped over it (what it folds to changes)
+ *   tr-synth twoprocs       two processes sample one raw stack, other modules mapped there
  *   tr-synth switch         a thread switched out (preempted, then blocked) and in
  *                           on two CPUs (format 1.3's switch record)
  *   tr-synth dump < FILE    every decoded field of every record (golden files)
@@ -19,42 +20,85 @@
 
 #include "synth.h"
 
+/* A cpu-clock event and the raw stack of addrs[0 .. n) (leaf first). */
+static int cpu_clock_stack(tr_writer *w, const uint64_t *addrs, size_t n, uint32_t *ev, uint32_t *stack)
+{
+    tr_event_def d = {.kind = TR_EV_SOFTWARE, .sample_value = 999, .flags = TR_EVF_FREQ | TR_EVF_CALLCHAIN,
+                      .name = "cpu-clock", .name_len = 9};
+    int e = tr_writer_event(w, &d, ev);
+    return e ? e : tr_writer_stack_addrs(w, addrs, NULL, n, stack);
+}
+
+/* r (its type, time and task set) as the mapping of path at 0x10000. */
+static int put_mmap(tr_writer *w, tr_record *r, const char *path)
+{
+    memset(&r->u, 0, sizeof r->u);
+    r->type = TR_REC_MMAP;
+    r->u.mmap.start = 0x10000;
+    r->u.mmap.len = 0x10000;
+    r->u.mmap.prot = 5; /* PROT_READ | PROT_EXEC */
+    r->u.mmap.path = path;
+    r->u.mmap.path_len = strlen(path);
+    return tr_writer_add(w, r);
+}
+
+/* r (its task set) as a sample of stack 1000 ns later, on CPU 0. */
+static int put_sample(tr_writer *w, tr_record *r, uint32_t ev, uint32_t stack)
+{
+    memset(&r->u, 0, sizeof r->u);
+    r->type = TR_REC_SAMPLE;
+    r->time += 1000;
+    r->cpu = 0;
+    r->u.sample.event = ev;
+    r->u.sample.period = 1000;
+    r->u.sample.stack = stack;
+    return tr_writer_add(w, r);
+}
+
 /* The remap trace: process 3000 "remap" samples a raw stack (one frame at
  * 0x10100) twice with /usr/lib/a.so mapped there, then twice after
  * /usr/lib/b.so is mapped over it. */
 static int synth_remap(tr_writer *w)
 {
-    tr_event_def d = {.kind = TR_EV_SOFTWARE, .sample_value = 999, .flags = TR_EVF_FREQ | TR_EVF_CALLCHAIN,
-                      .name = "cpu-clock", .name_len = 9};
     uint32_t ev, stack;
     uint64_t addr = 0x10100;
     int e;
-    if ((e = tr_writer_event(w, &d, &ev)) || (e = tr_writer_stack_addrs(w, &addr, NULL, 1, &stack))) return e;
+    if ((e = cpu_clock_stack(w, &addr, 1, &ev, &stack))) return e;
     tr_record r = {.type = TR_REC_COMM, .time = 1000, .pid = 3000, .tid = 3000, .cpu = -1};
     r.u.comm.comm = "remap";
     r.u.comm.len = 5;
     if ((e = tr_writer_add(w, &r))) return e;
     for (int i = 0; i < 4; i++) {
         if (i % 2 == 0) {
-            const char *path = i ? "/usr/lib/b.so" : "/usr/lib/a.so";
-            memset(&r.u, 0, sizeof r.u);
-            r.type = TR_REC_MMAP;
             r.time += 1000;
-            r.u.mmap.start = 0x10000;
-            r.u.mmap.len = 0x10000;
-            r.u.mmap.prot = 5; /* PROT_READ | PROT_EXEC */
-            r.u.mmap.path = path;
-            r.u.mmap.path_len = strlen(path);
-            if ((e = tr_writer_add(w, &r))) return e;
+            if ((e = put_mmap(w, &r, i ? "/usr/lib/b.so" : "/usr/lib/a.so"))) return e;
         }
+        if ((e = put_sample(w, &r, ev, stack))) return e;
+    }
+    return 0;
+}
+
+/* The twoprocs trace: processes 3000 "one" and 3001 "two" have a.so and
+ * b.so mapped at the same address and take turns sampling one raw stack
+ * (0x10100 called from 0x10200): the same frame ids, other functions. */
+static int synth_twoprocs(tr_writer *w)
+{
+    uint32_t ev, stack;
+    uint64_t addrs[2] = {0x10100, 0x10200};
+    int e;
+    if ((e = cpu_clock_stack(w, addrs, 2, &ev, &stack))) return e;
+    tr_record r = {.time = 1000, .cpu = -1};
+    for (int p = 0; p < 2; p++) {
         memset(&r.u, 0, sizeof r.u);
-        r.type = TR_REC_SAMPLE;
-        r.time += 1000;
-        r.cpu = 0;
-        r.u.sample.event = ev;
-        r.u.sample.period = 1000;
-        r.u.sample.stack = stack;
-        if ((e = tr_writer_add(w, &r))) return e;
+        r.type = TR_REC_COMM;
+        r.pid = r.tid = 3000 + p;
+        r.u.comm.comm = p ? "two" : "one";
+        r.u.comm.len = 3;
+        if ((e = tr_writer_add(w, &r)) || (e = put_mmap(w, &r, p ? "/usr/lib/b.so" : "/usr/lib/a.so"))) return e;
+    }
+    for (int i = 0; i < 4; i++) {
+        r.pid = r.tid = 3000 + i % 2;
+        if ((e = put_sample(w, &r, ev, stack))) return e;
     }
     return 0;
 }
@@ -102,7 +146,7 @@ int main(int argc, char **argv)
         return st;
     }
     if (optind >= argc || isatty(1)) {
-        fprintf(stderr, "usage: tr-synth [-c CHUNK] [-k KEY] [-u] [-d] [-a] [-r] all|samples N|stacks N MAX|phase NAME N|remap|switch > FILE\n");
+        fprintf(stderr, "usage: tr-synth [-c CHUNK] [-k KEY] [-u] [-d] [-a] [-r] all|samples N|stacks N MAX|phase NAME N|remap|twoprocs|switch > FILE\n");
         return 2;
     }
     tr_writer *w;
@@ -114,6 +158,8 @@ int main(int argc, char **argv)
         e = synth_phase(w, argv[optind + 1], strtoull(argv[optind + 2], NULL, 0));
     else if (!e && !strcmp(argv[optind], "remap"))
         e = synth_remap(w);
+    else if (!e && !strcmp(argv[optind], "twoprocs"))
+        e = synth_twoprocs(w);
     else if (!e && !strcmp(argv[optind], "switch"))
         e = synth_switch(w);
     else if (!e) e = synth_all_types(w);
