@@ -197,7 +197,7 @@ const struct libproto *libproto_find(const struct libprotos *t, const char *name
 
 const struct libproto *libproto_unknown(void)
 {
-    static const struct libproto u = {"", LP_INT, 4, {LP_HEX, LP_HEX, LP_HEX, LP_HEX}};
+    static const struct libproto u = {"", LP_HEX, 4, {LP_HEX, LP_HEX, LP_HEX, LP_HEX}};
     return &u;
 }
 
@@ -257,8 +257,8 @@ static void put_value(struct syscalls_buf *b, enum lp_type t, uint64_t v, const 
             syscalls_buf_printf(b, "'\\%03o'", (unsigned)(v & 0xff));
         break;
     case LP_HEX:
-        /* ltrace's guess for an unknown argument: small values in decimal */
-        if ((int64_t)v > -0x10000 && (int64_t)v < 0x10000)
+        /* ltrace's guess for an unknown argument: up to 10000 either way in decimal */
+        if ((int64_t)v >= -10000 && (int64_t)v <= 10000)
             syscalls_buf_printf(b, "%" PRId64, (int64_t)v);
         else
             syscalls_buf_printf(b, "0x%" PRIx64, v);

@@ -4,7 +4,7 @@
  * values from them.  A table of common libc functions is built in; more
  * lines (a -F file, or the prototypes a trace carries) are added on top
  * and win over the built-in ones.  An unknown function is shown as ltrace
- * shows one: four integer registers and an int return value.
+ * shows one: four integer registers and a return value, each guessed as ltrace does.
  */
 #ifndef TR_MODEL_LIBPROTO_H
 #define TR_MODEL_LIBPROTO_H

@@ -80,6 +80,17 @@ static void test_format(void **state)
     struct syscalls_buf b = {0};
     libproto_format_args(&b, u, (uint64_t[]){0x55ca708a3012, 11, (uint64_t)-1, 95}, 4, NULL, 0, 32);
     assert_string_equal(b.p, "0x55ca708a3012, 11, -1, 95");
+    syscalls_buf_reset(&b);
+    /* up to 10000 either way in decimal, as ltrace 0.7.3 (plugx(9999, 10000, 0x2711, -10000)) */
+    libproto_format_args(&b, u, (uint64_t[]){9999, 10000, 10001, (uint64_t)-10000}, 4, NULL, 0, 32);
+    assert_string_equal(b.p, "9999, 10000, 0x2711, -10000");
+    syscalls_buf_reset(&b);
+    libproto_format_args(&b, u, (uint64_t[]){0xb4e3, (uint64_t)-10001, 0xffffff9c, 0}, 4, NULL, 0, 32);
+    assert_string_equal(b.p, "0xb4e3, 0xffffffffffffd8ef, 0xffffff9c, 0");
+    syscalls_buf_reset(&b);
+    /* and its return value the same way: strcmp without prototype = 0xfffffff0 */
+    libproto_format_ret(&b, u, 0xfffffff0, NULL, 0, 32);
+    assert_string_equal(b.p, "0xfffffff0");
     syscalls_buf_free(&b);
 }
 
