@@ -153,13 +153,14 @@ int main(int argc, char **argv)
         free(p);
     }
     o.exe = exe;
+    o.sel = sel;
+    o.protos = &protos;
     struct funcs funcs = {0};
-    if (select_resolve(sel, exe, libs, nlibs, &protos, &funcs, err, sizeof err) < 0)
+    if (select_resolve(sel, exe, libs, nlibs, &protos, &funcs, &o.libs, &o.nlibs, err, sizeof err) < 0)
         cli_die(CLI_EXIT_FAIL, "%s", err);
     for (size_t i = 0; i < nlibs; i++)
         free(libs[i]);
     free(libs);
-    select_free(sel);
 
     /* probes: the ones a killed run left, then ours, removed at every exit */
     struct sigaction sa = {.sa_handler = on_signal};
@@ -168,7 +169,7 @@ int main(int argc, char **argv)
     sigaction(SIGHUP, &sa, NULL);
     if (probes_cleanup_stale(err, sizeof err) < 0)
         cli_die(CLI_EXIT_FAIL, "%s", err);
-    if (probes_create(&funcs, err, sizeof err) < 0)
+    if (probes_create(&funcs, 0, err, sizeof err) < 0)
         cli_die(CLI_EXIT_FAIL, "%s", err);
 
     const char *shown;
@@ -261,6 +262,10 @@ int main(int argc, char **argv)
             waitpid(p, NULL, 0);
     }
     funcs_free(&funcs);
+    for (size_t i = 0; i < o.nlibs; i++)
+        free(o.libs[i]);
+    free(o.libs);
+    select_free(sel);
     libprotos_free(&protos);
     free(ptext);
     if (frc < 0)

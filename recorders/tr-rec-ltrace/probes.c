@@ -130,11 +130,13 @@ static int read_id(size_t i, char kind, uint64_t *id, char *err, size_t errlen)
 
 static const char *const regs[6] = {"%di", "%si", "%dx", "%cx", "%r8", "%r9"};
 
-int probes_create(struct funcs *f, char *err, size_t errlen)
+int probes_create(struct funcs *f, size_t from, char *err, size_t errlen)
 {
-    owner = getpid();
-    atexit(probes_remove);
-    for (size_t i = 0; i < f->n; i++) {
+    if (!owner) {
+        owner = getpid();
+        atexit(probes_remove);
+    }
+    for (size_t i = from; i < f->n; i++) {
         struct func *fn = &f->v[i];
         if (strchr(fn->path, ' ') || strchr(fn->path, '\n'))
             continue; /* not expressible in uprobe_events: never registered, never seen */

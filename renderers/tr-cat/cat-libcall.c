@@ -354,7 +354,11 @@ int cat_libcall_record(struct cat_ctx *c, const tr_record *rec)
     it->dur = rec->u.libcall.duration;
     it->flags = rec->u.libcall.flags;
     it->ret = rec->u.libcall.ret;
-    const struct libproto *p = libproto_find(&S->protos, name);
+    /* the prototype of the function named as ltrace names it: CALLER->NAME, NAME@LIB */
+    const char *arrow = strstr(name, "->"), *fname = arrow ? arrow + 2 : name;
+    char bare[256];
+    snprintf(bare, sizeof bare, "%.*s", (int)strcspn(fname, "@"), fname);
+    const struct libproto *p = libproto_find(&S->protos, bare);
     if (!p)
         p = libproto_unknown();
     libproto_format_args(&it->args, p, rec->u.libcall.args, rec->u.libcall.nargs, rec->u.libcall.captures,

@@ -3,8 +3,11 @@
  *   ltwork loop N     N calls of strlen (the bench's call-heavy loop)
  *   ltwork sleep S    sleep S seconds between two calls (to be signalled meanwhile)
  *   ltwork threads    two threads, each making 3 malloc and free calls
+ *   ltwork dlopen LIB load LIB (libltplug.so) and call its plug_add and plug_len
  * Built with -fno-builtin so each call in the source is a call into libc. */
+#include <dlfcn.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +27,27 @@ static void *thread_work(void *arg)
     return arg;
 }
 
+/* Sleep without a library call (the workload's calls are what the cases count). */
+static void pause_100us(void)
+{
+    struct timespec { long s, ns; } ts = {0, 100000};
+    long ret;
+    __asm__ volatile("syscall" : "=a"(ret) : "a"(35L /* nanosleep */), "D"(&ts), "S"(0L) : "rcx", "r11", "memory");
+    (void)ret;
+}
+
+/* Wait (at most 10 s) until a tracer's breakpoint is on fn: its first byte an int3, which is
+ * ltrace's breakpoint or the kernel's uprobe.  A tracer that probes a library mapped after the
+ * start does it while the program runs; tr-rec-ltrace opens the events of the new functions in
+ * file order, each on every CPU before the next, so that once the last function (fn) has its
+ * breakpoint the ones before it are traced. */
+static void wait_probed(void (*fn)(void))
+{
+    const volatile unsigned char *p = (const volatile unsigned char *)(uintptr_t)fn;
+    for (int i = 0; i < 100000 && *p != 0xcc; i++)
+        pause_100us();
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "threads")) {
@@ -41,6 +65,18 @@ int main(int argc, char **argv)
         for (long i = 0; i < n; i++)
             sum += strlen(s);
         return sum == 0;
+    }
+    if (argc > 2 && !strcmp(argv[1], "dlopen")) {
+        void *h = dlopen(argv[2], RTLD_NOW);
+        if (!h)
+            return 2;
+        int (*add)(int, int) = (int (*)(int, int))dlsym(h, "plug_add");
+        size_t (*len)(const char *) = (size_t (*)(const char *))dlsym(h, "plug_len");
+        void (*ready)(void) = (void (*)(void))dlsym(h, "plug_ready");
+        if (!add || !len || !ready)
+            return 2;
+        wait_probed(ready);
+        return add(2, 3) == 5 && len("hello") == 5 ? 0 : 1;
     }
     if (argc > 2 && !strcmp(argv[1], "sleep")) {
         puts("sleeping");

@@ -12,5 +12,9 @@ $(B)/tests/ltwork-noplt: tests/ltrace/ltwork.c
 	@mkdir -p $(dir $@)
 	$(if $(Q),@echo "  CC      $@")
 	$(Q)$(CC) -O1 -fno-builtin -fno-plt -Wl,-z,now -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -pthread -o $@ $<
-tools: $(B)/tests/ltwork $(B)/tests/ltwork-noplt
-test: $(B)/tests/ltwork $(B)/tests/ltwork-noplt
+$(B)/tests/libltplug.so: tests/ltrace/ltplug.c
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  CC      $@")
+	$(Q)$(CC) -O1 -fno-builtin -fPIC -shared -std=c11 -Wall -Wextra -Werror -o $@ $<
+tools: $(B)/tests/ltwork $(B)/tests/ltwork-noplt $(B)/tests/libltplug.so
+test: $(B)/tests/ltwork $(B)/tests/ltwork-noplt $(B)/tests/libltplug.so
