@@ -40,6 +40,8 @@ static const char *const builtin_text[] = {
     "int abs(int);", "addr __errno_location();", "int getpid();", "int isatty(int);", "int toupper(int);", "int tolower(int);",
     "void qsort(addr, ulong, ulong, addr);", "addr bsearch(addr, addr, ulong, ulong, addr);",
     "string setlocale(int, string);", "addr dlopen(string, int);", "addr dlsym(addr, string);",
+    "int fork();", "int wait(addr);", "int waitpid(int, addr, int);", "int system(string);",
+    "int execlp(string, string, addr, addr, addr);", "int execv(string, addr);",
 };
 
 static const struct { const char *name; enum lp_type t; } type_names[] = {
@@ -269,12 +271,13 @@ static void put_value(struct syscalls_buf *b, enum lp_type t, uint64_t v, const 
             put_string(b, cap, strsize);
             break;
         }
-        /* fall through */
-    case LP_ADDR:
         if (v)
             syscalls_buf_printf(b, "0x%" PRIx64, v);
         else
             syscalls_buf_puts(b, "nil");
+        break;
+    case LP_ADDR: /* as ltrace: free(0), but getenv(...) = nil */
+        syscalls_buf_printf(b, v ? "0x%" PRIx64 : "%" PRIu64, v);
         break;
     }
 }

@@ -45,6 +45,7 @@ struct cat_libcall_state {
     int64_t real_minus_mono;
     int have_real;
     int32_t first_tid;
+    int32_t *forked; size_t nforked; /* processes forked in the trace: their execs are shown */
     int multi;          /* more than one thread: "[pid TID] " prefixes, as ltrace */
     struct syscalls_buf line;
     /* summary */
@@ -247,6 +248,12 @@ static int flush(struct cat_ctx *c)
             S->items[open].cut = 1;
             open = (size_t)-1;
         }
+        if (it->type == TR_REC_COMM) {
+            prefix(c, it, it->time, 0);
+            syscalls_buf_puts(&S->line, "--- Called exec() ---");
+            out_line(c);
+            continue;
+        }
         if (it->type == TR_REC_EXIT) {
             prefix(c, it, it->time, 0);
             int st = (int)it->ret;
@@ -336,6 +343,23 @@ int cat_libcall_record(struct cat_ctx *c, const tr_record *rec)
         break;
     case TR_REC_STREAM_START:
         return 0;
+    case TR_REC_FORK: /* not shown; a child's exec will be */
+        if (ours && rec->pid != rec->u.fork.ppid) {
+            int32_t *nv = realloc(S->forked, (S->nforked + 1) * sizeof *nv);
+            if (!nv)
+                return -1;
+            S->forked = nv;
+            S->forked[S->nforked++] = rec->pid;
+        }
+        return ours && !c->o->json ? 1 : 0;
+    case TR_REC_COMM: { /* ltrace -f shows a child's exec, not the command's own */
+        int child = 0;
+        for (size_t i = 0; i < S->nforked && !child; i++)
+            child = S->forked[i] == rec->pid;
+        if (ours && !c->o->json && rec->u.comm.exec && child)
+            return new_item(S, rec) ? 1 : -1;
+        return ours && !c->o->json ? 1 : 0;
+    }
     default: /* ltrace prints no metadata, comms or forks */
         return ours && !c->o->json ? 1 : 0;
     }
@@ -374,6 +398,7 @@ void cat_libcall_reset(struct cat_ctx *c)
         return;
     flush(c);
     free(S->items);
+    free(S->forked);
     libprotos_free(&S->protos);
     syscalls_buf_free(&S->line);
     for (size_t i = 0; i < S->ncounts; i++)

@@ -4,28 +4,16 @@
  *   ltwork sleep S    sleep S seconds between two calls (to be signalled meanwhile)
  *   ltwork threads    two threads, each making 3 malloc and free calls
  *   ltwork dlopen LIB load LIB (libltplug.so) and call its plug_add and plug_len
+ *   ltwork forkexec   a child that execs ltwork-child (this file built with LTWORK_CHILD)
  * Built with -fno-builtin so each call in the source is a call into libc. */
 #include <dlfcn.h>
+#include <sys/wait.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-__attribute__((noinline)) int work_nest(int n)
-{
-    void *p = malloc((size_t)n);
-    free(p);
-    return n + 1;
-}
-
-static void *thread_work(void *arg)
-{
-    for (int i = 0; i < 3; i++)
-        free(malloc(32));
-    return arg;
-}
 
 /* Sleep without a library call (the workload's calls are what the cases count). */
 static void pause_100us(void)
@@ -46,6 +34,30 @@ static void wait_probed(void (*fn)(void))
     const volatile unsigned char *p = (const volatile unsigned char *)(uintptr_t)fn;
     for (int i = 0; i < 100000 && *p != 0xcc; i++)
         pause_100us();
+}
+
+#ifdef LTWORK_CHILD
+/* ltwork-child: calls that ltwork makes nowhere, probed for this image once exec'd.  The
+ * probes go on in file order: wait for the function of the two that lies further. */
+int main(void)
+{
+    void (*last)(void) = (uintptr_t)abs > (uintptr_t)rand ? (void (*)(void))abs : (void (*)(void))rand;
+    wait_probed(last);
+    return abs(-3) == 3 && rand() >= 0 ? 0 : 1;
+}
+#else
+__attribute__((noinline)) int work_nest(int n)
+{
+    void *p = malloc((size_t)n);
+    free(p);
+    return n + 1;
+}
+
+static void *thread_work(void *arg)
+{
+    for (int i = 0; i < 3; i++)
+        free(malloc(32));
+    return arg;
 }
 
 int main(int argc, char **argv)
@@ -78,6 +90,15 @@ int main(int argc, char **argv)
         wait_probed(ready);
         return add(2, 3) == 5 && len("hello") == 5 ? 0 : 1;
     }
+    if (argc > 1 && !strcmp(argv[1], "forkexec")) {
+        pid_t pid = fork();
+        if (pid == 0) {
+            execlp("ltwork-child", "ltwork-child", (char *)NULL);
+            _exit(127);
+        }
+        int st;
+        return pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) ? WEXITSTATUS(st) : 1;
+    }
     if (argc > 2 && !strcmp(argv[1], "sleep")) {
         puts("sleeping");
         fflush(stdout);
@@ -100,3 +121,4 @@ int main(int argc, char **argv)
     puts(e ? e : "done");
     return (int)n + c + k == 15 + -1 + 8 ? 0 : 1;
 }
+#endif
