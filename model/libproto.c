@@ -42,6 +42,14 @@ static const char *const builtin_text[] = {
     "string setlocale(int, string);", "addr dlopen(string, int);", "addr dlsym(addr, string);",
     "int fork();", "int wait(addr);", "int waitpid(int, addr, int);", "int system(string);",
     "int execlp(string, string, addr, addr, addr);", "int execv(string, addr);",
+    /* syscalls as ltrace -S shows them (the others: as an unknown function) */
+    "addr SYS_brk(addr);", "int SYS_close(int);", "void SYS_exit(int);", "void SYS_exit_group(int);",
+    "int SYS_munmap(addr, ulong);", "int SYS_mprotect(addr, int, int);", "long SYS_read(int, string, ulong);",
+    "long SYS_write(int, string, ulong);", "int SYS_access(string, oct);", "int SYS_getpid();",
+    "int SYS_getuid();", "int SYS_geteuid();", "int SYS_unlink(string);", "long SYS_lseek(int, long, int);",
+    "int SYS_dup(int);", "int SYS_dup2(int, int);", "int SYS_kill(int, int);", "int SYS_fork();",
+    "int SYS_execve(string, addr, addr);", "oct SYS_umask(oct);", "int SYS_uname(addr);",
+    "int SYS_chdir(string);", "int SYS_mkdir(string, oct);", "int SYS_rmdir(string);",
 };
 
 static const struct { const char *name; enum lp_type t; } type_names[] = {

@@ -78,11 +78,14 @@ void funcs_free(struct funcs *f);
 int probes_cleanup_stale(char *err, size_t errlen);
 int probes_create(struct funcs *f, size_t from, char *err, size_t errlen); /* f->v[from..] */
 void probes_remove(void);
+/* The id of a tracefs event ("raw_syscalls/sys_enter"). */
+int probes_event_id(const char *event, uint64_t *id, char *err, size_t errlen);
 
 /* Recording (record.c) */
 struct rec_opts {
     int follow;            /* -f */
     int syscalls;          /* -S */
+    uint64_t sys_id[2];    /* -S: the ids of raw_syscalls sys_enter, sys_exit */
     uint32_t strsize;      /* -s */
     const char *exe;       /* the main binary */
     char **libs; size_t nlibs; /* the libraries looked at for it */

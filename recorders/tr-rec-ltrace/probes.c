@@ -113,10 +113,10 @@ int probes_cleanup_stale(char *err, size_t errlen)
     return 0;
 }
 
-static int read_id(size_t i, char kind, uint64_t *id, char *err, size_t errlen)
+int probes_event_id(const char *event, uint64_t *id, char *err, size_t errlen)
 {
     char path[256];
-    snprintf(path, sizeof path, "%s/events/%s%d/%c%zu/id", tracefs(), GROUP_PREFIX, (int)owner, kind, i);
+    snprintf(path, sizeof path, "%s/events/%s/id", tracefs(), event);
     size_t len;
     char *s = cli_read_file(path, &len);
     if (!s) {
@@ -126,6 +126,13 @@ static int read_id(size_t i, char kind, uint64_t *id, char *err, size_t errlen)
     *id = strtoull(s, NULL, 10);
     free(s);
     return 0;
+}
+
+static int read_id(size_t i, char kind, uint64_t *id, char *err, size_t errlen)
+{
+    char event[64];
+    snprintf(event, sizeof event, "%s%d/%c%zu", GROUP_PREFIX, (int)owner, kind, i);
+    return probes_event_id(event, id, err, errlen);
 }
 
 static const char *const regs[6] = {"%di", "%si", "%dx", "%cx", "%r8", "%r9"};

@@ -52,7 +52,13 @@ struct frame {
     struct { uint32_t arg, len, trunc; char *s; } str[6];
 };
 
-struct thread { int32_t pid, tid; uint32_t depth; struct frame f[MAX_DEPTH]; };
+struct thread {
+    int32_t pid, tid;
+    uint32_t depth;
+    struct frame f[MAX_DEPTH];
+    int64_t sys_nr;        /* -S: the syscall entered, -1 none */
+    uint64_t sys_time, sys_args[6];
+};
 /* A process: its main binary (the one exec'd last) and where it is mapped. */
 struct proc {
     int32_t pid;
@@ -73,7 +79,6 @@ struct state {
     struct pollfd *poll; size_t npoll;        /* npoll 0: to make again */
     int *fds; size_t nfds, capfds;
     char **seen; size_t nseen;                /* the files whose functions were selected */
-    uint64_t sys_id[2];                       /* -S: raw_syscalls sys_enter, sys_exit */
     struct ev *evs; size_t nev, capev;
     uint8_t *buf; size_t blen, bcap;
     uint64_t seq;
@@ -175,7 +180,7 @@ static int open_task(struct state *S, pid_t pid, int on_exec, int sideband, size
             continue;
         for (int cpu = 0; cpu < ncpu; cpu++)
             for (int r = 0; r < 2 - (fn && fn->no_ret); r++) {
-                uint64_t config = fn ? (r ? fn->id_ret : fn->id_entry) : S->sys_id[r];
+                uint64_t config = fn ? (r ? fn->id_ret : fn->id_entry) : S->o->sys_id[r];
                 int fd = open_event(S, PERF_TYPE_TRACEPOINT, config, pid, cpu, on_exec);
                 if (fd < 0 && (errno == ENODEV || (errno == ESRCH && from)))
                     break; /* an offline CPU; a thread that ended before its probes for a new library */
@@ -203,11 +208,17 @@ static struct proc *proc_get(struct state *S, int32_t pid)
     return p;
 }
 
+static int traced(const struct state *S, int32_t pid)
+{
+    return S->o->follow || S->root <= 0 || pid == S->root;
+}
+
 static struct thread *thread_get(struct state *S, int32_t pid, int32_t tid)
 {
     struct thread *t = hashmap_get(&S->threads, (uint64_t)tid, 0);
     if (!t && (t = calloc(1, sizeof *t))) {
         t->tid = tid;
+        t->sys_nr = -1;
         hashmap_put(&S->threads, (uint64_t)tid, 0, t);
     }
     if (t)
@@ -286,6 +297,48 @@ static void write_call(struct state *S, const struct thread *t, struct frame *fr
     S->res->calls++;
 }
 
+static void write_syscall(struct state *S, struct thread *t, int finished, int64_t ret, uint64_t end)
+{
+    tr_record r;
+    memset(&r, 0, sizeof r);
+    r.type = TR_REC_SYSCALL;
+    r.time = t->sys_time;
+    r.pid = t->pid;
+    r.tid = t->tid;
+    r.cpu = -1;
+    r.u.syscall.nr = (uint32_t)t->sys_nr;
+    r.u.syscall.flags = finished ? TR_SYSF_HAS_RET : TR_SYSF_UNFINISHED;
+    r.u.syscall.ret = ret;
+    r.u.syscall.duration = finished && end > t->sys_time ? end - t->sys_time : 0;
+    r.u.syscall.nargs = 6;
+    memcpy(r.u.syscall.args, t->sys_args, sizeof t->sys_args);
+    tr_writer_add(S->w, &r);
+    t->sys_nr = -1;
+}
+
+/* -S: raw_syscalls sys_enter (id at 8, args at 16) and sys_exit (id at 8, ret at 16), one
+ * syscall record when it returns (execve's return in a new image included). */
+static void on_syscall(struct state *S, struct thread *t, int enter, const uint8_t *raw, uint32_t rawlen,
+                       uint64_t time)
+{
+    int64_t nr, ret;
+    if (rawlen < (enter ? 64u : 24u))
+        return;
+    memcpy(&nr, raw + 8, 8);
+    if (nr == 335 || nr == 336)
+        return; /* x86_64's uretprobe and uprobe: our probes' own trampolines, not the program's */
+    if (enter) {
+        if (t->sys_nr >= 0) /* a syscall that did not return */
+            write_syscall(S, t, 0, 0, 0);
+        t->sys_nr = nr;
+        t->sys_time = time;
+        memcpy(t->sys_args, raw + 16, sizeof t->sys_args);
+    } else if (t->sys_nr == nr && nr >= 0) {
+        memcpy(&ret, raw + 16, 8);
+        write_syscall(S, t, 1, ret, time);
+    }
+}
+
 static void on_sample(struct state *S, const uint8_t *d, uint32_t len)
 {
     /* identifier, pid/tid, time, raw size, raw */
@@ -305,14 +358,16 @@ static void on_sample(struct state *S, const uint8_t *d, uint32_t len)
     uintptr_t v = (uintptr_t)hashmap_get(&S->ids, id, 0);
     if (!v)
         return;
-    if (!S->o->follow && pid != S->root && S->root > 0)
+    struct thread *t = traced(S, pid) ? thread_get(S, pid, tid) : NULL;
+    if (!t)
         return;
+    if (v >= SYS_TAG) {
+        on_syscall(S, t, v == SYS_TAG, raw, rawlen, time);
+        return;
+    }
     uint32_t fi = (uint32_t)((v - 1) / 2);
     int is_ret = (int)((v - 1) & 1);
     const struct func *fn = &S->f->v[fi];
-    struct thread *t = thread_get(S, pid, tid);
-    if (!t)
-        return;
     if (!is_ret) {
         /* header 8, ip 8, the registers, the return address, the strings' data_loc */
         uint32_t need = 16 + 8 * fn->nargs + 8;
@@ -382,17 +437,14 @@ static void on_sample(struct state *S, const uint8_t *d, uint32_t len)
 /* The calls of thread t that never returned (exit, a killed thread). */
 static void flush_thread(struct state *S, struct thread *t)
 {
+    if (t->sys_nr >= 0)
+        write_syscall(S, t, 0, 0, 0);
     while (t->depth > 0) {
         struct frame *fr = &t->f[--t->depth];
         if (fr->keep)
             write_call(S, t, fr, 0, 0, 0, NULL, 0);
         frame_free(fr);
     }
-}
-
-static int traced(const struct state *S, int32_t pid)
-{
-    return S->o->follow || S->root <= 0 || pid == S->root;
 }
 
 /* The entry of path in the seen files, added when add (as the kernel names a mapped file:

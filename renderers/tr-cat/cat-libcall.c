@@ -94,10 +94,25 @@ static void read_stream(struct cat_ctx *c, struct cat_libcall_state *S)
         libprotos_add_text(&S->protos, (const char *)p, len, &bad);
 }
 
-static const char *func_name(struct cat_ctx *c, uint32_t id)
+/* The function's name, or ltrace -S's SYS_NAME of a syscall (SYS_NR where ltrace 0.7.3's
+ * table ends, at 311; its names pread and pwrite). */
+static const char *func_name(struct cat_ctx *c, const tr_record *rec, char *buf, size_t size)
 {
+    if (rec->type == TR_REC_SYSCALL) {
+        uint32_t nr = rec->u.syscall.nr;
+        const char *n = nr <= 311 ? tr_reader_syscall_name(c->r, NULL, nr) : NULL;
+        if (n && !strcmp(n, "pread64"))
+            n = "pread";
+        else if (n && !strcmp(n, "pwrite64"))
+            n = "pwrite";
+        if (n)
+            snprintf(buf, size, "SYS_%s", n);
+        else
+            snprintf(buf, size, "SYS_%u", nr);
+        return buf;
+    }
     size_t len;
-    const char *s = tr_reader_string(c->r, id, &len);
+    const char *s = tr_reader_string(c->r, rec->u.libcall.func, &len);
     return s ? s : "?";
 }
 
@@ -106,9 +121,10 @@ int cat_libcall_account(struct cat_ctx *c, const tr_record *rec)
     struct cat_libcall_state *S = state_of(c);
     if (!S)
         return -1;
-    if (rec->type != TR_REC_LIBCALL)
+    if (rec->type != TR_REC_LIBCALL && rec->type != TR_REC_SYSCALL)
         return 0;
-    const char *name = func_name(c, rec->u.libcall.func);
+    char buf[64];
+    const char *name = func_name(c, rec, buf, sizeof buf);
     size_t i = 0;
     while (i < S->ncounts && strcmp(S->counts[i].name, name))
         i++;
@@ -122,7 +138,7 @@ int cat_libcall_account(struct cat_ctx *c, const tr_record *rec)
         S->ncounts++;
     }
     S->counts[i].calls++;
-    S->counts[i].ns += rec->u.libcall.duration;
+    S->counts[i].ns += rec->type == TR_REC_SYSCALL ? rec->u.syscall.duration : rec->u.libcall.duration;
     return 0;
 }
 
@@ -221,7 +237,7 @@ static int flush(struct cat_ctx *c)
     for (size_t i = 0; i < S->n; i++) {
         const struct lc_item *it = &S->items[i];
         ev[ne++] = (struct lc_event){it->time, 2 * i, i, 0};
-        if (it->type == TR_REC_LIBCALL && (it->flags & TR_SYSF_HAS_RET))
+        if (it->type != TR_REC_EXIT && it->type != TR_REC_COMM && (it->flags & TR_SYSF_HAS_RET))
             ev[ne++] = (struct lc_event){it->time + it->dur, 2 * i + 1, i, 1};
     }
     qsort(ev, ne, sizeof *ev, cmp_event);
@@ -336,6 +352,7 @@ int cat_libcall_record(struct cat_ctx *c, const tr_record *rec)
             return -1;
         return ours && !c->o->json ? 1 : 0;
     case TR_REC_LIBCALL:
+    case TR_REC_SYSCALL:
         break;
     case TR_REC_EXIT:
         if (!ours || c->o->json)
@@ -373,11 +390,25 @@ int cat_libcall_record(struct cat_ctx *c, const tr_record *rec)
         it->ret = rec->u.exit.status;
         return 1;
     }
-    const char *name = func_name(c, rec->u.libcall.func);
+    char buf[64];
+    const char *name = func_name(c, rec, buf, sizeof buf);
+    /* a syscall record's fields as a library call's (ltrace -S shows them alike) */
+    const uint64_t *args = rec->u.libcall.args;
+    const tr_capture *caps = rec->u.libcall.captures;
+    uint32_t nargs = rec->u.libcall.nargs, ncaps = rec->u.libcall.ncaptures;
     it->name = strdup(name);
     it->dur = rec->u.libcall.duration;
     it->flags = rec->u.libcall.flags;
     it->ret = rec->u.libcall.ret;
+    if (rec->type == TR_REC_SYSCALL) {
+        args = rec->u.syscall.args;
+        caps = rec->u.syscall.captures;
+        nargs = rec->u.syscall.nargs;
+        ncaps = rec->u.syscall.ncaptures;
+        it->dur = rec->u.syscall.duration;
+        it->flags = rec->u.syscall.flags;
+        it->ret = rec->u.syscall.ret;
+    }
     /* the prototype of the function named as ltrace names it: CALLER->NAME, NAME@LIB */
     const char *arrow = strstr(name, "->"), *fname = arrow ? arrow + 2 : name;
     char bare[256];
@@ -385,9 +416,8 @@ int cat_libcall_record(struct cat_ctx *c, const tr_record *rec)
     const struct libproto *p = libproto_find(&S->protos, bare);
     if (!p)
         p = libproto_unknown();
-    libproto_format_args(&it->args, p, rec->u.libcall.args, rec->u.libcall.nargs, rec->u.libcall.captures,
-                         rec->u.libcall.ncaptures, S->strsize);
-    libproto_format_ret(&it->retv, p, it->ret, rec->u.libcall.captures, rec->u.libcall.ncaptures, S->strsize);
+    libproto_format_args(&it->args, p, args, nargs, caps, ncaps, S->strsize);
+    libproto_format_ret(&it->retv, p, it->ret, caps, ncaps, S->strsize);
     return it->name ? 1 : -1;
 }
 

@@ -108,7 +108,7 @@ static int print_record(struct cat_ctx *c, const tr_record *rec)
             }
     } else {
         const struct cat_view *v = family_of(rec->type);
-        if (!v) v = c->view;
+        if (!v || (rec->type == TR_REC_SYSCALL && cat_view(c) == CAT_VIEW_LIBCALLS)) v = c->view; /* ltrace -S */
         if (v && v->record) done = v->record(c, rec);
     }
     if (done < 0) return -1;
@@ -119,6 +119,7 @@ static int print_record(struct cat_ctx *c, const tr_record *rec)
 static void account(struct cat_ctx *c, const tr_record *rec)
 {
     const struct cat_view *v = family_of(rec->type);
+    if (rec->type == TR_REC_SYSCALL && cat_view(c) == CAT_VIEW_LIBCALLS) v = c->view; /* ltrace -S -c */
     if (v && v->account) v->account(c, rec);
 }
 
