@@ -62,6 +62,8 @@ struct select *select_new(void);
 int select_add_e(struct select *s, const char *expr, char *err, size_t errlen);
 void select_add_lib(struct select *s, const char *lib);
 void select_add_x(struct select *s, const char *pattern);
+/* Whether -e or -l chose the calls: ltrace then names them CALLER->NAME. */
+int select_named(const struct select *s);
 /* Add the functions to probe for main binary exe whose libraries are libs[0..nlibs) (NULL:
  * those it needs, as the dynamic loader finds them) to out (those there already are not
  * added twice); the paths of the libraries looked at in *examined when not NULL. */

@@ -75,6 +75,7 @@ struct state {
     hashmap ids;       /* sample id -> (fn index * 2 + ret) + 1 */
     hashmap threads;   /* tid -> struct thread */
     hashmap procs;     /* pid -> struct proc */
+    hashmap callers;   /* (fn index, program) -> string id of "PROG->NAME" + 1 (-e, -l) */
     struct ring *rings, *side; size_t nrings; /* per CPU: the calls', the side band's */
     struct pollfd *poll; size_t npoll;        /* npoll 0: to make again */
     int *fds; size_t nfds, capfds;
@@ -182,7 +183,7 @@ static int open_task(struct state *S, pid_t pid, int on_exec, int sideband, size
             for (int r = 0; r < 2 - (fn && fn->no_ret); r++) {
                 uint64_t config = fn ? (r ? fn->id_ret : fn->id_entry) : S->o->sys_id[r];
                 int fd = open_event(S, PERF_TYPE_TRACEPOINT, config, pid, cpu, on_exec);
-                if (fd < 0 && (errno == ENODEV || (errno == ESRCH && from)))
+                if (fd < 0 && (errno == ENODEV || (errno == ESRCH && !sideband)))
                     break; /* an offline CPU; a thread that ended before its probes for a new library */
                 if (fd < 0 || to_ring(S, fd, cpu, 0) < 0) {
                     fprintf(stderr, "%s: perf_event_open of %s on cpu %d: %s\n", cli_name(),
@@ -270,6 +271,23 @@ static void write_call(struct state *S, const struct thread *t, struct frame *fr
     r.tid = t->tid;
     r.cpu = -1;
     r.u.libcall.func = fn->name_id;
+    const struct proc *p = hashmap_get(&S->procs, (uint64_t)t->pid, 0);
+    if (select_named(S->o->sel) && !fn->in_main && p && p->exe) {
+        /* ltrace under -e and -l: the caller's name first, CALLER->NAME */
+        uintptr_t id = (uintptr_t)hashmap_get(&S->callers, fr->fn, (uintptr_t)p->exe);
+        if (!id) {
+            char name[512];
+            const char *base = strrchr(p->exe, '/') ? strrchr(p->exe, '/') + 1 : p->exe;
+            int n = snprintf(name, sizeof name, "%s->%s", base, fn->name);
+            uint32_t sid;
+            if (n > 0 && (size_t)n < sizeof name && tr_writer_string(S->w, name, (size_t)n, &sid) == 0) {
+                id = (uintptr_t)sid + 1;
+                hashmap_put(&S->callers, fr->fn, (uintptr_t)p->exe, (void *)id);
+            }
+        }
+        if (id)
+            r.u.libcall.func = (uint32_t)(id - 1);
+    }
     r.u.libcall.flags = finished ? TR_SYSF_HAS_RET : TR_SYSF_UNFINISHED;
     r.u.libcall.ret = finished ? ret : 0;
     r.u.libcall.duration = finished && end > fr->time ? end - fr->time : 0;
@@ -837,6 +855,7 @@ int record_run(tr_writer *w, const struct rec_opts *o, struct funcs *f, pid_t ch
     for (hashmap_slot *s; (s = hashmap_next(&S.procs, &it));)
         free(s->val);
     hashmap_free(&S.procs);
+    hashmap_free(&S.callers);
     hashmap_free(&S.threads);
     hashmap_free(&S.ids);
     free(S.fds);

@@ -71,6 +71,11 @@ int select_add_e(struct select *s, const char *expr, char *err, size_t errlen)
     return 0;
 }
 
+int select_named(const struct select *s)
+{
+    return s->nrules > 0;
+}
+
 void select_add_lib(struct select *s, const char *lib)
 {
     char buf[PATH_MAX + 2];

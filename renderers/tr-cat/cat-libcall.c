@@ -124,7 +124,9 @@ int cat_libcall_account(struct cat_ctx *c, const tr_record *rec)
     if (rec->type != TR_REC_LIBCALL && rec->type != TR_REC_SYSCALL)
         return 0;
     char buf[64];
-    const char *name = func_name(c, rec, buf, sizeof buf);
+    const char *name = func_name(c, rec, buf, sizeof buf), *arrow = strstr(name, "->");
+    if (arrow) /* ltrace -c counts CALLER->NAME as NAME */
+        name = arrow + 2;
     size_t i = 0;
     while (i < S->ncounts && strcmp(S->counts[i].name, name))
         i++;
