@@ -290,13 +290,79 @@ static void put_value(struct syscalls_buf *b, enum lp_type t, uint64_t v, const 
     }
 }
 
+/* The variadic arguments of a printf whose format (captured) is argument fi, as ltrace shows
+ * them: one per conversion, from the registers after the format, then the stack words
+ * (capture 7); a %s's string is capture 8 + its slot.  Floating-point arguments travel in
+ * vector registers, which are not read: "?". */
+static void put_varargs(struct syscalls_buf *b, const tr_capture *fmt, unsigned fi, const uint64_t *args,
+                        unsigned nargs, const tr_capture *caps, unsigned ncaps, uint32_t strsize)
+{
+    const tr_capture *stack = NULL;
+    for (unsigned i = 0; i < ncaps; i++)
+        if (caps[i].arg == 7 && caps[i].kind == TR_CAP_BUFFER)
+            stack = &caps[i];
+    const char *f = (const char *)fmt->data, *end = f + fmt->len;
+    unsigned slot = 0;
+    while (f < end) {
+        if (*f++ != '%' || f == end)
+            continue;
+        if (*f == '%') {
+            f++;
+            continue;
+        }
+        int longs = 0;
+        for (; f < end && strchr("-+ #0'123456789.*hlLqjzt", *f); f++) {
+            if (*f == '*')
+                slot++; /* a width or precision argument, not shown */
+            longs += *f == 'l' || *f == 'q' || *f == 'j' || *f == 'z' || *f == 't' || *f == 'L';
+        }
+        if (f == end)
+            break;
+        char conv = *f++;
+        if (conv == 'm')
+            continue;
+        syscalls_buf_puts(b, ", ");
+        if (strchr("fFeEgGaA", conv)) {
+            syscalls_buf_puts(b, "?");
+            continue;
+        }
+        unsigned reg = fi + 1 + slot, k = slot - (6 - fi - 1);
+        uint64_t v = 0;
+        int have = 1;
+        if (reg < 6)
+            have = reg < nargs, v = have ? args[reg] : 0;
+        else if (stack && (k + 1) * 8 <= stack->len)
+            memcpy(&v, stack->data + k * 8, 8);
+        else
+            have = 0;
+        const tr_capture *str = conv == 's' ? find_cap(caps, ncaps, 8 + slot) : NULL;
+        slot++;
+        if (!have) {
+            syscalls_buf_puts(b, "?");
+            continue;
+        }
+        switch (conv) {
+        case 'd': case 'i': put_value(b, longs ? LP_LONG : LP_INT, v, NULL, strsize); break;
+        case 'u': put_value(b, longs ? LP_ULONG : LP_UINT, v, NULL, strsize); break;
+        case 'x': case 'X': syscalls_buf_printf(b, "0x%" PRIx64, longs ? v : (v & 0xffffffffu)); break;
+        case 'o': put_value(b, LP_OCT, v, NULL, strsize); break;
+        case 'c': put_value(b, LP_CHAR, v, NULL, strsize); break;
+        case 's': put_value(b, LP_STRING, v, str, strsize); break;
+        default: put_value(b, LP_ADDR, v, NULL, strsize); break; /* %p, %n */
+        }
+    }
+}
+
 void libproto_format_args(struct syscalls_buf *b, const struct libproto *p, const uint64_t *args,
                           unsigned nargs, const tr_capture *caps, unsigned ncaps, uint32_t strsize)
 {
     for (unsigned i = 0; i < p->nargs && i < nargs; i++) {
         if (i)
             syscalls_buf_puts(b, ", ");
-        put_value(b, p->args[i], args[i], find_cap(caps, ncaps, i), strsize);
+        const tr_capture *c = find_cap(caps, ncaps, i);
+        put_value(b, p->args[i], args[i], c, strsize);
+        if (p->args[i] == LP_FORMAT && c && args[i])
+            put_varargs(b, c, i, args, nargs, caps, ncaps, strsize);
     }
 }
 

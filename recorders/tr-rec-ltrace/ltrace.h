@@ -21,6 +21,8 @@ struct func {
     int in_main;           /* a -x function of the main binary: every call counts */
     const struct libproto *proto;
     unsigned nargs, nstr;  /* registers fetched at entry, strings among them */
+    unsigned format;       /* a printf format at argument format - 1 (0: none): all six registers
+                            * and VA_STACK stack words fetched, and a string from each after it */
     int ret_string;        /* the return value is a string, read at return */
     int no_ret;            /* no return probe: returns twice (setjmp, vfork) or never (longjmp, exit) */
     uint64_t id_entry, id_ret; /* tracepoint ids */
@@ -31,6 +33,8 @@ struct funcs {
     struct func *v;
     size_t n, cap;
 };
+
+#define VA_STACK 4 /* the stack words read for a printf's variadic arguments */
 
 /* ELF symbols (elfsyms.c) */
 struct elfsym { char *name; uint64_t vaddr; int ifunc; };

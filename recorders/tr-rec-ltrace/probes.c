@@ -155,9 +155,16 @@ int probes_create(struct funcs *f, size_t from, char *err, size_t errlen)
         for (unsigned a = 0; a < fn->nargs; a++)
             n += snprintf(line + n, sizeof line - (size_t)n, " a%u=%s:x64", a, regs[a]);
         n += snprintf(line + n, sizeof line - (size_t)n, " ra=+0(%%sp):x64");
+        for (unsigned k = 0; fn->format && k < VA_STACK; k++)
+            n += snprintf(line + n, sizeof line - (size_t)n, " w%u=+%u(%%sp):x64", k, 8 * (k + 1));
         for (unsigned a = 0; a < fn->nargs; a++)
-            if (libproto_is_string(p->args[a]))
+            if (a < p->nargs && libproto_is_string(p->args[a]))
                 n += snprintf(line + n, sizeof line - (size_t)n, " s%u=+0(%s):string", a, regs[a]);
+        /* a printf's variadic arguments: a string from each in case its conversion is %s */
+        for (unsigned a = fn->format; fn->format && a < 6; a++)
+            n += snprintf(line + n, sizeof line - (size_t)n, " v%u=+0(%s):string", a, regs[a]);
+        for (unsigned k = 0; fn->format && k < VA_STACK; k++)
+            n += snprintf(line + n, sizeof line - (size_t)n, " vw%u=+0(+%u(%%sp)):string", k, 8 * (k + 1));
         snprintf(line + n, sizeof line - (size_t)n, "\n");
         if (write_events(line, err, errlen) < 0)
             return -1;

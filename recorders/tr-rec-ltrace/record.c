@@ -48,8 +48,9 @@ struct frame {
     int keep;
     uint64_t time;
     uint64_t args[6];
+    uint64_t va_stack[VA_STACK]; /* a printf's stack words */
     uint32_t nstr;
-    struct { uint32_t arg, len, trunc; char *s; } str[6];
+    struct { uint32_t arg, len, trunc; char *s; } str[14]; /* arg: 8 + n for variadic slot n */
 };
 
 struct thread {
@@ -310,6 +311,13 @@ static void write_call(struct state *S, const struct thread *t, struct frame *fr
         c->data = (const uint8_t *)rs;
         c->len = rslen > S->o->strsize ? S->o->strsize : rslen;
     }
+    if (fn->format && nc < TR_MAX_CAPTURES) { /* a printf's stack words, for its variadic arguments */
+        tr_capture *c = &r.u.libcall.captures[nc++];
+        c->arg = 7;
+        c->kind = TR_CAP_BUFFER;
+        c->data = (const uint8_t *)fr->va_stack;
+        c->len = sizeof fr->va_stack;
+    }
     r.u.libcall.ncaptures = nc;
     tr_writer_add(S->w, &r);
     S->res->calls++;
@@ -387,8 +395,9 @@ static void on_sample(struct state *S, const uint8_t *d, uint32_t len)
     int is_ret = (int)((v - 1) & 1);
     const struct func *fn = &S->f->v[fi];
     if (!is_ret) {
-        /* header 8, ip 8, the registers, the return address, the strings' data_loc */
-        uint32_t need = 16 + 8 * fn->nargs + 8;
+        /* header 8, ip 8, the registers, the return address, a printf's stack words, the
+         * strings' data_loc: the prototype's, then from a printf's variadic slots */
+        uint32_t need = 16 + 8 * fn->nargs + 8 + (fn->format ? 8 * VA_STACK : 0);
         if (rawlen < need || t->depth == MAX_DEPTH)
             return;
         struct frame *fr = &t->f[t->depth++];
@@ -405,17 +414,20 @@ static void on_sample(struct state *S, const uint8_t *d, uint32_t len)
             return;
         }
         const struct libproto *p = fn->proto ? fn->proto : libproto_unknown();
-        uint32_t off = need;
-        for (unsigned a = 0; a < fn->nargs; a++) {
-            if (!libproto_is_string(p->args[a]))
+        if (fn->format)
+            memcpy(fr->va_stack, raw + 16 + 8 * fn->nargs + 8, sizeof fr->va_stack);
+        uint32_t off = need, nva = fn->format ? 6 - fn->format + VA_STACK : 0;
+        for (unsigned a = 0; a < fn->nargs + nva; a++) {
+            int va = a >= fn->nargs;
+            if (!va && (a >= p->nargs || !libproto_is_string(p->args[a])))
                 continue;
             uint32_t n;
             const char *s = data_loc(raw, rawlen, off, &n);
             off += 4;
-            if (!s || !fr->args[a])
+            if (!s || (!va && !fr->args[a]) || (va && !n) || fr->nstr == sizeof fr->str / sizeof fr->str[0])
                 continue;
             uint32_t k = fr->nstr++;
-            fr->str[k].arg = a;
+            fr->str[k].arg = va ? 8 + a - fn->nargs : a;
             fr->str[k].trunc = n > S->o->strsize;
             fr->str[k].len = n > S->o->strsize ? S->o->strsize : n;
             fr->str[k].s = malloc(fr->str[k].len + 1);

@@ -152,8 +152,13 @@ static int add_func(struct funcs *out, const char *name, const char *shown, cons
     f->proto = libproto_find(protos, name);
     const struct libproto *p = f->proto ? f->proto : libproto_unknown();
     f->nargs = p->nargs;
-    for (unsigned i = 0; i < p->nargs; i++)
+    for (unsigned i = 0; i < p->nargs; i++) {
         f->nstr += libproto_is_string(p->args[i]);
+        if (p->args[i] == LP_FORMAT && !f->format) {
+            f->format = i + 1;
+            f->nargs = 6;
+        }
+    }
     f->ret_string = libproto_is_string(p->ret);
     for (size_t i = 0; i < sizeof no_return_probe / sizeof no_return_probe[0]; i++)
         f->no_ret |= !strcmp(name, no_return_probe[i]);

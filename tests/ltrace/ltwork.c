@@ -5,6 +5,7 @@
  *   ltwork threads    two threads, each making 3 malloc and free calls
  *   ltwork dlopen LIB load LIB (libltplug.so) and call its plug_add and plug_len
  *   ltwork forkexec   a child that execs ltwork-child (this file built with LTWORK_CHILD)
+ *   ltwork printf     a printf with variadic arguments in registers and on the stack
  * Built with -fno-builtin so each call in the source is a call into libc. */
 #include <dlfcn.h>
 #include <sys/wait.h>
@@ -89,6 +90,10 @@ int main(int argc, char **argv)
             return 2;
         wait_probed(ready);
         return add(2, 3) == 5 && len("hello") == 5 ? 0 : 1;
+    }
+    if (argc > 1 && !strcmp(argv[1], "printf")) {
+        printf("%d %s %c %x %lu %p %%|%s %s %s\n", -42, "str", 'c', 255, 7UL, (void *)0x1234, "a", "b", "c");
+        return 0;
     }
     if (argc > 1 && !strcmp(argv[1], "forkexec")) {
         pid_t pid = fork();
