@@ -496,9 +496,13 @@ static const char *seen(struct state *S, const char *path, int add)
     return S->seen[S->nseen++] = (char *)path;
 }
 
+/* The order new functions are probed in: the chosen ones (-e, -l, imports), then the -x ones,
+ * each in file order (a test's workload waits for the last one's breakpoint). */
 static int cmp_func_off(const void *a, const void *b)
 {
     const struct func *x = a, *y = b;
+    if (x->in_main != y->in_main)
+        return x->in_main - y->in_main;
     return x->off < y->off ? -1 : x->off > y->off;
 }
 

@@ -27,9 +27,10 @@ static void pause_100us(void)
 
 /* Wait (at most 10 s) until a tracer's breakpoint is on fn: its first byte an int3, which is
  * ltrace's breakpoint or the kernel's uprobe.  A tracer that probes a library mapped after the
- * start does it while the program runs; tr-rec-ltrace opens the events of the new functions in
- * file order, each on every CPU before the next, so that once the last function (fn) has its
- * breakpoint the ones before it are traced. */
+ * start, or a program exec'd, does it while the program runs; tr-rec-ltrace opens the events of
+ * the new functions one after the other, each on every CPU before the next (the -x ones last, in
+ * file order), so that once the last function (fn, never called) has its breakpoint the ones
+ * before it are traced. */
 static void wait_probed(void (*fn)(void))
 {
     const volatile unsigned char *p = (const volatile unsigned char *)(uintptr_t)fn;
@@ -39,11 +40,15 @@ static void wait_probed(void (*fn)(void))
 
 #ifdef LTWORK_CHILD
 /* ltwork-child: calls that ltwork makes nowhere, probed for this image once exec'd.  The
- * probes go on in file order: wait for the function of the two that lies further. */
+ * -x functions are probed after the imports: wait for ltwork_ready's (-x ltwork_ready). */
+__attribute__((noinline)) void ltwork_ready(void)
+{
+    __asm__ volatile("");
+}
+
 int main(void)
 {
-    void (*last)(void) = (uintptr_t)abs > (uintptr_t)rand ? (void (*)(void))abs : (void (*)(void))rand;
-    wait_probed(last);
+    wait_probed(ltwork_ready);
     return abs(-3) == 3 && rand() >= 0 ? 0 : 1;
 }
 #else
