@@ -96,12 +96,50 @@ static void test_format(void **state)
     syscalls_buf_free(&b);
 }
 
+/* ltrace.conf's typedefs and enums in -F text: a typedef names a type for the lines after it;
+ * an enum shows a value by its name (ltrace: setlocale(LC_ALL, "")), another as a number. */
+static void test_typedef_enum(void **state)
+{
+    (void)state;
+    struct libprotos t = {0};
+    unsigned bad = 0;
+    const char text[] = "typedef mode = oct;\n"
+                        "typedef category = enum(LC_CTYPE, LC_NUMERIC, LC_ALL = 6);\n"
+                        "int mkfifo(string, mode);\n"
+                        "string setlocale(category, string);\n"
+                        "enum(ZERO, ONE) two(enum(A = -1, B));\n";
+    assert_int_equal(libprotos_add_text(&t, text, strlen(text), &bad), 0);
+    struct syscalls_buf b = {0};
+    libproto_format_args(&b, libproto_find(&t, "mkfifo"), (uint64_t[]){0, 0644}, 2, NULL, 0, 32);
+    assert_string_equal(b.p, "nil, 0644");
+    syscalls_buf_reset(&b);
+    libproto_format_args(&b, libproto_find(&t, "setlocale"), (uint64_t[]){6, 0}, 2, NULL, 0, 32);
+    assert_string_equal(b.p, "LC_ALL, nil");
+    syscalls_buf_reset(&b);
+    libproto_format_args(&b, libproto_find(&t, "setlocale"), (uint64_t[]){1, 0}, 2, NULL, 0, 32);
+    assert_string_equal(b.p, "LC_NUMERIC, nil");
+    syscalls_buf_reset(&b);
+    libproto_format_args(&b, libproto_find(&t, "setlocale"), (uint64_t[]){3, 0}, 2, NULL, 0, 32);
+    assert_string_equal(b.p, "3, nil");
+    syscalls_buf_reset(&b);
+    libproto_format_args(&b, libproto_find(&t, "two"), (uint64_t[]){(uint64_t)-1}, 1, NULL, 0, 32);
+    assert_string_equal(b.p, "A");
+    syscalls_buf_reset(&b);
+    libproto_format_ret(&b, libproto_find(&t, "two"), 1, NULL, 0, 32);
+    assert_string_equal(b.p, "ONE");
+    syscalls_buf_free(&b);
+    const char badtext[] = "typedef x = nosuchtype;\n";
+    assert_int_equal(libprotos_add_text(&t, badtext, strlen(badtext), &bad), -1);
+    libprotos_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse),
         cmocka_unit_test(test_added_win),
         cmocka_unit_test(test_format),
+        cmocka_unit_test(test_typedef_enum),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
