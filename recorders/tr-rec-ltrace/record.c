@@ -2,14 +2,17 @@
  * record.c - the calls through perf events on the uprobes' tracepoints.
  *
  * For each CPU, every probe's event is opened on the traced task (inherited
- * by its threads and children) and sent to one ring buffer per CPU; the first
- * event of each also brings mmap, comm and fork records.  Entries and returns
- * are read in batches, merged by time, and paired per thread: a call is
- * written as one libcall record (entry time, duration) when it returns.  A
- * call into a library counts only when it came from the main binary (its
- * return address lies in the binary's executable mappings), as ltrace counts
- * the calls through the binary's PLT; the library's own calls to the same
- * function are not the program's.
+ * by its threads and children) and sent to one ring buffer per CPU; a dummy
+ * event per CPU brings the mmap, comm and fork records into a ring of its own
+ * that wakes us at each one.  Entries and returns are read in batches, merged
+ * by time, and paired per thread: a call is written as one libcall record
+ * (entry time, duration) when it returns (-S: syscalls likewise, from the
+ * raw_syscalls tracepoints).  A call into a library counts only when it came
+ * from the main binary (its return address lies in the binary's executable
+ * mappings), as ltrace counts the calls through the binary's PLT; the
+ * library's own calls to the same function are not the program's.  A library
+ * mapped later (dlopen), or the program a process execs, gets its probes
+ * then (add_object).
  */
 #include <dirent.h>
 #include <errno.h>

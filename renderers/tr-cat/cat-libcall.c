@@ -58,7 +58,7 @@ struct cat_libcall_state {
     struct { int32_t tid; unsigned depth; } depth[64]; /* nesting per thread */
     size_t ndepth;
     int live;           /* reading a pipe: 1, a file: 0, not known yet: -1 */
-    uint64_t newest, oldest; /* record times: the newest read, the oldest held */
+    uint64_t newest, oldest; /* times: the newest record's end, the oldest event held */
     /* summary */
     struct lc_count { char *name; uint64_t calls, ns; } *counts;
     size_t ncounts;
@@ -346,10 +346,12 @@ static int flush(struct cat_ctx *c, int all, uint64_t cutoff)
         S->items[j++] = *it;
     }
     S->n = j;
-    S->oldest = UINT64_MAX;
-    for (size_t i = 0; i < S->n; i++)
-        if (S->items[i].time < S->oldest)
-            S->oldest = S->items[i].time;
+    S->oldest = UINT64_MAX; /* of the events still to print */
+    for (size_t i = 0; i < S->n; i++) {
+        uint64_t t = S->items[i].time + (S->items[i].entry_done ? S->items[i].dur : 0);
+        if (t < S->oldest)
+            S->oldest = t;
+    }
     return ferror(c->out) ? -1 : 0;
 }
 
