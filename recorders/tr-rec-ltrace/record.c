@@ -263,17 +263,23 @@ static const char *data_loc(const uint8_t *raw, uint32_t rawlen, uint32_t off, u
     return (const char *)raw + o;
 }
 
+static tr_record rec_of(uint32_t type, uint64_t time, const struct thread *t)
+{
+    tr_record r;
+    memset(&r, 0, sizeof r);
+    r.type = type;
+    r.time = time;
+    r.pid = t->pid;
+    r.tid = t->tid;
+    r.cpu = -1;
+    return r;
+}
+
 static void write_call(struct state *S, const struct thread *t, struct frame *fr, int finished, int64_t ret,
                        uint64_t end, const char *rs, uint32_t rslen)
 {
     const struct func *fn = &S->f->v[fr->fn];
-    tr_record r;
-    memset(&r, 0, sizeof r);
-    r.type = TR_REC_LIBCALL;
-    r.time = fr->time;
-    r.pid = t->pid;
-    r.tid = t->tid;
-    r.cpu = -1;
+    tr_record r = rec_of(TR_REC_LIBCALL, fr->time, t);
     r.u.libcall.func = fn->name_id;
     const struct proc *p = hashmap_get(&S->procs, (uint64_t)t->pid, 0);
     if (select_named(S->o->sel) && !fn->in_main && p && p->exe) {
@@ -328,13 +334,7 @@ static void write_call(struct state *S, const struct thread *t, struct frame *fr
 
 static void write_syscall(struct state *S, struct thread *t, int finished, int64_t ret, uint64_t end)
 {
-    tr_record r;
-    memset(&r, 0, sizeof r);
-    r.type = TR_REC_SYSCALL;
-    r.time = t->sys_time;
-    r.pid = t->pid;
-    r.tid = t->tid;
-    r.cpu = -1;
+    tr_record r = rec_of(TR_REC_SYSCALL, t->sys_time, t);
     r.u.syscall.nr = (uint32_t)t->sys_nr;
     r.u.syscall.flags = finished ? TR_SYSF_HAS_RET : TR_SYSF_UNFINISHED;
     r.u.syscall.ret = ret;

@@ -15,7 +15,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 
 #include "cat.h"
@@ -361,10 +360,8 @@ static int flush(struct cat_ctx *c, int all, uint64_t cutoff)
 static int is_live(struct cat_ctx *c)
 {
     struct cat_libcall_state *S = c->libcall;
-    if (S->live < 0) {
-        struct stat st;
-        S->live = c->file && !strcmp(c->file, "stdin") && fstat(0, &st) == 0 && S_ISFIFO(st.st_mode);
-    }
+    if (S->live < 0)
+        S->live = cat_input_live(c);
     return S->live;
 }
 

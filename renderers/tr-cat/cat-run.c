@@ -2,6 +2,7 @@
  * its view (or to the summaries): the table of views, and the choice of a
  * stream's view. */
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "cat.h"
@@ -70,6 +71,12 @@ static const struct cat_view *choose_view(struct cat_ctx *c)
         if (views[i].name && !strcmp(views[i].name, name))
             return &views[i];
     return &views[CAT_VIEW_GENERIC];
+}
+
+int cat_input_live(const struct cat_ctx *c)
+{
+    struct stat st;
+    return c->file && !strcmp(c->file, "stdin") && fstat(0, &st) == 0 && S_ISFIFO(st.st_mode);
 }
 
 static int has_id(const int32_t *ids, size_t n, int32_t v)
