@@ -190,7 +190,7 @@ _tr_rec_ltrace() {
         -s|--string-limit) COMPREPLY=(); return ;;
         -n|--indent) COMPREPLY=(); return ;;
     esac
-    if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "-o --output -e --expr -l --library -x --extern -F --config -f --follow-forks -p --attach -c --summary -T --call-times -t --timestamps -s --string-limit -n --indent -h --help -V --version " -- "$cur")); return; fi
+    if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "-o --output -e --expr -l --library -x --extern -F --config -S --syscalls -f --follow-forks -p --attach -c --summary -T --call-times -t --timestamps -s --string-limit -n --indent -h --help -V --version " -- "$cur")); return; fi
     COMPREPLY=($(compgen -c -- "$cur"))
 }
 complete -F _tr_rec_ltrace tr-rec-ltrace

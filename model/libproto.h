@@ -4,7 +4,7 @@
  * values from them.  A table of common libc functions is built in; more
  * lines (a -F file, or the prototypes a trace carries) are added on top
  * and win over the built-in ones.  An unknown function is shown as ltrace
- * shows one: four integer registers and an int return value.
+ * shows one: four integer registers and a return value, each guessed as ltrace does.
  */
 #ifndef TR_MODEL_LIBPROTO_H
 #define TR_MODEL_LIBPROTO_H
@@ -21,21 +21,33 @@ enum lp_type {
 };
 
 #define LP_MAX_ARGS 6
+/* ltrace.conf's enum(NAME[=VALUE], ...): a value shown by its name */
+struct lp_enum {
+    size_t n;
+    struct { char name[32]; int64_t v; } e[];
+};
+
 struct libproto {
     char name[64];
     enum lp_type ret;
     unsigned nargs;
     enum lp_type args[LP_MAX_ARGS];
+    const struct lp_enum *ret_enum, *arg_enum[LP_MAX_ARGS]; /* NULL: not an enum */
 };
 
 struct libprotos {
     struct libproto *v;
     size_t n, cap;
+    struct lp_typedef { char name[32]; enum lp_type t; const struct lp_enum *en; } *tdefs; /* typedef NAME = TYPE; */
+    size_t ntdefs;
+    struct lp_enum **enums; /* owned */
+    size_t nenums;
 };
 
 /* Parse one line: 0 and *p set, 1 a blank or comment line, -1 malformed. */
 int libproto_parse(const char *line, struct libproto *p);
-/* Add the lines of text (one prototype per line); -1 with *bad_line set on a malformed one. */
+/* Add the lines of text (one prototype per line, and ltrace.conf's "typedef NAME = TYPE;" for the
+ * lines after it; enum(...) as a type); -1 with *bad_line set on a malformed one. */
 int libprotos_add_text(struct libprotos *t, const char *text, size_t len, unsigned *bad_line);
 void libprotos_free(struct libprotos *t);
 /* The prototype of name: t's last, else the built-in one, else NULL. */

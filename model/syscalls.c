@@ -456,6 +456,17 @@ void syscalls_host_entry(size_t i, uint32_t *nr, const char **name)
     *name = host[i].name;
 }
 
+int syscalls_write_host_table(tr_writer *w)
+{
+    uint32_t nrs[NHOST];
+    const char *names[NHOST];
+    for (size_t i = 0; i < NHOST; i++) {
+        nrs[i] = host[i].nr;
+        names[i] = host[i].name;
+    }
+    return tr_writer_syscall_table(w, SYSCALLS_HOST_ARCH, nrs, names, NHOST);
+}
+
 const char *syscalls_host_name(uint32_t nr)
 {
     /* the generated table is ordered by number with few gaps: try the index first */

@@ -27,6 +27,7 @@
 /* tr.h's reader; not included, so that syscalls_abi.c reads the kernel's
  * headers without the C library's. */
 typedef struct tr_reader tr_reader;
+typedef struct tr_writer tr_writer;
 
 /* Numbers of the host's table are below this (x86_64); tr-rec-strace's
  * selections and seccomp program index by it. */
@@ -357,6 +358,8 @@ void syscalls_host_entry(size_t i, uint32_t *nr, const char **name);
 const char *syscalls_host_name(uint32_t nr);
 /* The number of name, or -1 (a linear search). */
 int syscalls_host_nr(const char *name);
+/* Write the host's table into w's stream (a recorder of syscalls).  0 or TR_E_*. */
+int syscalls_write_host_table(tr_writer *w);
 
 /* ---- a trace's numbers to descriptors -------------------------------------- */
 

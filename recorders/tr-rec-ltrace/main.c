@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "keys.h"
 #include "ltrace.h"
+#include "syscalls.h"
 
 static const struct cli_opt opts[] = {
     {'o', "output", "FILE", "write the trace to FILE (default: stdout; on a terminal tr-cat shows it)", 0, "file"},
@@ -19,6 +20,7 @@ static const struct cli_opt opts[] = {
     {'l', "library", "LIB", "calls into library LIB (a glob on its file name; repeatable)", 0, "file"},
     {'x', "extern", "PATTERN", "also calls of the main binary's own functions matching PATTERN", 0, NULL},
     {'F', "config", "FILE", "prototypes to use before the built-in ones (ltrace's syntax)", 0, "file"},
+    {'S', "syscalls", NULL, "also the system calls, as ltrace -S shows them (SYS_openat...)", 0, NULL},
     {'f', "follow-forks", NULL, "follow forks and clones (threads are always traced)", 0, NULL},
     {'p', "attach", "PID[,PID...]", "attach to running processes; Ctrl-C detaches", 0, "pid"},
     {'c', "summary", NULL, "print ltrace -c's table on stderr at the end (and record the trace)", 0, NULL},
@@ -32,8 +34,8 @@ static const struct cli_opt opts[] = {
 static const struct cli_tool tool = {
     .name = "tr-rec-ltrace",
     .synopsis = {
-        "[-cfTt] [-o FILE] [-s SIZE] [-n NR] [-e EXPR]... [-l LIB]... [-x PATTERN]... [-F FILE] [--] COMMAND [ARG...]",
-        "[-cfTt] [-o FILE] [-s SIZE] [-n NR] [-e EXPR]... [-l LIB]... [-x PATTERN]... [-F FILE] -p PID[,PID...]",
+        "[-cfSTt] [-o FILE] [-s SIZE] [-n NR] [-e EXPR]... [-l LIB]... [-x PATTERN]... [-F FILE] [--] COMMAND [ARG...]",
+        "[-cfSTt] [-o FILE] [-s SIZE] [-n NR] [-e EXPR]... [-l LIB]... [-x PATTERN]... [-F FILE] -p PID[,PID...]",
     },
     .summary = "record the library calls of a command or of running processes through uprobes (ltrace)",
     .opts = opts,
@@ -106,6 +108,7 @@ int main(int argc, char **argv)
         case 'x': select_add_x(sel, cli_optarg); break;
         case 'F': protofile = cli_optarg; break;
         case 'f': o.follow = 1; break;
+        case 'S': o.syscalls = 1; break;
         case 'p': npids = cli_parse_pids(cli_optarg, pids, npids, sizeof pids / sizeof pids[0]); break;
         case 'c': summary = 1; break;
         case 'T': call_times = 1; break;
@@ -153,13 +156,14 @@ int main(int argc, char **argv)
         free(p);
     }
     o.exe = exe;
+    o.sel = sel;
+    o.protos = &protos;
     struct funcs funcs = {0};
-    if (select_resolve(sel, exe, libs, nlibs, &protos, &funcs, err, sizeof err) < 0)
+    if (select_resolve(sel, exe, libs, nlibs, &protos, &funcs, &o.libs, &o.nlibs, err, sizeof err) < 0)
         cli_die(CLI_EXIT_FAIL, "%s", err);
     for (size_t i = 0; i < nlibs; i++)
         free(libs[i]);
     free(libs);
-    select_free(sel);
 
     /* probes: the ones a killed run left, then ours, removed at every exit */
     struct sigaction sa = {.sa_handler = on_signal};
@@ -168,8 +172,11 @@ int main(int argc, char **argv)
     sigaction(SIGHUP, &sa, NULL);
     if (probes_cleanup_stale(err, sizeof err) < 0)
         cli_die(CLI_EXIT_FAIL, "%s", err);
-    if (probes_create(&funcs, err, sizeof err) < 0)
+    if (probes_create(&funcs, 0, err, sizeof err) < 0)
         cli_die(CLI_EXIT_FAIL, "%s", err);
+    if (o.syscalls && (probes_event_id("raw_syscalls/sys_enter", &o.sys_id[0], err, sizeof err) < 0 ||
+                       probes_event_id("raw_syscalls/sys_exit", &o.sys_id[1], err, sizeof err) < 0))
+        cli_die(CLI_EXIT_FAIL, "-S: %s", err);
 
     const char *shown;
     cli_ignore_sigpipe();
@@ -204,6 +211,8 @@ int main(int argc, char **argv)
         meta_int(w, META_LTRACE_INDENT, indent);
     if (ptext)
         tr_writer_blob(w, BLOB_LTRACE_PROTOS, ptext, ptlen, 1);
+    if (o.syscalls)
+        syscalls_write_host_table(w);
 
     /* the command, held before its exec until the events are open on it */
     pid_t child = -1;
@@ -261,6 +270,10 @@ int main(int argc, char **argv)
             waitpid(p, NULL, 0);
     }
     funcs_free(&funcs);
+    for (size_t i = 0; i < o.nlibs; i++)
+        free(o.libs[i]);
+    free(o.libs);
+    select_free(sel);
     libprotos_free(&protos);
     free(ptext);
     if (frc < 0)

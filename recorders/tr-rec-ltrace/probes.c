@@ -1,14 +1,17 @@
 /*
- * probes.c - the uprobes of a run, in tracefs uprobe_events.  Every run names
- * its probes in its own group, tr_ltrace_<pid of the recorder>: e<N> the entry
- * of function N, r<N> its return.  They are removed on every way out; a run
- * killed with SIGKILL leaves its group, which the next run removes (its pid no
- * longer runs tr-rec-ltrace).  Nothing else in uprobe_events is touched.
+ * probes.c - the uprobes of a run, in tracefs uprobe_events (model/uprobe).
+ * Every run names its probes in its own group, tr_ltrace_<pid of the
+ * recorder>: e<N> the entry of function N, r<N> its return.  They are removed
+ * on every way out; a run killed with SIGKILL leaves its group, which the next
+ * run removes (its pid no longer runs tr-rec-ltrace).  Nothing else in
+ * uprobe_events is touched.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "ltrace.h"
 
 static struct uprobe_group group;
@@ -23,13 +26,30 @@ int probes_cleanup_stale(char *err, size_t errlen)
     return uprobe_cleanup_stale("tr_ltrace_", "tr-rec-ltrace", err, errlen);
 }
 
+int probes_event_id(const char *event, uint64_t *id, char *err, size_t errlen)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/events/%s/id", uprobe_tracefs(), event);
+    size_t len;
+    char *s = cli_read_file(path, &len);
+    if (!s) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    *id = strtoull(s, NULL, 10);
+    free(s);
+    return 0;
+}
+
 static const char *const regs[6] = {"%di", "%si", "%dx", "%cx", "%r8", "%r9"};
 
-int probes_create(struct funcs *f, char *err, size_t errlen)
+int probes_create(struct funcs *f, size_t from, char *err, size_t errlen)
 {
-    uprobe_group_init(&group, "tr_ltrace_");
-    atexit(probes_remove);
-    for (size_t i = 0; i < f->n; i++) {
+    if (!group.owner) {
+        uprobe_group_init(&group, "tr_ltrace_");
+        atexit(probes_remove);
+    }
+    for (size_t i = from; i < f->n; i++) {
         struct func *fn = &f->v[i];
         if (strchr(fn->path, ' ') || strchr(fn->path, '\n'))
             continue; /* not expressible in uprobe_events: never registered, never seen */
@@ -40,9 +60,16 @@ int probes_create(struct funcs *f, char *err, size_t errlen)
         for (unsigned a = 0; a < fn->nargs; a++)
             n += snprintf(def + n, sizeof def - (size_t)n, " a%u=%s:x64", a, regs[a]);
         n += snprintf(def + n, sizeof def - (size_t)n, " ra=+0(%%sp):x64");
+        for (unsigned k = 0; fn->format && k < VA_STACK; k++)
+            n += snprintf(def + n, sizeof def - (size_t)n, " w%u=+%u(%%sp):x64", k, 8 * (k + 1));
         for (unsigned a = 0; a < fn->nargs; a++)
-            if (libproto_is_string(p->args[a]))
+            if (a < p->nargs && libproto_is_string(p->args[a]))
                 n += snprintf(def + n, sizeof def - (size_t)n, " s%u=+0(%s):string", a, regs[a]);
+        /* a printf's variadic arguments: a string from each in case its conversion is %s */
+        for (unsigned a = fn->format; fn->format && a < 6; a++)
+            n += snprintf(def + n, sizeof def - (size_t)n, " v%u=+0(%s):string", a, regs[a]);
+        for (unsigned k = 0; fn->format && k < VA_STACK; k++)
+            n += snprintf(def + n, sizeof def - (size_t)n, " vw%u=+0(+%u(%%sp)):string", k, 8 * (k + 1));
         snprintf(name, sizeof name, "e%zu", i);
         if (uprobe_add(&group, 'p', name, def, &fn->id_entry, err, errlen) < 0)
             return -1;

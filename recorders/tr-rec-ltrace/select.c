@@ -71,6 +71,11 @@ int select_add_e(struct select *s, const char *expr, char *err, size_t errlen)
     return 0;
 }
 
+int select_named(const struct select *s)
+{
+    return s->nrules > 0;
+}
+
 void select_add_lib(struct select *s, const char *lib)
 {
     char buf[PATH_MAX + 2];
@@ -98,7 +103,7 @@ static int selected(const struct select *s, const char *name, const char *libpat
     for (size_t i = 0; i < sizeof runtime / sizeof runtime[0]; i++)
         rt |= !strcmp(runtime[i], name);
     if (!s->nrules)
-        return !s->nx && !rt; /* nothing asked: every import (only -x: only those) */
+        return !rt; /* nothing asked: every import (-x adds to them, as ltrace's) */
     char *copy = strdup(libpath);
     const char *base = copy ? basename(copy) : libpath;
     int in = 0;
@@ -122,8 +127,9 @@ static const char *const no_return_probe[] = {
     "abort", "__stack_chk_fail", "__assert_fail", "pthread_exit", "execv", "execve", "execvp",
 };
 
-static int add_func(struct funcs *out, const char *name, const char *path, uint64_t off, int in_main,
-                    const struct libprotos *protos)
+/* Function name (shown as shown) at file offset off of path. */
+static int add_func(struct funcs *out, const char *name, const char *shown, const char *path, uint64_t off,
+                    int in_main, const struct libprotos *protos)
 {
     for (size_t i = 0; i < out->n; i++)
         if (out->v[i].off == off && !strcmp(out->v[i].path, path))
@@ -138,7 +144,7 @@ static int add_func(struct funcs *out, const char *name, const char *path, uint6
     }
     struct func *f = &out->v[out->n];
     memset(f, 0, sizeof *f);
-    f->name = strdup(name);
+    f->name = strdup(shown);
     f->path = strdup(path);
     f->off = off;
     f->probe_off = elf_probe_point(path, off);
@@ -146,8 +152,13 @@ static int add_func(struct funcs *out, const char *name, const char *path, uint6
     f->proto = libproto_find(protos, name);
     const struct libproto *p = f->proto ? f->proto : libproto_unknown();
     f->nargs = p->nargs;
-    for (unsigned i = 0; i < p->nargs; i++)
+    for (unsigned i = 0; i < p->nargs; i++) {
         f->nstr += libproto_is_string(p->args[i]);
+        if (p->args[i] == LP_FORMAT && !f->format) {
+            f->format = i + 1;
+            f->nargs = 6;
+        }
+    }
     f->ret_string = libproto_is_string(p->ret);
     for (size_t i = 0; i < sizeof no_return_probe / sizeof no_return_probe[0]; i++)
         f->no_ret |= !strcmp(name, no_return_probe[i]);
@@ -191,8 +202,53 @@ static int add_needed(const struct elffile *who, char ***paths, size_t *n)
     return 0;
 }
 
+static int matches_x(const struct select *s, const char *name)
+{
+    for (size_t k = 0; k < s->nx; k++)
+        if (fnmatch(s->x[k], name, 0) == 0)
+            return 1;
+    return 0;
+}
+
+/* The functions of library lf that -x patterns match: every call counts, shown as ltrace
+ * shows them, NAME@LIB; with later (dlopen'ed) libraries also the functions -e rules name
+ * (a rule naming the library, or a function pattern other than "*"). */
+static int add_lib_funcs(const struct select *s, const struct elffile *lf, int later,
+                         const struct libprotos *protos, struct funcs *out)
+{
+    const char *base = strrchr(lf->path, '/') ? strrchr(lf->path, '/') + 1 : lf->path;
+    int rc = 0;
+    for (size_t k = 0; k < lf->ndefs && !rc; k++) {
+        const struct elfsym *d = &lf->defs[k];
+        int x = matches_x(s, d->name), e = 0;
+        for (size_t i = 0; later && !x && i < s->nrules; i++)
+            e |= !s->rules[i].neg && (s->rules[i].lib || strcmp(s->rules[i].func, "*"));
+        if (!x && !(e && selected(s, d->name, lf->path)))
+            continue;
+        int64_t off = d->ifunc ? elf_ifunc_offset(lf, d->name) : elf_offset(lf, d->vaddr);
+        if (off < 0)
+            continue;
+        char shown[256];
+        snprintf(shown, sizeof shown, x ? "%s@%s" : "%s", d->name, base);
+        rc = add_func(out, d->name, shown, lf->path, (uint64_t)off, x, protos);
+    }
+    return rc;
+}
+
+int select_library(struct select *s, const char *path, const struct libprotos *protos, struct funcs *out)
+{
+    struct elffile lf;
+    char err[256];
+    if (elf_load(&lf, path, err, sizeof err) < 0)
+        return 0; /* not a library we can read: nothing to probe there */
+    int rc = add_lib_funcs(s, &lf, 1, protos, out);
+    elf_free(&lf);
+    return rc;
+}
+
 int select_resolve(struct select *s, const char *exe, char *const *libs, size_t nlibs,
-                   const struct libprotos *protos, struct funcs *out, char *err, size_t errlen)
+                   const struct libprotos *protos, struct funcs *out, char ***examined, size_t *nexamined,
+                   char *err, size_t errlen)
 {
     struct elffile main;
     if (elf_load(&main, exe, err, errlen) < 0)
@@ -233,24 +289,30 @@ int select_resolve(struct select *s, const char *exe, char *const *libs, size_t 
             if (selected(s, name, lf[l].path)) {
                 int64_t off = d->ifunc ? elf_ifunc_offset(&lf[l], name) : elf_offset(&lf[l], d->vaddr);
                 if (off >= 0)
-                    rc = add_func(out, name, lf[l].path, (uint64_t)off, 0, protos);
+                    rc = add_func(out, name, name, lf[l].path, (uint64_t)off, 0, protos);
             }
             break;
         }
     }
     for (size_t i = 0; i < main.ndefs && !rc; i++)
-        for (size_t k = 0; k < s->nx; k++)
-            if (fnmatch(s->x[k], main.defs[i].name, 0) == 0) {
-                int64_t off = elf_offset(&main, main.defs[i].vaddr);
-                if (off >= 0)
-                    rc = add_func(out, main.defs[i].name, main.path, (uint64_t)off, 1, protos);
-                break;
-            }
-    for (size_t i = 0; i < nlf; i++)
+        if (matches_x(s, main.defs[i].name)) {
+            int64_t off = elf_offset(&main, main.defs[i].vaddr);
+            if (off >= 0)
+                rc = add_func(out, main.defs[i].name, main.defs[i].name, main.path, (uint64_t)off, 1, protos);
+        }
+    for (size_t i = 0; i < nlf; i++) {
+        if (!rc)
+            rc = add_lib_funcs(s, &lf[i], 0, protos, out);
         elf_free(&lf[i]);
-    for (size_t i = 0; i < npaths; i++)
-        free(paths[i]);
-    free(paths);
+    }
+    if (examined && !rc) {
+        *examined = paths;
+        *nexamined = npaths;
+    } else {
+        for (size_t i = 0; i < npaths; i++)
+            free(paths[i]);
+        free(paths);
+    }
     free(lf);
     elf_free(&main);
     if (rc < 0)

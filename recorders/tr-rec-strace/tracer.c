@@ -644,20 +644,6 @@ static void tracer_end(struct tracer *T)
     T->stacks = NULL;
 }
 
-static void write_syscall_table(tr_writer *w)
-{
-    size_t n = syscalls_host_count();
-    uint32_t *nrs = malloc(n * sizeof *nrs);
-    const char **names = malloc(n * sizeof *names);
-    if (nrs && names) {
-        for (size_t i = 0; i < n; i++)
-            syscalls_host_entry(i, &nrs[i], &names[i]);
-        tr_writer_syscall_table(w, SYSCALLS_HOST_ARCH, nrs, names, n);
-    }
-    free(nrs);
-    free(names);
-}
-
 static void child_exec(const char *path, char **argv, const struct sock_filter *prog,
                        unsigned short len, int errfd)
 {
@@ -723,7 +709,7 @@ int tracer_run_command(tr_writer *w, const struct tracer_opts *o, char **argv,
         tracer_end(&T);
         return -1;
     }
-    write_syscall_table(w);
+    syscalls_write_host_table(w);
     pid_t pid = fork();
     if (pid < 0) {
         cli_warn("fork: %s", strerror(errno));
@@ -831,7 +817,7 @@ int tracer_attach(tr_writer *w, const struct tracer_opts *o, const pid_t *pids, 
     struct tracer T;
     tracer_init(&T, w, o, res);
     T.attach_mode = 1;
-    write_syscall_table(w);
+    syscalls_write_host_table(w);
     install_signals(1);
     for (size_t i = 0; i < n; i++) {
         int rc = attach_process(&T, pids[i]);

@@ -15,12 +15,15 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cat.h"
 #include "keys.h"
 #include "libproto.h"
 
 #define ALIGN 48 /* ltrace's column of " = " */
+#define LIVE_LAG_NS 2000000000ull /* live: events this much older than the newest record print */
+#define IDLE_LAG_NS 300000000ull  /* live and quiet: events this much older than now print */
 
 struct lc_item {
     uint64_t time, dur;
@@ -31,6 +34,7 @@ struct lc_item {
     char *name;
     struct syscalls_buf args, retv; /* formatted at read time */
     int cut;            /* its line was cut: the return is a resumed line */
+    int entry_done, done; /* printed: its entry line, all of it */
 };
 
 struct lc_event { uint64_t time, seq; size_t item; int exit; };
@@ -45,8 +49,15 @@ struct cat_libcall_state {
     int64_t real_minus_mono;
     int have_real;
     int32_t first_tid;
+    int32_t *forked; size_t nforked; /* processes forked in the trace: their execs are shown */
     int multi;          /* more than one thread: "[pid TID] " prefixes, as ltrace */
     struct syscalls_buf line;
+    size_t written;     /* of line: printed already (the open call's entry) */
+    size_t open;        /* the item whose line is open, (size_t)-1 none */
+    struct { int32_t tid; unsigned depth; } depth[64]; /* nesting per thread */
+    size_t ndepth;
+    int live;           /* reading a pipe: 1, a file: 0, not known yet: -1 */
+    uint64_t newest, oldest; /* times: the newest record's end, the oldest event held */
     /* summary */
     struct lc_count { char *name; uint64_t calls, ns; } *counts;
     size_t ncounts;
@@ -60,6 +71,9 @@ static struct cat_libcall_state *state_of(struct cat_ctx *c)
         S->show_time = c->o->show_time;
         S->indent = c->o->indent;
         S->strsize = c->o->strsize ? c->o->strsize : 32;
+        S->open = (size_t)-1;
+        S->live = -1;
+        S->oldest = UINT64_MAX;
     }
     return c->libcall;
 }
@@ -93,10 +107,25 @@ static void read_stream(struct cat_ctx *c, struct cat_libcall_state *S)
         libprotos_add_text(&S->protos, (const char *)p, len, &bad);
 }
 
-static const char *func_name(struct cat_ctx *c, uint32_t id)
+/* The function's name, or ltrace -S's SYS_NAME of a syscall (SYS_NR where ltrace 0.7.3's
+ * table ends, at 311; its names pread and pwrite). */
+static const char *func_name(struct cat_ctx *c, const tr_record *rec, char *buf, size_t size)
 {
+    if (rec->type == TR_REC_SYSCALL) {
+        uint32_t nr = rec->u.syscall.nr;
+        const char *n = nr <= 311 ? tr_reader_syscall_name(c->r, NULL, nr) : NULL;
+        if (n && !strcmp(n, "pread64"))
+            n = "pread";
+        else if (n && !strcmp(n, "pwrite64"))
+            n = "pwrite";
+        if (n)
+            snprintf(buf, size, "SYS_%s", n);
+        else
+            snprintf(buf, size, "SYS_%u", nr);
+        return buf;
+    }
     size_t len;
-    const char *s = tr_reader_string(c->r, id, &len);
+    const char *s = tr_reader_string(c->r, rec->u.libcall.func, &len);
     return s ? s : "?";
 }
 
@@ -105,9 +134,12 @@ int cat_libcall_account(struct cat_ctx *c, const tr_record *rec)
     struct cat_libcall_state *S = state_of(c);
     if (!S)
         return -1;
-    if (rec->type != TR_REC_LIBCALL)
+    if (rec->type != TR_REC_LIBCALL && rec->type != TR_REC_SYSCALL)
         return 0;
-    const char *name = func_name(c, rec->u.libcall.func);
+    char buf[64];
+    const char *name = func_name(c, rec, buf, sizeof buf), *arrow = strstr(name, "->");
+    if (arrow) /* ltrace -c counts CALLER->NAME as NAME */
+        name = arrow + 2;
     size_t i = 0;
     while (i < S->ncounts && strcmp(S->counts[i].name, name))
         i++;
@@ -121,7 +153,7 @@ int cat_libcall_account(struct cat_ctx *c, const tr_record *rec)
         S->ncounts++;
     }
     S->counts[i].calls++;
-    S->counts[i].ns += rec->u.libcall.duration;
+    S->counts[i].ns += rec->type == TR_REC_SYSCALL ? rec->u.syscall.duration : rec->u.libcall.duration;
     return 0;
 }
 
@@ -182,8 +214,9 @@ static void out_line(struct cat_ctx *c)
 {
     struct cat_libcall_state *S = c->libcall;
     syscalls_buf_putc(&S->line, '\n');
-    fwrite(S->line.p, 1, S->line.len, c->out);
+    fwrite(S->line.p + S->written, 1, S->line.len - S->written, c->out);
     syscalls_buf_reset(&S->line);
+    S->written = 0;
 }
 
 static void finish_ret(struct cat_ctx *c, const struct lc_item *it)
@@ -207,8 +240,9 @@ static int cmp_event(const void *a, const void *b)
     return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* Print the held records as ltrace's lines. */
-static int flush(struct cat_ctx *c)
+/* Print the held records' events up to time cutoff (all: every one) as ltrace's lines; what
+ * is not finished stays held, a call whose entry was printed marked entry_done. */
+static int flush(struct cat_ctx *c, int all, uint64_t cutoff)
 {
     struct cat_libcall_state *S = c->libcall;
     if (!S || !S->n)
@@ -219,33 +253,38 @@ static int flush(struct cat_ctx *c)
     size_t ne = 0;
     for (size_t i = 0; i < S->n; i++) {
         const struct lc_item *it = &S->items[i];
-        ev[ne++] = (struct lc_event){it->time, 2 * i, i, 0};
-        if (it->type == TR_REC_LIBCALL && (it->flags & TR_SYSF_HAS_RET))
+        if (!it->entry_done)
+            ev[ne++] = (struct lc_event){it->time, 2 * i, i, 0};
+        if (it->type != TR_REC_EXIT && it->type != TR_REC_COMM && (it->flags & TR_SYSF_HAS_RET))
             ev[ne++] = (struct lc_event){it->time + it->dur, 2 * i + 1, i, 1};
     }
     qsort(ev, ne, sizeof *ev, cmp_event);
-    size_t open = (size_t)-1; /* item whose line is open */
-    struct { int32_t tid; unsigned depth; } depth[64];
-    size_t ndepth = 0;
-    for (size_t e = 0; e < ne; e++) {
+    for (size_t e = 0; e < ne && (all || ev[e].time <= cutoff); e++) {
         struct lc_item *it = &S->items[ev[e].item];
         unsigned *d = NULL;
-        for (size_t k = 0; k < ndepth && !d; k++)
-            if (depth[k].tid == it->tid)
-                d = &depth[k].depth;
-        if (!d && ndepth < 64) {
-            depth[ndepth].tid = it->tid;
-            depth[ndepth].depth = 0;
-            d = &depth[ndepth++].depth;
+        for (size_t k = 0; k < S->ndepth && !d; k++)
+            if (S->depth[k].tid == it->tid)
+                d = &S->depth[k].depth;
+        if (!d && S->ndepth < 64) {
+            S->depth[S->ndepth].tid = it->tid;
+            S->depth[S->ndepth].depth = 0;
+            d = &S->depth[S->ndepth++].depth;
         }
         static unsigned none;
         if (!d)
             d = &none;
-        if (open != (size_t)-1 && open != ev[e].item) {
+        if (S->open != (size_t)-1 && S->open != ev[e].item) {
             syscalls_buf_puts(&S->line, " <unfinished ...>");
             out_line(c);
-            S->items[open].cut = 1;
-            open = (size_t)-1;
+            S->items[S->open].cut = 1;
+            S->open = (size_t)-1;
+        }
+        it->done = 1;
+        if (it->type == TR_REC_COMM) {
+            prefix(c, it, it->time, 0);
+            syscalls_buf_puts(&S->line, "--- Called exec() ---");
+            out_line(c);
+            continue;
         }
         if (it->type == TR_REC_EXIT) {
             prefix(c, it, it->time, 0);
@@ -267,31 +306,77 @@ static int flush(struct cat_ctx *c)
                 out_line(c);
                 continue;
             }
+            it->done = 0;
+            it->entry_done = 1;
             (*d)++;
-            open = ev[e].item;
+            S->open = ev[e].item;
             continue;
         }
         if (*d)
             (*d)--;
-        if (open == ev[e].item) {
+        if (S->open == ev[e].item) {
             syscalls_buf_putc(&S->line, ')');
         } else {
             prefix(c, it, it->time + it->dur, *d);
             syscalls_buf_printf(&S->line, "<... %s resumed> )", it->name);
         }
-        open = (size_t)-1;
+        S->open = (size_t)-1;
         finish_ret(c, it);
     }
-    if (open != (size_t)-1)
-        out_line(c);
     free(ev);
-    for (size_t i = 0; i < S->n; i++) {
-        free(S->items[i].name);
-        syscalls_buf_free(&S->items[i].args);
-        syscalls_buf_free(&S->items[i].retv);
+    if (all && S->open != (size_t)-1) {
+        out_line(c);
+        S->open = (size_t)-1;
+    } else if (S->line.len > S->written) { /* the open line so far, ended later */
+        fwrite(S->line.p + S->written, 1, S->line.len - S->written, c->out);
+        S->written = S->line.len;
     }
-    S->n = 0;
+    size_t j = 0;
+    for (size_t i = 0; i < S->n; i++) {
+        struct lc_item *it = &S->items[i];
+        if (it->done) {
+            free(it->name);
+            syscalls_buf_free(&it->args);
+            syscalls_buf_free(&it->retv);
+            continue;
+        }
+        if (S->open == i)
+            S->open = j;
+        S->items[j++] = *it;
+    }
+    S->n = j;
+    S->oldest = UINT64_MAX; /* of the events still to print */
+    for (size_t i = 0; i < S->n; i++) {
+        uint64_t t = S->items[i].time + (S->items[i].entry_done ? S->items[i].dur : 0);
+        if (t < S->oldest)
+            S->oldest = t;
+    }
     return ferror(c->out) ? -1 : 0;
+}
+
+/* Reading a pipe (tr-rec-ltrace's terminal view, tr-rec-ltrace ... | tr-cat): print as the
+ * trace comes, a little late, as the syscall view does: a call still running when its time
+ * comes prints late.  Files are replayed exactly. */
+static int is_live(struct cat_ctx *c)
+{
+    struct cat_libcall_state *S = c->libcall;
+    if (S->live < 0)
+        S->live = cat_input_live(c);
+    return S->live;
+}
+
+void cat_libcall_idle(struct cat_ctx *c)
+{
+    struct cat_libcall_state *S = c->libcall;
+    struct timespec ts;
+    if (!S || !S->n || c->o->json || !is_live(c) || clock_gettime(CLOCK_MONOTONIC, &ts) < 0)
+        return;
+    uint64_t now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    /* the recorder's clock is this one when its newest record is neither in the future nor a
+     * minute old: otherwise wait for records */
+    if (now < IDLE_LAG_NS || S->newest > now || now - S->newest > 60000000000ull || now - IDLE_LAG_NS <= S->oldest)
+        return;
+    flush(c, 0, now - IDLE_LAG_NS);
 }
 
 static struct lc_item *new_item(struct cat_libcall_state *S, const tr_record *rec)
@@ -317,6 +402,19 @@ static struct lc_item *new_item(struct cat_libcall_state *S, const tr_record *re
     return it;
 }
 
+/* A record held, written at time end: a live pipe prints what is old enough. */
+static int held(struct cat_ctx *c, uint64_t end)
+{
+    struct cat_libcall_state *S = c->libcall;
+    if (S->items[S->n - 1].time < S->oldest)
+        S->oldest = S->items[S->n - 1].time;
+    if (end > S->newest)
+        S->newest = end;
+    if (is_live(c) && S->newest > LIVE_LAG_NS && S->newest - LIVE_LAG_NS > S->oldest)
+        return flush(c, 0, S->newest - LIVE_LAG_NS) < 0 ? -1 : 1;
+    return 1;
+}
+
 int cat_libcall_record(struct cat_ctx *c, const tr_record *rec)
 {
     struct cat_libcall_state *S = state_of(c);
@@ -325,10 +423,11 @@ int cat_libcall_record(struct cat_ctx *c, const tr_record *rec)
     int ours = cat_view(c) == CAT_VIEW_LIBCALLS;
     switch (rec->type) {
     case TR_REC_STREAM_END:
-        if (!c->o->json && flush(c) < 0)
+        if (!c->o->json && flush(c, 1, 0) < 0)
             return -1;
         return ours && !c->o->json ? 1 : 0;
     case TR_REC_LIBCALL:
+    case TR_REC_SYSCALL:
         break;
     case TR_REC_EXIT:
         if (!ours || c->o->json)
@@ -336,6 +435,23 @@ int cat_libcall_record(struct cat_ctx *c, const tr_record *rec)
         break;
     case TR_REC_STREAM_START:
         return 0;
+    case TR_REC_FORK: /* not shown; a child's exec will be */
+        if (ours && rec->pid != rec->u.fork.ppid) {
+            int32_t *nv = realloc(S->forked, (S->nforked + 1) * sizeof *nv);
+            if (!nv)
+                return -1;
+            S->forked = nv;
+            S->forked[S->nforked++] = rec->pid;
+        }
+        return ours && !c->o->json ? 1 : 0;
+    case TR_REC_COMM: { /* ltrace -f shows a child's exec, not the command's own */
+        int child = 0;
+        for (size_t i = 0; i < S->nforked && !child; i++)
+            child = S->forked[i] == rec->pid;
+        if (ours && !c->o->json && rec->u.comm.exec && child)
+            return new_item(S, rec) ? held(c, rec->time) : -1;
+        return ours && !c->o->json ? 1 : 0;
+    }
     default: /* ltrace prints no metadata, comms or forks */
         return ours && !c->o->json ? 1 : 0;
     }
@@ -347,20 +463,39 @@ int cat_libcall_record(struct cat_ctx *c, const tr_record *rec)
         return -1;
     if (rec->type == TR_REC_EXIT) {
         it->ret = rec->u.exit.status;
-        return 1;
+        return held(c, it->time);
     }
-    const char *name = func_name(c, rec->u.libcall.func);
+    char buf[64];
+    const char *name = func_name(c, rec, buf, sizeof buf);
+    /* a syscall record's fields as a library call's (ltrace -S shows them alike) */
+    const uint64_t *args = rec->u.libcall.args;
+    const tr_capture *caps = rec->u.libcall.captures;
+    uint32_t nargs = rec->u.libcall.nargs, ncaps = rec->u.libcall.ncaptures;
     it->name = strdup(name);
     it->dur = rec->u.libcall.duration;
     it->flags = rec->u.libcall.flags;
     it->ret = rec->u.libcall.ret;
-    const struct libproto *p = libproto_find(&S->protos, name);
+    if (rec->type == TR_REC_SYSCALL) {
+        args = rec->u.syscall.args;
+        caps = rec->u.syscall.captures;
+        nargs = rec->u.syscall.nargs;
+        ncaps = rec->u.syscall.ncaptures;
+        it->dur = rec->u.syscall.duration;
+        it->flags = rec->u.syscall.flags;
+        it->ret = rec->u.syscall.ret;
+    }
+    /* the prototype of the function named as ltrace names it: CALLER->NAME, NAME@LIB */
+    const char *arrow = strstr(name, "->"), *fname = arrow ? arrow + 2 : name;
+    char bare[256];
+    snprintf(bare, sizeof bare, "%.*s", (int)strcspn(fname, "@"), fname);
+    const struct libproto *p = libproto_find(&S->protos, bare);
     if (!p)
         p = libproto_unknown();
-    libproto_format_args(&it->args, p, rec->u.libcall.args, rec->u.libcall.nargs, rec->u.libcall.captures,
-                         rec->u.libcall.ncaptures, S->strsize);
-    libproto_format_ret(&it->retv, p, it->ret, rec->u.libcall.captures, rec->u.libcall.ncaptures, S->strsize);
-    return it->name ? 1 : -1;
+    libproto_format_args(&it->args, p, args, nargs, caps, ncaps, S->strsize);
+    libproto_format_ret(&it->retv, p, it->ret, caps, ncaps, S->strsize);
+    if (!it->name)
+        return -1;
+    return held(c, it->time + it->dur);
 }
 
 void cat_libcall_reset(struct cat_ctx *c)
@@ -368,8 +503,9 @@ void cat_libcall_reset(struct cat_ctx *c)
     struct cat_libcall_state *S = c->libcall;
     if (!S)
         return;
-    flush(c);
+    flush(c, 1, 0);
     free(S->items);
+    free(S->forked);
     libprotos_free(&S->protos);
     syscalls_buf_free(&S->line);
     for (size_t i = 0; i < S->ncounts; i++)

@@ -2,6 +2,7 @@
  * its view (or to the summaries): the table of views, and the choice of a
  * stream's view. */
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "cat.h"
@@ -72,6 +73,12 @@ static const struct cat_view *choose_view(struct cat_ctx *c)
     return &views[CAT_VIEW_GENERIC];
 }
 
+int cat_input_live(const struct cat_ctx *c)
+{
+    struct stat st;
+    return c->file && !strcmp(c->file, "stdin") && fstat(0, &st) == 0 && S_ISFIFO(st.st_mode);
+}
+
 static int has_id(const int32_t *ids, size_t n, int32_t v)
 {
     for (size_t i = 0; i < n; i++)
@@ -108,7 +115,7 @@ static int print_record(struct cat_ctx *c, const tr_record *rec)
             }
     } else {
         const struct cat_view *v = family_of(rec->type);
-        if (!v) v = c->view;
+        if (!v || (rec->type == TR_REC_SYSCALL && cat_view(c) == CAT_VIEW_LIBCALLS)) v = c->view; /* ltrace -S */
         if (v && v->record) done = v->record(c, rec);
     }
     if (done < 0) return -1;
@@ -119,6 +126,7 @@ static int print_record(struct cat_ctx *c, const tr_record *rec)
 static void account(struct cat_ctx *c, const tr_record *rec)
 {
     const struct cat_view *v = family_of(rec->type);
+    if (rec->type == TR_REC_SYSCALL && cat_view(c) == CAT_VIEW_LIBCALLS) v = c->view; /* ltrace -S -c */
     if (v && v->account) v->account(c, rec);
 }
 

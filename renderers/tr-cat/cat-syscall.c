@@ -14,7 +14,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 
 #include "array.h"
@@ -355,10 +354,8 @@ static void flush_items(struct cat_ctx *c, int all, uint64_t cutoff)
 static int is_live(struct cat_ctx *c)
 {
     struct cat_syscall_state *S = c->syscall;
-    if (S->live < 0) {
-        struct stat st;
-        S->live = c->file && !strcmp(c->file, "stdin") && fstat(0, &st) == 0 && S_ISFIFO(st.st_mode);
-    }
+    if (S->live < 0)
+        S->live = cat_input_live(c);
     return S->live;
 }
 

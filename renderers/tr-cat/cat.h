@@ -185,6 +185,9 @@ int cat_syscall_account(struct cat_ctx *c, const tr_record *rec);
  * holds back for ordering that is older than a recorder on this machine can
  * still send (a live pipe's lines need no later record to come out). */
 void cat_syscall_idle(struct cat_ctx *c);
+void cat_libcall_idle(struct cat_ctx *c); /* the same for library calls */
+/* Whether the input is a pipe (a recorder writing as it goes): the views print as it comes. */
+int cat_input_live(const struct cat_ctx *c);
 int cat_ftrace_record(struct cat_ctx *c, const tr_record *rec);
 int cat_ftrace_summary(struct cat_ctx *c);
 int cat_ftrace_account(struct cat_ctx *c, const tr_record *rec);

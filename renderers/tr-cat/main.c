@@ -82,8 +82,12 @@ static ssize_t read_input(void *ctx, void *buf, size_t len)
     struct pollfd p = {.fd = in->fd, .events = POLLIN};
     if (poll(&p, 1, 0) == 0) {
         fflush(in->c->out);
-        while (poll(&p, 1, 200) == 0 && cat_view(in->c) == CAT_VIEW_SYSCALLS) {
-            cat_syscall_idle(in->c);
+        while (poll(&p, 1, 200) == 0 &&
+               (cat_view(in->c) == CAT_VIEW_SYSCALLS || cat_view(in->c) == CAT_VIEW_LIBCALLS)) {
+            if (cat_view(in->c) == CAT_VIEW_SYSCALLS)
+                cat_syscall_idle(in->c);
+            else
+                cat_libcall_idle(in->c);
             fflush(in->c->out);
         }
     }

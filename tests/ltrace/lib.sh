@@ -30,3 +30,10 @@ calls_of() {
 norm_addrs() {
     sed -E 's/0x[0-9a-f]+/ADDR/g'
 }
+
+# wait_for WHAT TEST...: run TEST every 0.1 s, up to 20 s, until it passes; else say what did not come
+wait_for() {
+    local what=$1 i; shift
+    for i in $(seq 200); do "$@" && return 0; sleep 0.1; done
+    echo "never: $what"; return 1
+}

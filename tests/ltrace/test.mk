@@ -12,5 +12,14 @@ $(B)/tests/ltwork-noplt: tests/ltrace/ltwork.c
 	@mkdir -p $(dir $@)
 	$(if $(Q),@echo "  CC      $@")
 	$(Q)$(CC) -O1 -fno-builtin -fno-plt -Wl,-z,now -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -pthread -o $@ $<
-tools: $(B)/tests/ltwork $(B)/tests/ltwork-noplt
-test: $(B)/tests/ltwork $(B)/tests/ltwork-noplt
+$(B)/tests/ltwork-child: tests/ltrace/ltwork.c
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  CC      $@")
+	$(Q)$(CC) -O1 -fno-builtin -DLTWORK_CHILD -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -o $@ $<
+$(B)/tests/libltplug.so: tests/ltrace/ltplug.c
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  CC      $@")
+	$(Q)$(CC) -O1 -fno-builtin -fPIC -shared -std=c11 -Wall -Wextra -Werror -o $@ $<
+LTRACE_WORK := $(addprefix $(B)/tests/,ltwork ltwork-noplt ltwork-child libltplug.so)
+tools: $(LTRACE_WORK)
+test: $(LTRACE_WORK)
