@@ -393,6 +393,11 @@ typedef struct tr_writer_options {
      * across records (a recorder that interns each sample's stack as it
      * goes). */
     uint32_t stack_limit;
+    /* 1: compress and write chunks on a thread of the writer's own, while
+     * the caller goes on adding records to the next chunk (a recorder that
+     * must drain kernel buffers while zstd works).  The output is the same;
+     * a write error is returned by a later call. */
+    int compress_thread;
 } tr_writer_options;
 
 /* Open a writer on fd (a file or a pipe; never seeks) and write the
