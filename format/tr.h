@@ -398,6 +398,11 @@ typedef struct tr_writer_options {
      * must drain kernel buffers while zstd works).  The output is the same;
      * a write error is returned by a later call. */
     int compress_thread;
+    /* zstd level of chunks of less than 16 KiB (those of a slow recording,
+     * ended by tr_writer_poll); 0 = level.  On such small chunks zstd's
+     * strongest levels take 10% off the size, at a cost per chunk that
+     * stays small because the chunk is. */
+    int small_level;
 } tr_writer_options;
 
 /* Open a writer on fd (a file or a pipe; never seeks) and write the

