@@ -361,7 +361,7 @@ int tr_syscall_table_iter(const tr_record *rec, size_t *pos, uint32_t *nr,
 typedef struct tr_writer tr_writer;
 
 typedef struct tr_writer_options {
-    int level;              /* zstd level; 0 = default (3) */
+    int level;              /* zstd level (negative: its --fast=N); 0 = default (3) */
     size_t chunk_size;      /* raw bytes per chunk; 0 = default (1 MiB); max 16 MiB */
     uint64_t key_interval;  /* raw bytes between key chunks; 0 = default (64 MiB) */
     uint32_t flush_ms;      /* tr_writer_poll flushes after this; 0 = default (100) */
