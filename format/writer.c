@@ -138,9 +138,9 @@ static int write_frame(tr_writer *w, uint8_t *content, uint32_t size, const void
     return write_all(w, v, extra_len ? 3 : 2);
 }
 
-/* Compress and write one chunk (on the compressor's thread, if any). */
-#define SMALL_CHUNK (16u << 10)
+#define SMALL_CHUNK (16u << 10) /* chunks below it are compressed at opt.small_level */
 
+/* Compress and write one chunk (on the compressor's thread, if any). */
 static int write_chunk(tr_writer *w, const chunk_job *j, size_t *written)
 {
     int level = w->opt.small_level && j->raw.len < SMALL_CHUNK ? w->opt.small_level : w->opt.level;

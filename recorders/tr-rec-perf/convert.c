@@ -97,6 +97,9 @@ static void convert_sample(struct session *s, const struct perf_event_header *h,
             s->any_kernel = 1;
         }
     sb_note_user_addrs(s->sb, s->fr.addrs, s->fr.flags, n);
+    uint64_t uip = sample_user_reg(&rec, PERF_REG_X86_IP); /* dwarf: where unwinding starts */
+    if (uip)
+        sb_note_user_addrs(s->sb, &uip, &(uint32_t){0}, 1);
     int rc = tr_writer_thread_stack(s->w, rec.pid, rec.tid, s->fr.addrs, s->fr.flags, n, &rec.u.sample.stack);
     if (rc >= 0)
         rc = tr_writer_add(s->w, &rec);

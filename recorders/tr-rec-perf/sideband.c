@@ -142,8 +142,9 @@ int sb_vdso(struct sideband *sb, uint64_t start, uint64_t len, uint8_t *id)
         if (i == VDSO_RANGES) {
             sb->vdso_hit = 1;
         } else {
-            sb->vdso_at[sb->nvdso++].start = start;
+            sb->vdso_at[i].start = start;
             sb->vdso_at[i].len = len;
+            sb->nvdso++;
             if (!sb->vdso_lo || start < sb->vdso_lo)
                 sb->vdso_lo = start;
             if (start + len > sb->vdso_hi)

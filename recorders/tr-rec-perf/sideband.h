@@ -31,8 +31,8 @@ void sb_note_pid(struct sideband *sb, pid_t pid);
  * build-id (returns its length).  Its image goes into the trace (blob
  * "vdso", at the end) only when a sample's user address falls in one. */
 int sb_vdso(struct sideband *sb, uint64_t start, uint64_t len, uint8_t *id);
-/* Note the user addresses of a sample (n of them at addrs): whether one is
- * in the vDSO. */
+/* Note user addresses of a sample (its user frames among the n at addrs,
+ * its user registers' ip): whether one is in the vDSO. */
 void sb_note_user_addrs(struct sideband *sb, const uint64_t *addrs, const uint32_t *flags, size_t n);
 /* At the end: the vDSO image if a sample was in it, kernel symbols covering the sampled kernel addresses (blob
  * "kallsyms", /proc/kallsyms format), a "[kernel.kallsyms]" mapping with the
