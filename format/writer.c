@@ -37,13 +37,17 @@ typedef struct chunk_job {
 } chunk_job;
 
 /* opt.compress_thread: the thread that compresses and writes chunks.  The
- * caller hands it one chunk at a time (job, busy) and fills the next. */
+ * caller queues up to QUEUE of them (job[head] is the one being written,
+ * n the number queued) and fills the next: a compressor that falls behind
+ * for a while (no CPU, a slow disk) does not stop the caller, a recorder
+ * draining kernel buffers.  Each slot keeps its buffer for the next chunk. */
+#define QUEUE 4
 typedef struct compressor {
     pthread_t thread;
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    chunk_job job;
-    int busy, quit, err, started;
+    chunk_job job[QUEUE];
+    int head, n, quit, err, started;
 } compressor;
 
 struct tr_writer {
@@ -179,28 +183,30 @@ static void *compressor_main(void *arg)
     compressor *c = w->comp;
     pthread_mutex_lock(&c->mu);
     for (;;) {
-        while (!c->busy && !c->quit) pthread_cond_wait(&c->cv, &c->mu);
-        if (!c->busy) break;
+        while (!c->n && !c->quit) pthread_cond_wait(&c->cv, &c->mu);
+        if (!c->n) break;
+        chunk_job *j = &c->job[c->head];
         pthread_mutex_unlock(&c->mu);
         size_t written = 0;
-        int e = c->err ? 0 : write_chunk(w, &c->job, &written); /* after an error, chunks are dropped */
+        int e = c->err ? 0 : write_chunk(w, j, &written); /* after an error, chunks are dropped */
         pthread_mutex_lock(&c->mu);
         if (e) c->err = e;
-        else if (written) count_chunk(w, c->job.raw.len, written);
-        c->busy = 0;
+        else if (written) count_chunk(w, j->raw.len, written);
+        c->head = (c->head + 1) % QUEUE;
+        c->n--;
         pthread_cond_broadcast(&c->cv);
     }
     pthread_mutex_unlock(&c->mu);
     return NULL;
 }
 
-/* Wait until the compressor has written every chunk handed to it (lock held
- * on return); its first error becomes the writer's. */
-static void compressor_wait(tr_writer *w)
+/* Wait until the compressor has fewer than max chunks queued (lock held on
+ * return); its first error becomes the writer's. */
+static void compressor_wait(tr_writer *w, int max)
 {
     compressor *c = w->comp;
     pthread_mutex_lock(&c->mu);
-    while (c->busy) pthread_cond_wait(&c->cv, &c->mu);
+    while (c->n >= max) pthread_cond_wait(&c->cv, &c->mu);
     if (c->err && !w->err) w->err = c->err;
 }
 
@@ -210,13 +216,14 @@ static int flush_chunk(tr_writer *w)
     if (!w->chunk.len) return 0;
     chunk_job j = {w->chunk, w->seq, w->base_time, w->chunk_flags, w->chunk_records};
     int e = 0;
-    if (w->comp) { /* hand the chunk over and fill the compressor's last one */
+    if (w->comp) { /* queue the chunk and fill the free slot's buffer */
         compressor *c = w->comp;
-        compressor_wait(w);
+        compressor_wait(w, QUEUE);
         if (!w->err) {
-            w->chunk = c->job.raw;
-            c->job = j;
-            c->busy = 1;
+            chunk_job *free_slot = &c->job[(c->head + c->n) % QUEUE];
+            w->chunk = free_slot->raw;
+            *free_slot = j;
+            c->n++;
             pthread_cond_broadcast(&c->cv);
         }
         pthread_mutex_unlock(&c->mu);
@@ -241,7 +248,7 @@ static void compressor_stop(tr_writer *w)
     compressor *c = w->comp;
     if (!c) return;
     if (c->started) {
-        compressor_wait(w);
+        compressor_wait(w, 1);
         c->quit = 1;
         pthread_cond_broadcast(&c->cv);
         pthread_mutex_unlock(&c->mu);
@@ -249,7 +256,7 @@ static void compressor_stop(tr_writer *w)
     }
     pthread_mutex_destroy(&c->mu);
     pthread_cond_destroy(&c->cv);
-    tr_internal_buf_free(&c->job.raw);
+    for (int i = 0; i < QUEUE; i++) tr_internal_buf_free(&c->job[i].raw);
     free(c);
     w->comp = NULL;
 }
@@ -962,7 +969,7 @@ int tr_writer_flush(tr_writer *w)
     if (w->finished) return TR_E_FINISHED;
     int e = flush_chunk(w);
     if (!e && w->comp) { /* written when this returns */
-        compressor_wait(w);
+        compressor_wait(w, 1);
         pthread_mutex_unlock(&w->comp->mu);
         e = w->err;
     }
