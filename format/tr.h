@@ -398,11 +398,10 @@ typedef struct tr_writer_options {
      * must drain kernel buffers while zstd works).  The output is the same;
      * a write error is returned by a later call. */
     int compress_thread;
-    /* zstd level of the chunks of a slow recording, those that bring less
-     * than 64 KiB a second (fewer raw bytes than 64 KiB * flush_ms / 1000:
-     * tr_writer_poll ends them); 0 = level.  zstd's strongest levels take
-     * 10% off such chunks, and at that rate they cost a few percent of a
-     * CPU at most. */
+    /* zstd level of chunks of less than 16 KiB (those of a slow recording,
+     * ended by tr_writer_poll); 0 = level.  On such small chunks zstd's
+     * strongest levels take 10% off the size, at a cost per chunk that
+     * stays small because the chunk is. */
     int small_level;
 } tr_writer_options;
 

@@ -142,13 +142,12 @@ static int write_frame(tr_writer *w, uint8_t *content, uint32_t size, const void
     return write_all(w, v, extra_len ? 3 : 2);
 }
 
-#define SLOW_RATE (64u << 10) /* raw bytes a second below which chunks get opt.small_level */
+#define SMALL_CHUNK (16u << 10) /* chunks below it are compressed at opt.small_level */
 
 /* Compress and write one chunk (on the compressor's thread, if any). */
 static int write_chunk(tr_writer *w, const chunk_job *j, size_t *written)
 {
-    int slow = j->raw.len * 1000 < (uint64_t)SLOW_RATE * w->opt.flush_ms;
-    int level = w->opt.small_level && slow ? w->opt.small_level : w->opt.level;
+    int level = w->opt.small_level && j->raw.len < SMALL_CHUNK ? w->opt.small_level : w->opt.level;
     if (level != w->cctx_level) {
         ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel, level);
         w->cctx_level = level;
