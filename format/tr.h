@@ -393,10 +393,11 @@ typedef struct tr_writer_options {
      * across records (a recorder that interns each sample's stack as it
      * goes). */
     uint32_t stack_limit;
-    /* 1: compress and write chunks on a thread of the writer's own, while
-     * the caller goes on adding records to the next chunk (a recorder that
-     * must drain kernel buffers while zstd works).  The output is the same;
-     * a write error is returned by a later call. */
+    /* 1: compress and write chunks on a thread of the writer's own (up to
+     * four chunks queued), while the caller goes on adding records to the
+     * next chunk (a recorder that must drain kernel buffers while zstd
+     * works).  The output is the same; a write error is returned by a later
+     * call; tr_writer_flush and tr_writer_finish return once all is written. */
     int compress_thread;
     /* zstd level of chunks of less than 16 KiB (those of a slow recording,
      * ended by tr_writer_poll); 0 = level.  On such small chunks zstd's

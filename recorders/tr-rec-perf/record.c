@@ -520,13 +520,13 @@ static void open_session(struct session *s, struct perf_opts *o)
         s->ring_fd[c] = -1;
 }
 
-/* The zstd level of dwarf recordings: level 1, twice as fast as the default
+/* The zstd level: for dwarf recordings level 1, twice as fast as the default
  * on stack copies and within 5% of its size; from 5 kHz on, where the
  * recorder's CPU goes to zstd (68% of it on server at 20 kHz: fresh data in
  * the leaf frames of 12 threads, 5.5 KB a sample after the delta coding),
  * its --fast=3: 36% fewer instructions a byte for 39% more bytes, which stay
  * within a quarter of perf.data's.  Else zstd's default. */
-static int dwarf_level(const struct perf_opts *o)
+static int zstd_level(const struct perf_opts *o)
 {
     if (o->callgraph != CG_DWARF)
         return 0;
@@ -549,7 +549,7 @@ int perf_record(struct perf_opts *o)
     /* chunks are compressed on a second thread: the rings are drained while zstd works */
     /* a slow recording's small chunks at zstd's level 19: cc -g at 999 Hz 9% smaller, for 30 us a sample */
     tr_writer_options wo = {.stack_delta = o->callgraph == CG_DWARF ? 2 : 0, .stack_runs = 1, .stack_limit = 1u << 20,
-                            .level = dwarf_level(o), .compress_thread = 1, .small_level = 19};
+                            .level = zstd_level(o), .compress_thread = 1, .small_level = 19};
     int rc = tr_writer_open(&s->w, s->out_fd, &wo);
     if (rc < 0)
         cli_die(CLI_EXIT_FAIL, "%s: %s", s->out_name, tr_strerror(rc));
