@@ -361,7 +361,7 @@ int tr_syscall_table_iter(const tr_record *rec, size_t *pos, uint32_t *nr,
 typedef struct tr_writer tr_writer;
 
 typedef struct tr_writer_options {
-    int level;              /* zstd level; 0 = default (3) */
+    int level;              /* zstd level (negative: its --fast=N); 0 = default (3) */
     size_t chunk_size;      /* raw bytes per chunk; 0 = default (1 MiB); max 16 MiB */
     uint64_t key_interval;  /* raw bytes between key chunks; 0 = default (64 MiB) */
     uint32_t flush_ms;      /* tr_writer_poll flushes after this; 0 = default (100) */
@@ -393,6 +393,17 @@ typedef struct tr_writer_options {
      * across records (a recorder that interns each sample's stack as it
      * goes). */
     uint32_t stack_limit;
+    /* 1: compress and write chunks on a thread of the writer's own (up to
+     * four chunks queued), while the caller goes on adding records to the
+     * next chunk (a recorder that must drain kernel buffers while zstd
+     * works).  The output is the same; a write error is returned by a later
+     * call; tr_writer_flush and tr_writer_finish return once all is written. */
+    int compress_thread;
+    /* zstd level of chunks of less than 16 KiB (those of a slow recording,
+     * ended by tr_writer_poll); 0 = level.  On such small chunks zstd's
+     * strongest levels take 10% off the size, at a cost per chunk that
+     * stays small because the chunk is. */
+    int small_level;
 } tr_writer_options;
 
 /* Open a writer on fd (a file or a pipe; never seeks) and write the

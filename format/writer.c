@@ -1,5 +1,6 @@
 /* writer.c - writing a stream: interning, chunking, key chunks, frames. */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <sys/uio.h>
 #include <sys/utsname.h>
@@ -28,10 +29,33 @@ typedef struct thread_stack {
 #define RAW_FRAME_CACHE 4096
 #define WIDE 8 /* children a node's list holds before they go into wide_map */
 
+/* A chunk to compress and write: its records and its frame's fields. */
+typedef struct chunk_job {
+    buf raw;
+    uint64_t seq, base_time;
+    uint32_t flags, records;
+} chunk_job;
+
+/* opt.compress_thread: the thread that compresses and writes chunks.  The
+ * caller queues up to QUEUE of them (job[head] is the one being written,
+ * n the number queued) and fills the next: a compressor that falls behind
+ * for a while (no CPU, a slow disk) does not stop the caller, a recorder
+ * draining kernel buffers.  Each slot keeps its buffer for the next chunk. */
+#define QUEUE 4
+typedef struct compressor {
+    pthread_t thread;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    chunk_job job[QUEUE];
+    int head, n, quit, err, started;
+} compressor;
+
 struct tr_writer {
     int fd;
     tr_writer_options opt;
-    ZSTD_CCtx *cctx;
+    ZSTD_CCtx *cctx; /* with a compressor, its thread's alone */
+    int cctx_level;  /* the level cctx is set to */
+    compressor *comp;
     int err;      /* first write error: every later call returns it */
     int finished;
 
@@ -96,8 +120,7 @@ static int write_all(tr_writer *w, const struct iovec *iov, int n)
         ssize_t k = writev(w->fd, v + i, n - i);
         if (k < 0) {
             if (errno == EINTR) continue;
-            w->err = errno == EPIPE ? TR_E_EPIPE : errno == ENOSPC ? TR_E_NOSPC : TR_E_IO;
-            return w->err;
+            return errno == EPIPE ? TR_E_EPIPE : errno == ENOSPC ? TR_E_NOSPC : TR_E_IO;
         }
         while (i < n && (size_t)k >= v[i].iov_len) k -= (ssize_t)v[i++].iov_len;
         if (i < n) {
@@ -119,34 +142,133 @@ static int write_frame(tr_writer *w, uint8_t *content, uint32_t size, const void
     return write_all(w, v, extra_len ? 3 : 2);
 }
 
+#define SMALL_CHUNK (16u << 10) /* chunks below it are compressed at opt.small_level */
+
+/* Compress and write one chunk (on the compressor's thread, if any). */
+static int write_chunk(tr_writer *w, const chunk_job *j, size_t *written)
+{
+    int level = w->opt.small_level && j->raw.len < SMALL_CHUNK ? w->opt.small_level : w->opt.level;
+    if (level != w->cctx_level) {
+        ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel, level);
+        w->cctx_level = level;
+    }
+    size_t bound = ZSTD_compressBound(j->raw.len);
+    w->zout.len = 0;
+    if (tr_internal_buf_reserve(&w->zout, bound)) return TR_E_NOMEM;
+    size_t z = ZSTD_compress2(w->cctx, w->zout.p, bound, j->raw.p, j->raw.len);
+    if (ZSTD_isError(z)) return TR_E_COMPRESS;
+    uint8_t c[TR_CHUNK_SIZE];
+    put_le32(c, TR_KIND_CHUNK);
+    put_le64(c + 4, j->seq);
+    put_le32(c + 12, j->flags);
+    put_le32(c + 16, (uint32_t)z);
+    put_le32(c + 20, (uint32_t)j->raw.len);
+    put_le32(c + 24, j->records);
+    put_le64(c + 28, j->base_time);
+    *written = z + 8 + TR_CHUNK_SIZE;
+    return write_frame(w, c, TR_CHUNK_SIZE, w->zout.p, z);
+}
+
+static void count_chunk(tr_writer *w, size_t raw, size_t written)
+{
+    w->st.chunks++;
+    w->st.raw_bytes += raw;
+    w->st.compressed_bytes += written;
+}
+
+static void *compressor_main(void *arg)
+{
+    tr_writer *w = arg;
+    compressor *c = w->comp;
+    pthread_mutex_lock(&c->mu);
+    for (;;) {
+        while (!c->n && !c->quit) pthread_cond_wait(&c->cv, &c->mu);
+        if (!c->n) break;
+        chunk_job *j = &c->job[c->head];
+        pthread_mutex_unlock(&c->mu);
+        size_t written = 0;
+        int e = c->err ? 0 : write_chunk(w, j, &written); /* after an error, chunks are dropped */
+        pthread_mutex_lock(&c->mu);
+        if (e) c->err = e;
+        else if (written) count_chunk(w, j->raw.len, written);
+        c->head = (c->head + 1) % QUEUE;
+        c->n--;
+        pthread_cond_broadcast(&c->cv);
+    }
+    pthread_mutex_unlock(&c->mu);
+    return NULL;
+}
+
+/* Wait until the compressor has fewer than max chunks queued (lock held on
+ * return); its first error becomes the writer's. */
+static void compressor_wait(tr_writer *w, int max)
+{
+    compressor *c = w->comp;
+    pthread_mutex_lock(&c->mu);
+    while (c->n >= max) pthread_cond_wait(&c->cv, &c->mu);
+    if (c->err && !w->err) w->err = c->err;
+}
+
 static int flush_chunk(tr_writer *w)
 {
     if (w->err) return w->err;
     if (!w->chunk.len) return 0;
-    size_t bound = ZSTD_compressBound(w->chunk.len);
-    w->zout.len = 0;
-    if (tr_internal_buf_reserve(&w->zout, bound)) return w->err = TR_E_NOMEM;
-    size_t z = ZSTD_compress2(w->cctx, w->zout.p, bound, w->chunk.p, w->chunk.len);
-    if (ZSTD_isError(z)) return w->err = TR_E_COMPRESS;
-    uint8_t c[TR_CHUNK_SIZE];
-    put_le32(c, TR_KIND_CHUNK);
-    put_le64(c + 4, w->seq);
-    put_le32(c + 12, w->chunk_flags);
-    put_le32(c + 16, (uint32_t)z);
-    put_le32(c + 20, (uint32_t)w->chunk.len);
-    put_le32(c + 24, w->chunk_records);
-    put_le64(c + 28, w->base_time);
-    int e = write_frame(w, c, TR_CHUNK_SIZE, w->zout.p, z);
-    if (e) return e;
-    w->st.chunks++;
-    w->st.raw_bytes += w->chunk.len;
-    w->st.compressed_bytes += z + 8 + TR_CHUNK_SIZE;
-    w->raw_since_key += w->chunk.len;
+    chunk_job j = {w->chunk, w->seq, w->base_time, w->chunk_flags, w->chunk_records};
+    int e = 0;
+    if (w->comp) { /* queue the chunk and fill the free slot's buffer */
+        compressor *c = w->comp;
+        compressor_wait(w, QUEUE);
+        if (!w->err) {
+            chunk_job *free_slot = &c->job[(c->head + c->n) % QUEUE];
+            w->chunk = free_slot->raw;
+            *free_slot = j;
+            c->n++;
+            pthread_cond_broadcast(&c->cv);
+        }
+        pthread_mutex_unlock(&c->mu);
+        if (w->err) return w->err;
+    } else {
+        size_t written;
+        if ((e = write_chunk(w, &j, &written))) return w->err = e;
+        count_chunk(w, j.raw.len, written);
+    }
+    w->raw_since_key += j.raw.len;
     w->seq++;
     tr_internal_stack_images_reset(&w->images);
     w->chunk.len = 0;
     w->chunk_records = 0;
     w->have_time = 0;
+    return 0;
+}
+
+/* Write what was handed to the compressor, and stop it. */
+static void compressor_stop(tr_writer *w)
+{
+    compressor *c = w->comp;
+    if (!c) return;
+    if (c->started) {
+        compressor_wait(w, 1);
+        c->quit = 1;
+        pthread_cond_broadcast(&c->cv);
+        pthread_mutex_unlock(&c->mu);
+        pthread_join(c->thread, NULL);
+    }
+    pthread_mutex_destroy(&c->mu);
+    pthread_cond_destroy(&c->cv);
+    for (int i = 0; i < QUEUE; i++) tr_internal_buf_free(&c->job[i].raw);
+    free(c);
+    w->comp = NULL;
+}
+
+static int compressor_start(tr_writer *w)
+{
+    compressor *c = calloc(1, sizeof *c);
+    if (!c) return TR_E_NOMEM;
+    w->comp = c;
+    pthread_mutex_init(&c->mu, NULL);
+    pthread_cond_init(&c->cv, NULL);
+    if (pthread_create(&c->thread, NULL, compressor_main, w)) return TR_E_NOMEM;
+    c->started = 1;
     return 0;
 }
 
@@ -751,6 +873,7 @@ int tr_writer_open(tr_writer **out, int fd, const tr_writer_options *opt)
         return TR_E_NOMEM;
     }
     ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel, w->opt.level);
+    w->cctx_level = w->opt.level;
     ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_checksumFlag, 1);
     ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_contentSizeFlag, 1);
 
@@ -772,6 +895,10 @@ int tr_writer_open(tr_writer **out, int fd, const tr_writer_options *opt)
         return e;
     }
     w->st.compressed_bytes += 8 + TR_START_SIZE;
+    if (w->opt.compress_thread && (e = compressor_start(w))) {
+        tr_writer_free(w);
+        return e;
+    }
     *out = w;
     return 0;
 }
@@ -839,7 +966,13 @@ int tr_writer_flush(tr_writer *w)
 {
     if (!w) return TR_E_INVAL;
     if (w->finished) return TR_E_FINISHED;
-    return flush_chunk(w);
+    int e = flush_chunk(w);
+    if (!e && w->comp) { /* written when this returns */
+        compressor_wait(w, 1);
+        pthread_mutex_unlock(&w->comp->mu);
+        e = w->err;
+    }
+    return e;
 }
 
 int tr_writer_poll(tr_writer *w)
@@ -855,8 +988,7 @@ int tr_writer_poll(tr_writer *w)
 int tr_writer_finish(tr_writer *w, uint64_t lost)
 {
     if (!w) return TR_E_INVAL;
-    if (w->finished) return TR_E_FINISHED;
-    int e = flush_chunk(w);
+    int e = tr_writer_flush(w);
     if (e) return e;
     w->finished = 1;
     uint8_t c[TR_END_SIZE];
@@ -866,19 +998,23 @@ int tr_writer_finish(tr_writer *w, uint64_t lost)
     put_le64(c + 20, w->st.raw_bytes);
     put_le64(c + 28, w->st.compressed_bytes);
     put_le64(c + 36, lost);
-    e = write_frame(w, c, TR_END_SIZE, NULL, 0);
-    if (!e) w->st.compressed_bytes += 8 + TR_END_SIZE;
-    return e;
+    if ((e = write_frame(w, c, TR_END_SIZE, NULL, 0))) return w->err = e;
+    w->st.compressed_bytes += 8 + TR_END_SIZE;
+    return 0;
 }
 
 void tr_writer_get_stats(const tr_writer *w, tr_writer_stats *st)
 {
-    if (w && st) *st = w->st;
+    if (!w || !st) return;
+    if (w->comp) pthread_mutex_lock(&w->comp->mu);
+    *st = w->st;
+    if (w->comp) pthread_mutex_unlock(&w->comp->mu);
 }
 
 void tr_writer_free(tr_writer *w)
 {
     if (!w) return;
+    compressor_stop(w);
     ZSTD_freeCCtx(w->cctx);
     tr_internal_buf_free(&w->chunk);
     tr_internal_buf_free(&w->zout);

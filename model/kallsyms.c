@@ -1,9 +1,14 @@
 /* kallsyms.c - the part of a /proc/kallsyms text a trace needs. */
 #include "kallsyms.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "array.h"
 
@@ -25,8 +30,28 @@ static int u64_cmp(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* The text symbols of all (t, T, w, W lines), in file order; *n their count. */
-static struct ksym *text_symbols(const char *all, size_t *n, uint64_t *text, uint64_t *etext)
+/* The hex number at p (strtoull's work without its locale and its checks,
+ * for 120,000 lines); *end after it. */
+static uint64_t hex(const char *p, const char **end)
+{
+    uint64_t v = 0;
+    for (;; p++) {
+        unsigned d = (unsigned char)*p - '0';
+        if (d > 9) {
+            d = ((unsigned char)*p | 0x20) - 'a';
+            if (d > 5)
+                break;
+            d += 10;
+        }
+        v = v << 4 | d;
+    }
+    *end = p;
+    return v;
+}
+
+/* The text symbols of all (t, T, w, W lines), in file order; *n their count,
+ * *sorted whether their addresses never decrease (/proc/kallsyms's do not). */
+static struct ksym *text_symbols(const char *all, size_t *n, int *sorted, uint64_t *text, uint64_t *etext)
 {
     size_t cap = 0;
     struct ksym *syms = NULL;
@@ -36,8 +61,8 @@ static struct ksym *text_symbols(const char *all, size_t *n, uint64_t *text, uin
     for (const char *p = all; syms && *p;) {
         const char *nl = strchr(p, '\n');
         size_t l = nl ? (size_t)(nl - p) : strlen(p);
-        char *end;
-        uint64_t a = strtoull(p, &end, 16);
+        const char *end;
+        uint64_t a = hex(p, &end);
         char type = end != p && end[0] == ' ' ? end[1] : 0;
         if (text && !strncmp(end, " T _text", 8) && (end[8] == '\n' || !end[8]))
             *text = a;
@@ -48,6 +73,8 @@ static struct ksym *text_symbols(const char *all, size_t *n, uint64_t *text, uin
                 free(syms);
                 return NULL;
             }
+            if (*n && a < syms[*n - 1].addr)
+                *sorted = 0;
             syms[(*n)++] = (struct ksym){a, p, l};
         }
         p += l + (nl ? 1 : 0);
@@ -63,11 +90,13 @@ char *kallsyms_subset(const char *all, uint64_t *addrs, size_t n, size_t *out_le
     if (etext)
         *etext = 0;
     size_t nsyms;
-    struct ksym *syms = text_symbols(all, &nsyms, text, etext);
+    int sorted = 1;
+    struct ksym *syms = text_symbols(all, &nsyms, &sorted, text, etext);
     char *keep = calloc(nsyms + 1, 1), *out = NULL;
     if (!syms || !keep)
         goto done;
-    qsort(syms, nsyms, sizeof *syms, ksym_cmp);
+    if (!sorted)
+        qsort(syms, nsyms, sizeof *syms, ksym_cmp);
     qsort(addrs, n, sizeof *addrs, u64_cmp);
     for (size_t i = 0, j = 0; i < n && nsyms; i++) {
         while (j + 1 < nsyms && syms[j + 1].addr <= addrs[i])
@@ -96,32 +125,165 @@ done:
     return out;
 }
 
+/* The whole of the file at path (a /proc file too: its size is not known
+ * before reading), NUL-terminated; NULL when it cannot be read. */
+static char *read_all(const char *path, size_t *out_len)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    char *all = NULL;
+    size_t len = 0, cap = 0;
+    ssize_t got = -1;
+    if (fd < 0)
+        return NULL;
+    while (array_reserve(&all, &cap, len + 65537, 1, 1 << 20) == 0) {
+        got = read(fd, all + len, cap - len - 1);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            break;
+        len += (size_t)got;
+    }
+    int e = errno;
+    close(fd);
+    if (got != 0) { /* a read error, or out of memory */
+        free(all);
+        errno = e;
+        return NULL;
+    }
+    all[len] = 0;
+    *out_len = len;
+    return all;
+}
+
+/* ---- the cache of the core kernel's text symbols ----
+ *
+ * Reading /proc/kallsyms costs the kernel about 40 ms (it formats 120,000
+ * lines), a tenth of what a recorder spends on a second of samples at
+ * 20 kHz.  The core kernel's text symbols, from _text to _etext, stay what
+ * they are until the next boot: their lines are kept in one file of the
+ * cache directory, $XDG_CACHE_HOME/tr/kallsyms (else ~/.cache/tr/kallsyms),
+ * under a first line "# boot BOOT-ID", and a recording of the same boot
+ * whose kernel addresses are all in that range reads them from there.  Other
+ * addresses (modules, BPF programs, trampolines) are always looked up in
+ * /proc/kallsyms, which also writes the file again when it is of another
+ * boot or missing.  Every failure of the cache is silent: it only saves
+ * time. */
+
+#define CACHE_HEAD "# boot "
+
+static int cache_path(char *buf, size_t size)
+{
+    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    int n = -1;
+    if (xdg && xdg[0] == '/')
+        n = snprintf(buf, size, "%s/tr/kallsyms", xdg);
+    else if (home && home[0] == '/')
+        n = snprintf(buf, size, "%s/.cache/tr/kallsyms", home);
+    return n > 0 && (size_t)n < size ? 0 : -1;
+}
+
+/* The cache's first line for this boot, or "" when the boot id is unknown. */
+static void cache_head(char *head, size_t size)
+{
+    char id[64] = "";
+    FILE *f = fopen("/proc/sys/kernel/random/boot_id", "re");
+    head[0] = 0;
+    if (!f)
+        return;
+    if (fgets(id, sizeof id, f) && strlen(id) > 1 && id[strlen(id) - 1] == '\n')
+        snprintf(head, size, CACHE_HEAD "%s", id);
+    fclose(f);
+}
+
+/* mkdir -p of path's directory, mode 0700 for what it creates: 0 or -1. */
+static int make_parent_dirs(char *path)
+{
+    for (char *p = path + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = 0;
+        int rc = mkdir(path, 0700);
+        *p = '/';
+        if (rc < 0 && errno != EEXIST)
+            return -1;
+    }
+    return 0;
+}
+
+/* Write head and the text symbols of all from text to etext to path, whole
+ * (a temporary file renamed over it: concurrent recorders each rename a whole
+ * file). */
+static void cache_write(char *path, const char *head, const char *all, uint64_t text, uint64_t etext)
+{
+    size_t nsyms, len = strlen(head), cap = 0;
+    int sorted = 1;
+    struct ksym *syms = text_symbols(all, &nsyms, &sorted, NULL, NULL);
+    char *out = NULL, tmp[PATH_MAX + 8];
+    if (!syms || array_reserve(&out, &cap, len + 1, 1, 1 << 20) < 0)
+        goto done;
+    memcpy(out, head, len);
+    for (size_t i = 0; i < nsyms; i++) {
+        if (syms[i].addr < text || syms[i].addr > etext)
+            continue;
+        if (array_reserve(&out, &cap, len + syms[i].len + 1, 1, 1 << 20) < 0)
+            goto done;
+        memcpy(out + len, syms[i].line, syms[i].len);
+        len += syms[i].len;
+        out[len++] = '\n';
+    }
+    snprintf(tmp, sizeof tmp, "%s.XXXXXX", path);
+    int fd = make_parent_dirs(path) < 0 ? -1 : mkostemp(tmp, O_CLOEXEC); /* mode 0600 */
+    if (fd < 0)
+        goto done;
+    size_t o = 0;
+    while (o < len) {
+        ssize_t w = write(fd, out + o, len - o);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            break;
+        o += (size_t)w;
+    }
+    if (close(fd) < 0 || o < len || rename(tmp, path) < 0)
+        unlink(tmp);
+done:
+    free(syms);
+    free(out);
+}
+
 char *kallsyms_of(const hashmap *addrs, size_t *out_len, uint64_t *text, uint64_t *etext)
 {
-    FILE *f = fopen("/proc/kallsyms", "r");
-    char *all = NULL, *out = NULL;
-    size_t len = 0, cap = 0;
+    char path[PATH_MAX], head[96], *all = NULL, *out = NULL;
+    size_t len = 0, na = 0, it = 0;
+    uint64_t t = 0, e = 0;
     uint64_t *a = malloc((addrs->count + 1) * sizeof *a);
-    if (!f || !a)
-        goto done;
-    for (;;) { /* a /proc file: its size is not known before reading */
-        if (array_reserve(&all, &cap, len + 65537, 1, 1 << 20) < 0)
-            goto done;
-        size_t got = fread(all + len, 1, cap - len - 1, f);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    if (ferror(f))
-        goto done;
-    all[len] = 0;
-    size_t na = 0, it = 0;
+    if (!a)
+        return NULL;
     for (hashmap_slot *k; (k = hashmap_next(addrs, &it));)
         a[na++] = k->a;
-    out = kallsyms_subset(all, a, na, out_len, text, etext);
+    int cache = cache_path(path, sizeof path) == 0;
+    if (cache)
+        cache_head(head, sizeof head);
+    cache = cache && head[0];
+    int fresh = cache && (all = read_all(path, &len)) && !strncmp(all, head, strlen(head));
+    if (fresh && (out = kallsyms_subset(all, a, na, out_len, &t, &e))) {
+        /* kallsyms_subset sorted the addresses */
+        if (t && na && a[0] >= t && a[na - 1] < e)
+            goto done;
+        free(out);
+        out = NULL;
+    }
+    free(all);
+    if (!(all = read_all("/proc/kallsyms", &len)))
+        goto done;
+    out = kallsyms_subset(all, a, na, out_len, &t, &e);
+    if (cache && !fresh && t && e > t)
+        cache_write(path, head, all, t, e);
 done:
-    if (f)
-        fclose(f);
+    if (text)
+        *text = out ? t : 0;
+    if (etext)
+        *etext = out ? e : 0;
     free(all);
     free(a);
     return out;

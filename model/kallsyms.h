@@ -18,7 +18,9 @@ char *kallsyms_subset(const char *all, uint64_t *addrs, size_t n, size_t *out_le
                       uint64_t *etext);
 /* The same from this machine's /proc/kallsyms, for the addresses that are
  * the keys (a) of addrs; NULL when it cannot be read or out of memory
- * (errno says which). */
+ * (errno says which).  Addresses all in the core kernel's text are looked up
+ * in a copy of its symbols cached for the boot ($XDG_CACHE_HOME/tr/kallsyms,
+ * kallsyms.c), which reads in a fraction of the time. */
 char *kallsyms_of(const hashmap *addrs, size_t *out_len, uint64_t *text, uint64_t *etext);
 
 #endif

@@ -124,6 +124,10 @@ static void convert_sample(struct session *s, const struct perf_event_header *h,
             sb_note_kernel_addr(s->sb, s->fr.addrs[i]);
             s->any_kernel = 1;
         }
+    sb_note_user_addrs(s->sb, s->fr.addrs, s->fr.flags, n);
+    uint64_t uip = sample_user_reg(&rec, PERF_REG_X86_IP); /* dwarf: where unwinding starts */
+    if (uip)
+        sb_note_user_addrs(s->sb, &uip, &(uint32_t){0}, 1);
     int rc = tr_writer_thread_stack(s->w, rec.pid, rec.tid, s->fr.addrs, s->fr.flags, n, &rec.u.sample.stack);
     if (rc >= 0)
         rc = tr_writer_add(s->w, &rec);
@@ -152,21 +156,17 @@ static void convert_mmap2(struct session *s, const struct perf_event_header *h)
     size_t plen = strnlen(path, maxlen);
     uint8_t id[BUILD_ID_MAX];
     int idlen = 0;
+    int vdso = plen == 6 && !memcmp(path, "[vdso]", 6);
+    if (vdso)
+        idlen = sb_vdso(s->sb, m.addr, m.len, id);
     if ((h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) && m.u.b.size && m.u.b.size <= 20) {
         idlen = m.u.b.size;
         memcpy(id, m.u.b.id, (size_t)idlen);
-    } else if (plen == 6 && !memcmp(path, "[vdso]", 6)) {
-        idlen = sb_vdso(s->sb, s->w, id);
-        werr(s, idlen);
-    } else if (plen && plen < 4096) {
+    } else if (!vdso && plen && plen < 4096) {
         char p[4096];
         memcpy(p, path, plen);
         p[plen] = 0;
         idlen = sb_build_id(s->sb, (pid_t)m.pid, p, id);
-    }
-    if (plen == 6 && !memcmp(path, "[vdso]", 6)) {
-        uint8_t tmp[BUILD_ID_MAX];
-        werr(s, sb_vdso(s->sb, s->w, tmp)); /* the image, once */
     }
     tr_record rec = {.type = TR_REC_MMAP, .time = sid.time, .pid = (int32_t)m.pid,
                      .tid = (int32_t)m.tid, .cpu = (int32_t)sid.cpu};

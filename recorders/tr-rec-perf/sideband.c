@@ -20,6 +20,8 @@
 #include "perf.h"
 #include "keys.h"
 
+#define VDSO_RANGES 256
+
 struct bid_entry {
     int len; /* -1: unreadable */
     uint8_t id[BUILD_ID_MAX];
@@ -32,9 +34,13 @@ struct sideband {
     pid_t *pids;    /* the pids seen, in order */
     size_t npids, cappids;
     hashmap pid_seen; /* pid -> sb */
-    int vdso_written;
-    int vdso_len;
+    int vdso_read, vdso_len;
     uint8_t vdso_id[BUILD_ID_MAX];
+    /* the vDSO's mappings (each process has its own address), and whether a
+     * sample was in one; past VDSO_RANGES, the image is kept whatever */
+    struct { uint64_t start, len; } vdso_at[VDSO_RANGES];
+    int nvdso, vdso_hit;
+    uint64_t vdso_lo, vdso_hi; /* bounds of all of them */
 };
 
 uint64_t sb_now_ns(void)
@@ -120,22 +126,52 @@ static const uint8_t *vdso_image(size_t *len)
     return *len ? img : NULL;
 }
 
-int sb_vdso(struct sideband *sb, tr_writer *w, uint8_t *id)
+int sb_vdso(struct sideband *sb, uint64_t start, uint64_t len, uint8_t *id)
 {
-    if (!sb->vdso_written) {
-        sb->vdso_written = 1;
-        size_t len;
-        const uint8_t *img = vdso_image(&len);
-        if (img) {
-            int n = build_id_from_mem(img, len, sb->vdso_id);
-            sb->vdso_len = n > 0 ? n : 0;
-            int rc = tr_writer_blob(w, BLOB_VDSO, img, len, 0);
-            if (rc < 0)
-                return rc;
+    if (!sb->vdso_read) {
+        sb->vdso_read = 1;
+        size_t n;
+        const uint8_t *img = vdso_image(&n);
+        int k = img ? build_id_from_mem(img, n, sb->vdso_id) : 0;
+        sb->vdso_len = k > 0 ? k : 0;
+    }
+    int i = 0;
+    while (i < sb->nvdso && (sb->vdso_at[i].start != start || sb->vdso_at[i].len != len))
+        i++;
+    if (i == sb->nvdso && len && start + len > start) {
+        if (i == VDSO_RANGES) {
+            sb->vdso_hit = 1;
+        } else {
+            sb->vdso_at[i].start = start;
+            sb->vdso_at[i].len = len;
+            sb->nvdso++;
+            if (!sb->vdso_lo || start < sb->vdso_lo)
+                sb->vdso_lo = start;
+            if (start + len > sb->vdso_hi)
+                sb->vdso_hi = start + len;
         }
     }
     memcpy(id, sb->vdso_id, (size_t)sb->vdso_len);
     return sb->vdso_len;
+}
+
+void sb_note_user_addrs(struct sideband *sb, const uint64_t *addrs, const uint32_t *flags, size_t n)
+{
+    for (size_t k = 0; k < n && !sb->vdso_hit; k++) {
+        uint64_t a = addrs[k];
+        if ((flags[k] & TR_FRAME_KERNEL) || a < sb->vdso_lo || a >= sb->vdso_hi)
+            continue;
+        for (int i = 0; i < sb->nvdso; i++)
+            if (a - sb->vdso_at[i].start < sb->vdso_at[i].len)
+                sb->vdso_hit = 1;
+    }
+}
+
+static int write_vdso(tr_writer *w)
+{
+    size_t len;
+    const uint8_t *img = vdso_image(&len);
+    return img ? tr_writer_blob(w, BLOB_VDSO, img, len, 0) : 0;
 }
 
 int sb_kernel_build_id(uint8_t *id)
@@ -179,6 +215,8 @@ static int write_kernel_mmap(tr_writer *w, uint64_t text, uint64_t etext)
 int sb_finish(struct sideband *sb, tr_writer *w)
 {
     int rc;
+    if (sb->vdso_hit && (rc = write_vdso(w)) < 0)
+        return rc;
     if (sb->kaddrs.count) {
         uint64_t text = 0, etext = 0;
         if ((rc = write_kallsyms(sb, w, &text, &etext)) < 0)
@@ -235,7 +273,7 @@ int sb_synthesize_process(struct sideband *sb, tr_writer *w, pid_t pid, uint64_t
         uint8_t id[BUILD_ID_MAX];
         int idlen = 0;
         if (!strcmp(p, "[vdso]"))
-            idlen = sb_vdso(sb, w, id);
+            idlen = sb_vdso(sb, start, end - start, id);
         else
             idlen = sb_build_id(sb, pid, p, id);
         if (idlen < 0)

@@ -27,9 +27,14 @@ uint64_t sb_kernel_addrs(const struct sideband *sb);
 /* Remember a pid that appeared (for perf maps at the end). */
 void sb_note_pid(struct sideband *sb, pid_t pid);
 
-/* Write the vDSO blob "vdso" once; *id receives its build-id (returns its length). */
-int sb_vdso(struct sideband *sb, tr_writer *w, uint8_t *id);
-/* At the end: kernel symbols covering the sampled kernel addresses (blob
+/* A mapping of the vDSO at [start, start + len): *id receives the vDSO's
+ * build-id (returns its length).  Its image goes into the trace (blob
+ * "vdso", at the end) only when a sample's user address falls in one. */
+int sb_vdso(struct sideband *sb, uint64_t start, uint64_t len, uint8_t *id);
+/* Note user addresses of a sample (its user frames among the n at addrs,
+ * its user registers' ip): whether one is in the vDSO. */
+void sb_note_user_addrs(struct sideband *sb, const uint64_t *addrs, const uint32_t *flags, size_t n);
+/* At the end: the vDSO image if a sample was in it, kernel symbols covering the sampled kernel addresses (blob
  * "kallsyms", /proc/kallsyms format), a "[kernel.kallsyms]" mapping with the
  * kernel build-id, and /tmp/perf-PID.map of every pid seen (blob
  * "perf-map:PID").  Returns 0 or a negative tr_error. */

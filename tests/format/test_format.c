@@ -1061,6 +1061,62 @@ static void test_stack_copies_placed_by_address(void **state)
     free(a.p);
 }
 
+/* ---- chunks compressed on the writer's own thread ---- */
+
+/* With compress_thread the stream is the same, byte for byte after the start
+ * frame (whose stream id differs), and so are the writer's counts. */
+static void test_compress_thread_writes_the_same_stream(void **state)
+{
+    (void)state;
+    tr_writer_options one = {.chunk_size = 64 << 10, .stack_delta = 2}, two = one;
+    two.compress_thread = 1;
+    bytes a = write_trace(fill_thread_windows, NULL, &one, 1), b = write_trace(fill_thread_windows, NULL, &two, 1);
+    enum { START = 8 + 28 };
+    assert_non_null(find_frame(a.p, a.len, 0x48435254u, 5)); /* many chunks */
+    assert_int_equal(b.len, a.len);
+    assert_memory_equal(b.p + START, a.p + START, a.len - START);
+    free(a.p);
+    free(b.p);
+}
+
+/* A write error on the thread comes back from a later call, and every call
+ * after it returns it too. */
+static void test_compress_thread_reports_a_closed_pipe(void **state)
+{
+    (void)state;
+    signal(SIGPIPE, SIG_IGN);
+    int p[2];
+    assert_int_equal(pipe(p), 0);
+    tr_writer *w;
+    tr_writer_options o = {.chunk_size = 4096, .compress_thread = 1};
+    assert_int_equal(tr_writer_open(&w, p[1], &o), 0);
+    close(p[0]);
+    int e = fill_thread_windows(w, NULL);
+    if (!e) e = tr_writer_flush(w);
+    assert_int_equal(e, TR_E_EPIPE);
+    assert_int_equal(tr_writer_finish(w, 0), TR_E_EPIPE);
+    tr_writer_free(w);
+    close(p[1]);
+}
+
+/* Chunks under 16 KiB at small_level: smaller, and they read the same. */
+static void test_small_chunks_at_their_own_level(void **state)
+{
+    (void)state;
+    uint64_t seed = 3;
+    tr_writer_options fast = {.level = 1, .chunk_size = 8 << 10}, small = fast;
+    small.small_level = 19;
+    bytes a = write_trace(fill_samples, &seed, &fast, 1), b = write_trace(fill_samples, &seed, &small, 1);
+    assert_true(b.len < a.len);
+    summary sa = read_all(&a), sb = read_all(&b);
+    assert_int_equal(sb.records, sa.records);
+    assert_int_equal(sb.samples, sa.samples);
+    assert_int_equal(sb.unresolved_stacks, 0);
+    for (int i = 0; i < 32; i++) assert_int_equal(sb.errors[i], 0);
+    free(a.p);
+    free(b.p);
+}
+
 static void test_stack_addr_hostile_records(void **state)
 {
     (void)state;
@@ -1291,6 +1347,9 @@ int main(void)
         cmocka_unit_test(test_stack_delta_hostile_records),
         cmocka_unit_test(test_stack_copies_placed_by_address),
         cmocka_unit_test(test_stack_addr_hostile_records),
+        cmocka_unit_test(test_compress_thread_writes_the_same_stream),
+        cmocka_unit_test(test_compress_thread_reports_a_closed_pipe),
+        cmocka_unit_test(test_small_chunks_at_their_own_level),
         cmocka_unit_test(test_stack_runs_read_as_stack_records),
         cmocka_unit_test(test_thread_stacks_read_as_stack_addrs),
         cmocka_unit_test(test_stack_limit_forgets_and_stacks_still_read),
