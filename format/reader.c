@@ -542,6 +542,14 @@ int tr_is_trace(const void *buf, size_t len)
     return p && len >= TR_SNIFF_BYTES && get_le32(p) == TR_SKIP_MAGIC;
 }
 
+/* Whether the have bytes at p begin a tr frame's magic (all of it, or as
+ * much of it as there is). */
+static int is_magic_prefix(const uint8_t *p, size_t have)
+{
+    static const uint8_t m[4] = {0x5e, 0x2a, 0x4d, 0x18}; /* TR_SKIP_MAGIC, little-endian */
+    return have > 0 && !memcmp(p, m, have < 4 ? have : 4);
+}
+
 /* Read the next frame: a stream record in *rec (NF_RECORD), a chunk loaded
  * (NF_CHUNK), a frame skipped (NF_SKIPPED), 0 at the end of input, or an error. */
 static int next_frame(tr_reader *r, tr_record *rec)
@@ -580,7 +588,7 @@ static int next_frame(tr_reader *r, tr_record *rec)
         if (!r->any_stream && off == 0)
             return set_diag(r, TR_E_NOT_TRACE, 0, "it begins with %02x %02x %02x %02x, not a tr frame's 5e 2a 4d 18",
                             p[0], have > 1 ? p[1] : 0, have > 2 ? p[2] : 0, have > 3 ? p[3] : 0);
-        if (have < 8 && r->eof && magic == TR_SKIP_MAGIC) goto truncated;
+        if (have < 8 && r->eof && is_magic_prefix(p, have)) goto truncated; /* a frame cut in its header */
         uint64_t n = resync(r, 1);
         r->st.skipped_bytes += n;
         int e = set_diag(r, TR_E_GARBAGE, off, "%llu bytes that are no tr frame", (unsigned long long)n);

@@ -148,5 +148,6 @@ put('spec/vectors/fail', 'stack-run-parent-not-before.tr', rewrite_first_chunk(b
 d = bytearray(samples); c = frames(d, b'TRCH')[1]; struct.pack_into('<I', d, c + 8 + 16, 0xffffffff); recrc(d, c)
 put('spec/vectors/fail', 'oversized-zstd-frame.tr', bytes(d))
 put('spec/vectors/fail', 'cut-in-end-frame.tr', samples[:-20])
+put('spec/vectors/fail', 'cut-in-frame-magic.tr', samples[:frames(samples, b'TREN')[-1] + 2])
 d = bytearray(allt); struct.pack_into('<H', d, 12, 2); recrc(d, 0)
 put('spec/vectors/fail', 'newer-major-after-good.tr', allt + bytes(d))
