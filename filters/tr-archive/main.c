@@ -192,11 +192,17 @@ int main(int argc, char **argv)
         }
         if (verbose)
             cli_warn("%s%s%s: binary %s, debug file %s", m->path, m->idlen ? " " : "", hex,
-                     m->binary ? m->binary : "not found", m->debug ? m->debug : "none found");
-        if (!m->binary && !m->debug) {
+                     m->in_trace ? "in the trace" : m->binary ? m->binary : "not found",
+                     m->debug ? m->debug : "none found");
+        if (!m->binary && !m->in_trace && !m->debug) {
             missing++;
             first_missing = first_missing ? first_missing : m->path;
             continue;
+        }
+        if (m->in_trace) { /* -o: in the output already */
+            if (dir)
+                tree_put(dir, hex, "", m->in_trace->data, m->in_trace->len);
+            nbin++;
         }
         for (int k = 0; k < 2; k++) {
             const char *f = k ? m->debug : m->binary;
