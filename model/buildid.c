@@ -3,8 +3,11 @@
 
 #include <elf.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "keys.h"
 
 struct src {
     int fd;
@@ -131,4 +134,14 @@ int build_id_from_notes(const void *notes, size_t len, uint8_t *id)
 {
     struct src s = {.fd = -1, .mem = notes, .len = len};
     return scan_notes(&s, 0, len, id);
+}
+
+size_t build_id_blob_parts(size_t len) { return len ? (len + BLOB_BUILD_ID_PART - 1) / BLOB_BUILD_ID_PART : 1; }
+
+void build_id_blob_name(char *name, size_t n, const char *hex, const char *suffix, size_t k, size_t nparts)
+{
+    if (nparts == 1)
+        snprintf(name, n, BLOB_BUILD_ID_PREFIX "%s%s", hex, suffix);
+    else
+        snprintf(name, n, BLOB_BUILD_ID_PREFIX "%s%s:%zu/%zu", hex, suffix, k, nparts);
 }

@@ -16,6 +16,11 @@ int build_id_from_file(const char *path, uint8_t *id);
 int build_id_from_mem(const void *image, size_t len, uint8_t *id);
 /* A build-id as lower-case hex into out (2 * len + 1 bytes). */
 void build_id_hex(char *out, const uint8_t *id, size_t len);
+/* The blobs of a file of len bytes stored by build-id (model/keys.h
+ * BLOB_BUILD_ID_PREFIX): how many parts, and the name of part k of nparts
+ * of HEX[suffix] into name (n bytes). */
+size_t build_id_blob_parts(size_t len);
+void build_id_blob_name(char *name, size_t n, const char *hex, const char *suffix, size_t k, size_t nparts);
 /* Scan a raw note area (/sys/kernel/notes). */
 int build_id_from_notes(const void *notes, size_t len, uint8_t *id);
 /* The size of an ELF image in memory (end of its last section header table

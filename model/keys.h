@@ -67,9 +67,11 @@
 #define BLOB_PERF_MAP_FMT "perf-map:%d"
 #define BLOB_PERF_MAP_PREFIX "perf-map:"
 #define BLOB_PERF_MAP_OLD_FMT "perf-%d.map" /* the older name of the same, still read */
-/* an ELF file by its build-id (tr-archive): BLOB_BUILD_ID_PREFIX "HEX" the binary, "HEX.debug" its
- * separate debug file; a larger file in parts "HEX[.debug]:K/N" */
+/* an ELF file by its build-id (tr-archive; tr-rec-perf for a deleted or replaced binary):
+ * BLOB_BUILD_ID_PREFIX "HEX" the binary, "HEX.debug" its separate debug file; a file over
+ * BLOB_BUILD_ID_PART bytes in parts "HEX[.debug]:K/N" (model/buildid.h build_id_blob_name) */
 #define BLOB_BUILD_ID_PREFIX "build-id/"
+#define BLOB_BUILD_ID_PART ((8u << 20) - 4096)
 
 /* tracepoint formats: "ftrace/format/SYSTEM/EVENT", the tracefs format file
  * (tr-rec-perf and tr-rec-ftrace); model/tpformat.h reads them */

@@ -55,6 +55,46 @@ static void note_stack(struct archive *a, struct procs *pm, tr_reader *r, const 
     }
 }
 
+/* The build-id blobs of the stream read (parts joined): a stream holds the
+ * binaries tr-rec-perf kept (deleted during the recording) or those of an
+ * archive already. */
+static void note_files(struct archive *a, tr_reader *r)
+{
+    const char *name;
+    const uint8_t *data;
+    size_t len, pl = sizeof BLOB_BUILD_ID_PREFIX - 1;
+    for (size_t i = 0; tr_reader_blob_at(r, BLOB_BUILD_ID_PREFIX, i, &name, &data, &len); i++) {
+        size_t kl = strcspn(name + pl, ":"), k = 0, n = 1;
+        if (name[pl + kl] && (sscanf(name + pl + kl, ":%zu/%zu", &k, &n) != 2 || k >= n || n > 4096))
+            continue;
+        struct trace_file *f = NULL;
+        for (size_t j = 0; j < a->nfiles && !f; j++)
+            if (strlen(a->files[j].key) == kl && !strncmp(a->files[j].key, name + pl, kl))
+                f = &a->files[j];
+        if (!f) {
+            if (array_reserve(&a->files, &a->capfiles, a->nfiles + 1, sizeof *a->files, 8) < 0)
+                return;
+            f = &a->files[a->nfiles];
+            *f = (struct trace_file){.key = strndup(name + pl, kl), .nparts = n};
+            if (!f->key)
+                return;
+            a->nfiles++;
+        }
+        size_t off = k * BLOB_BUILD_ID_PART;
+        if (f->got == f->nparts || f->nparts != n || (n > 1 && k + 1 < n && len != BLOB_BUILD_ID_PART))
+            continue; /* whole already, or not parts of one file */
+        if (off + len > f->len) {
+            uint8_t *d = realloc(f->data, off + len ? off + len : 1);
+            if (!d)
+                continue;
+            f->data = d;
+            f->len = off + len;
+        }
+        memcpy(f->data + off, data, len);
+        f->got++;
+    }
+}
+
 int archive_scan(struct archive *a, tr_reader *r)
 {
     struct procs *pm = procs_new(NULL);
@@ -69,6 +109,8 @@ int archive_scan(struct archive *a, tr_reader *r)
             break;
         }
         procs_feed(pm, &rec); /* out of memory: a map less */
+        if (rec.type == TR_REC_STREAM_END)
+            note_files(a, r);
         if (rec.type == TR_REC_SAMPLE) {
             note_stack(a, pm, r, &rec, rec.u.sample.stack);
             procs_proc *p = rec.u.sample.stack_copy_len ? procs_proc_get(pm, rec.pid) : NULL;
@@ -102,14 +144,14 @@ static char *if_same(const char *path, const struct module *m)
     return strdup(path);
 }
 
-/* The .gnu_debuglink name of an ELF file, or NULL. */
-static char *debuglink(const char *path)
+/* The .gnu_debuglink name of the ELF file at path or in memory (f), or NULL. */
+static char *debuglink(const char *path, const struct trace_file *f)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
+    int fd = f ? -1 : open(path, O_RDONLY | O_CLOEXEC);
+    if (!f && fd < 0)
         return NULL;
     elf_version(EV_CURRENT);
-    Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+    Elf *e = f ? elf_memory((char *)f->data, f->len) : elf_begin(fd, ELF_C_READ_MMAP, NULL);
     char *name = NULL;
     size_t shstr;
     if (e && elf_getshdrstrndx(e, &shstr) == 0)
@@ -124,7 +166,8 @@ static char *debuglink(const char *path)
         }
     if (e)
         elf_end(e);
-    close(fd);
+    if (fd >= 0)
+        close(fd);
     return name;
 }
 
@@ -142,18 +185,21 @@ static void find_one(struct archive *a, struct module *m)
         free(path);
         return; /* the trace's image */
     }
-    if (a->symfs) {
+    for (size_t i = 0; i < a->nfiles && !m->in_trace; i++)
+        if (a->files[i].got == a->files[i].nparts && !strcmp(a->files[i].key, hex))
+            m->in_trace = &a->files[i]; /* the trace has it: not looked for elsewhere */
+    if (a->symfs && !m->in_trace) {
         snprintf(buf, sizeof buf, "%s%s", a->symfs, path);
         m->binary = if_same(buf, m);
     }
-    if (!m->binary)
+    if (!m->binary && !m->in_trace)
         m->binary = if_same(path, m);
-    for (size_t i = 0; !m->binary && i <= a->ndebug_dirs; i++) {
+    for (size_t i = 0; !m->binary && !m->in_trace && i <= a->ndebug_dirs; i++) {
         snprintf(buf, sizeof buf, "%s/.build-id/%.2s/%s", i < a->ndebug_dirs ? a->debug_dirs[i] : "/usr/lib/debug",
                  hex, hex + 2);
         m->binary = if_same(buf, m);
     }
-    if (!m->binary && m->pid > 0) { /* a deleted or replaced binary a live process still maps */
+    if (!m->binary && !m->in_trace && m->pid > 0) { /* a deleted or replaced binary a live process still maps */
         snprintf(buf, sizeof buf, "/proc/%d/map_files/%llx-%llx", (int)m->pid, (unsigned long long)m->start,
                  (unsigned long long)m->end);
         m->binary = if_same(buf, m);
@@ -163,7 +209,7 @@ static void find_one(struct archive *a, struct module *m)
                  i < a->ndebug_dirs ? a->debug_dirs[i] : "/usr/lib/debug", hex, hex + 2);
         m->debug = if_same(buf, m);
     }
-    char *link = m->binary && !m->debug ? debuglink(m->binary) : NULL;
+    char *link = (m->binary || m->in_trace) && !m->debug ? debuglink(m->binary, m->in_trace) : NULL;
     if (link) { /* beside the binary, in .debug/ there, under /usr/lib/debug */
         char *slash = strrchr(path, '/');
         int dl = slash ? (int)(slash - path) : 0;
@@ -196,6 +242,11 @@ void archive_free(struct archive *a)
         free(a->mods[i].debug);
     }
     free(a->mods);
+    for (size_t i = 0; i < a->nfiles; i++) {
+        free(a->files[i].key);
+        free(a->files[i].data);
+    }
+    free(a->files);
     free(a->vdso);
     memset(a, 0, sizeof *a);
 }

@@ -92,19 +92,15 @@ static void tree_put(const char *dir, const char *hex, const char *suffix, const
     bytes_out += len;
 }
 
-/* BLOB_BUILD_ID_PREFIX HEX[suffix], in parts of at most PART bytes when larger. */
-#define PART ((8u << 20) - 4096)
+/* BLOB_BUILD_ID_PREFIX HEX[suffix], in parts of at most BLOB_BUILD_ID_PART bytes when larger. */
 static void blob_put(tr_writer *w, const char *shown, const char *hex, const char *suffix, const void *data,
                      size_t len)
 {
-    size_t nparts = len ? (len + PART - 1) / PART : 1;
+    size_t nparts = build_id_blob_parts(len);
     for (size_t k = 0; k < nparts; k++) {
         char name[256];
-        size_t off = k * PART, n = len - off < PART ? len - off : PART;
-        if (nparts == 1)
-            snprintf(name, sizeof name, BLOB_BUILD_ID_PREFIX "%s%s", hex, suffix);
-        else
-            snprintf(name, sizeof name, BLOB_BUILD_ID_PREFIX "%s%s:%zu/%zu", hex, suffix, k, nparts);
+        size_t off = k * BLOB_BUILD_ID_PART, n = len - off < BLOB_BUILD_ID_PART ? len - off : BLOB_BUILD_ID_PART;
+        build_id_blob_name(name, sizeof name, hex, suffix, k, nparts);
         int rc = tr_writer_blob(w, name, (const char *)data + off, n, 0);
         if (rc == 0)
             rc = tr_writer_flush(w);
@@ -196,11 +192,17 @@ int main(int argc, char **argv)
         }
         if (verbose)
             cli_warn("%s%s%s: binary %s, debug file %s", m->path, m->idlen ? " " : "", hex,
-                     m->binary ? m->binary : "not found", m->debug ? m->debug : "none found");
-        if (!m->binary && !m->debug) {
+                     m->in_trace ? "in the trace" : m->binary ? m->binary : "not found",
+                     m->debug ? m->debug : "none found");
+        if (!m->binary && !m->in_trace && !m->debug) {
             missing++;
             first_missing = first_missing ? first_missing : m->path;
             continue;
+        }
+        if (m->in_trace) { /* -o: in the output already */
+            if (dir)
+                tree_put(dir, hex, "", m->in_trace->data, m->in_trace->len);
+            nbin++;
         }
         for (int k = 0; k < 2; k++) {
             const char *f = k ? m->debug : m->binary;

@@ -6,6 +6,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "buildid.h"
 #include "session.h"
@@ -159,15 +160,20 @@ static void convert_mmap2(struct session *s, const struct perf_event_header *h)
     int vdso = plen == 6 && !memcmp(path, "[vdso]", 6);
     if (vdso)
         idlen = sb_vdso(s->sb, m.addr, m.len, id);
+    char p[4096];
+    int file = !vdso && plen && plen < sizeof p;
+    if (file) {
+        memcpy(p, path, plen);
+        p[plen] = 0;
+    }
     if ((h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) && m.u.b.size && m.u.b.size <= 20) {
         idlen = m.u.b.size;
         memcpy(id, m.u.b.id, (size_t)idlen);
-    } else if (!vdso && plen && plen < 4096) {
-        char p[4096];
-        memcpy(p, path, plen);
-        p[plen] = 0;
+    } else if (file) {
         idlen = sb_build_id(s->sb, (pid_t)m.pid, p, id);
     }
+    if (file && (m.prot & PROT_EXEC)) /* stored at the end if then deleted or replaced */
+        sb_keep_file(s->sb, (pid_t)m.pid, m.addr, m.len, p, id, &idlen);
     tr_record rec = {.type = TR_REC_MMAP, .time = sid.time, .pid = (int32_t)m.pid,
                      .tid = (int32_t)m.tid, .cpu = (int32_t)sid.cpu};
     rec.u.mmap.start = m.addr;

@@ -8,6 +8,8 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -27,7 +29,18 @@ struct bid_entry {
     uint8_t id[BUILD_ID_MAX];
 };
 
+struct kept { /* an executable file held open, by build-id (sb_keep_file) */
+    int fd, idlen;
+    pid_t pid;
+    uint8_t id[BUILD_ID_MAX];
+    const char *path; /* interned */
+};
+
 struct sideband {
+    struct kept *kept;
+    size_t nkept, capkept, maxkept; /* maxkept: SB_KEEP_FILES, at most a quarter of the fd limit */
+    int kept_full;                  /* said on stderr */
+    hashmap kept_ids; /* the first 16 bytes of a kept file's build-id -> sb */
     strpool paths;  /* the mapped paths looked up, interned */
     hashmap bids;   /* interned path -> struct bid_entry: the build-id cache */
     hashmap kaddrs; /* the sampled kernel addresses (keys; values: sb) */
@@ -50,7 +63,15 @@ uint64_t sb_now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-struct sideband *sb_new(void) { return calloc(1, sizeof(struct sideband)); }
+struct sideband *sb_new(void)
+{
+    struct sideband *sb = calloc(1, sizeof(struct sideband));
+    struct rlimit rl;
+    if (sb) /* the rest stays for the rings, the output and the files opened at the end */
+        sb->maxkept = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur / 4 < SB_KEEP_FILES ? rl.rlim_cur / 4
+                                                                                         : SB_KEEP_FILES;
+    return sb;
+}
 
 void sb_free(struct sideband *sb)
 {
@@ -60,6 +81,10 @@ void sb_free(struct sideband *sb)
     for (hashmap_slot *e; (e = hashmap_next(&sb->bids, &it));)
         free(e->val);
     hashmap_free(&sb->bids);
+    for (size_t i = 0; i < sb->nkept; i++)
+        close(sb->kept[i].fd);
+    free(sb->kept);
+    hashmap_free(&sb->kept_ids);
     strpool_free(&sb->paths);
     hashmap_free(&sb->kaddrs);
     hashmap_free(&sb->pid_seen);
@@ -96,6 +121,121 @@ int sb_build_id(struct sideband *sb, pid_t pid, const char *path, uint8_t *id)
     if (n > 0)
         memcpy(id, tmp, (size_t)n);
     return n > 0 ? n : 0;
+}
+
+static void id_key(const uint8_t *id, int len, uint64_t *a, uint64_t *b)
+{
+    uint8_t k[16] = {0};
+    memcpy(k, id, len < 16 ? (size_t)len : 16);
+    memcpy(a, k, 8);
+    memcpy(b, k + 8, 8);
+}
+
+/* The build-id of the file open at fd, or <= 0. */
+static int fd_build_id(int fd, uint8_t *id)
+{
+    char p[64];
+    snprintf(p, sizeof p, "/proc/self/fd/%d", fd);
+    return build_id_from_file(p, id);
+}
+
+void sb_keep_file(struct sideband *sb, pid_t pid, uint64_t start, uint64_t len, const char *path, uint8_t *id,
+                  int *idlen)
+{
+    uint64_t a, b;
+    id_key(id, *idlen, &a, &b);
+    if (path[0] != '/' || (*idlen && hashmap_get(&sb->kept_ids, a, b)))
+        return;
+    if (sb->nkept == sb->maxkept) {
+        if (!sb->kept_full)
+            cli_warn("more than %zu executable files mapped: a later one deleted during the recording is not stored",
+                     sb->maxkept);
+        sb->kept_full = 1;
+        return;
+    }
+    /* the mapped file itself while the process maps it, else the file at path */
+    char mf[96];
+    snprintf(mf, sizeof mf, "/proc/%d/map_files/%llx-%llx", (int)pid, (unsigned long long)start,
+             (unsigned long long)(start + len));
+    int fd = open(mf, O_RDONLY | O_CLOEXEC);
+    if (fd < 0 && *idlen)
+        fd = open(path, O_RDONLY | O_CLOEXEC);
+    uint8_t fid[BUILD_ID_MAX];
+    int n = fd >= 0 ? fd_build_id(fd, fid) : 0;
+    if (n > 0 && !*idlen) {
+        memcpy(id, fid, (size_t)n);
+        *idlen = n;
+        id_key(id, n, &a, &b);
+        if (hashmap_get(&sb->kept_ids, a, b))
+            n = 0; /* kept already */
+    }
+    const char *key = strpool_intern(&sb->paths, path, strlen(path));
+    if (n <= 0 || n != *idlen || memcmp(fid, id, (size_t)n) || !key ||
+        array_reserve(&sb->kept, &sb->capkept, sb->nkept + 1, sizeof *sb->kept, 16) < 0 ||
+        hashmap_put(&sb->kept_ids, a, b, sb) < 0) {
+        if (fd >= 0)
+            close(fd);
+        return;
+    }
+    struct kept *k = &sb->kept[sb->nkept++];
+    k->fd = fd;
+    k->idlen = n;
+    k->pid = pid;
+    memcpy(k->id, id, (size_t)n);
+    k->path = key;
+}
+
+/* Is the file of k still at its path (in the process's mount namespace too)? */
+static int kept_in_place(const struct kept *k)
+{
+    size_t pl = strlen(k->path);
+    if (pl > 10 && !strcmp(k->path + pl - 10, " (deleted)"))
+        return 0;
+    uint8_t id[BUILD_ID_MAX];
+    int n = build_id_from_file(k->path, id);
+    if (n < 0 && k->pid > 0) {
+        char p[4200];
+        snprintf(p, sizeof p, "/proc/%d/root%s", (int)k->pid, k->path);
+        n = build_id_from_file(p, id);
+    }
+    return n == k->idlen && !memcmp(id, k->id, (size_t)n);
+}
+
+/* The file of k as blobs build-id/HEX, in parts; read a part at a time. */
+static int write_kept(const struct kept *k, tr_writer *w)
+{
+    struct stat st;
+    char hex[2 * BUILD_ID_MAX + 1];
+    build_id_hex(hex, k->id, (size_t)k->idlen);
+    if (fstat(k->fd, &st) < 0)
+        return 0;
+    size_t len = (size_t)st.st_size;
+    uint8_t id[BUILD_ID_MAX];
+    if (fd_build_id(k->fd, id) != k->idlen || memcmp(id, k->id, (size_t)k->idlen))
+        return 0; /* rewritten in place: the bytes mapped are gone */
+    if (st.st_size > SB_KEEP_MAX) {
+        cli_warn("%s (build-id %s) was deleted or replaced: %zu bytes, over the %u MiB cap: not stored in the trace",
+                 k->path, hex, len, SB_KEEP_MAX >> 20);
+        return 0;
+    }
+    size_t nparts = build_id_blob_parts(len);
+    char *buf = malloc(len < BLOB_BUILD_ID_PART ? len + 1 : BLOB_BUILD_ID_PART);
+    if (!buf)
+        return TR_E_NOMEM;
+    int rc = 0;
+    for (size_t i = 0; i < nparts && rc >= 0; i++) {
+        size_t off = i * BLOB_BUILD_ID_PART, n = len - off < BLOB_BUILD_ID_PART ? len - off : BLOB_BUILD_ID_PART;
+        char name[256];
+        if (pread(k->fd, buf, n, (off_t)off) != (ssize_t)n) {
+            cli_warn("%s (build-id %s): %s: not stored in the trace", k->path, hex, strerror(errno));
+            break; /* the parts written are of no use, but harmless */
+        }
+        build_id_blob_name(name, sizeof name, hex, "", i, nparts);
+        if ((rc = tr_writer_blob(w, name, buf, n, 0)) == 0)
+            rc = tr_writer_flush(w);
+    }
+    free(buf);
+    return rc;
 }
 
 void sb_note_kernel_addr(struct sideband *sb, uint64_t addr)
@@ -215,6 +355,9 @@ static int write_kernel_mmap(tr_writer *w, uint64_t text, uint64_t etext)
 int sb_finish(struct sideband *sb, tr_writer *w)
 {
     int rc;
+    for (size_t i = 0; i < sb->nkept; i++)
+        if (!kept_in_place(&sb->kept[i]) && (rc = write_kept(&sb->kept[i], w)) < 0)
+            return rc;
     if (sb->vdso_hit && (rc = write_vdso(w)) < 0)
         return rc;
     if (sb->kaddrs.count) {
@@ -276,6 +419,7 @@ int sb_synthesize_process(struct sideband *sb, tr_writer *w, pid_t pid, uint64_t
             idlen = sb_vdso(sb, start, end - start, id);
         else
             idlen = sb_build_id(sb, pid, p, id);
+        sb_keep_file(sb, pid, start, end - start, p, id, &idlen);
         if (idlen < 0)
             return idlen;
         tr_record rec = {.type = TR_REC_MMAP, .time = time, .pid = pid, .tid = pid, .cpu = -1};
