@@ -1,17 +1,10 @@
 # Sourced by the tests/ftrace cases: skip rules, the bundled workload, the tracing state.
 FTWORK=${TR_TESTBIN:-$TR_ROOT/build/release/tests}/ftwork
-TRACING=/sys/kernel/tracing
+. "$TR_ROOT/tests/tracefs.sh"
 
-# A skip only on what the kernel offers, read from tracefs itself (never from tr-rec-ftrace, the
-# tool under test): no tracefs at all, or no sched:sched_switch tracepoint.  make test mounts
-# tracefs at $TRACING when it is not.
+# no sched:sched_switch tracepoint is a skip too.
 need_tracing() {
-    [ "$(id -u)" = 0 ] || { echo "the ftrace cases run as root (as CI does)" >&2; exit 1; }
-    [ -x "$FTWORK" ] || { echo "$FTWORK is not built" >&2; exit 1; }
-    grep -qw tracefs /proc/filesystems ||
-        { echo "SKIP: the kernel has no tracefs (not in /proc/filesystems)"; exit 77; }
-    [ -d "$TRACING/events" ] ||
-        { echo "tracefs is not mounted at $TRACING (make test mounts it)" >&2; exit 1; }
+    need_tracefs ftrace "$FTWORK"
     [ -d "$TRACING/events/sched/sched_switch" ] ||
         { echo "SKIP: the kernel has no sched:sched_switch tracepoint ($TRACING/events/sched)"; exit 77; }
 }

@@ -1,20 +1,6 @@
 # Sourced by the tests/ltrace cases: skip rules, the bundled workloads, the probe list.
-TRACING=/sys/kernel/tracing
-UPROBES=$TRACING/uprobe_events
-
-# A skip only on what the kernel offers, read from tracefs itself (never from tr-rec-ltrace):
-# no tracefs, or a kernel without uprobe events.
-need_uprobes() {
-    [ "$(id -u)" = 0 ] || { echo "the ltrace cases run as root (as CI does)" >&2; exit 1; }
-    command -v ltwork >/dev/null && command -v ltwork-noplt >/dev/null ||
-        { echo "ltwork is not built (make tools)" >&2; exit 1; }
-    grep -qw tracefs /proc/filesystems ||
-        { echo "SKIP: the kernel has no tracefs (not in /proc/filesystems)"; exit 77; }
-    [ -d "$TRACING/events" ] ||
-        { echo "tracefs is not mounted at $TRACING (make test mounts it)" >&2; exit 1; }
-    [ -e "$UPROBES" ] ||
-        { echo "SKIP: the kernel has no uprobe events ($UPROBES)"; exit 77; }
-}
+. "$TR_ROOT/tests/tracefs.sh"
+need_uprobes() { need_uprobe_events ltrace ltwork ltwork-noplt; }
 
 # ltrace is in TEST_DEB_PACKAGES: the anchor is never missing.
 need_ltrace() {

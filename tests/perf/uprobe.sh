@@ -1,19 +1,6 @@
 # Sourced by the user probe cases (cases/uprobe-*): skip rules, the probe list, perf's probes.
-TRACING=/sys/kernel/tracing
-UPROBES=$TRACING/uprobe_events
-
-# A skip only on what the kernel offers, read from tracefs itself (never from tr-rec-perf).
-need_uprobes() {
-    [ "$(id -u)" = 0 ] || { echo "the user probe cases run as root (as CI does)" >&2; exit 1; }
-    command -v probed >/dev/null && command -v probed-O2 >/dev/null ||
-        { echo "probed is not built (make tools)" >&2; exit 1; }
-    grep -qw tracefs /proc/filesystems ||
-        { echo "SKIP: the kernel has no tracefs (not in /proc/filesystems)"; exit 77; }
-    [ -d "$TRACING/events" ] ||
-        { echo "tracefs is not mounted at $TRACING (make test mounts it)" >&2; exit 1; }
-    [ -e "$UPROBES" ] ||
-        { echo "SKIP: the kernel has no uprobe events ($UPROBES)"; exit 77; }
-}
+. "$TR_ROOT/tests/tracefs.sh"
+need_uprobes() { need_uprobe_events "user probe" probed probed-O2; }
 
 # perf probe, the anchor, in a group of this case's own (trcase<pid>), removed at the end;
 # perf's build-id cache (HOME/.debug: perf 6.1 ignores PERF_BUILDID_DIR) in the case's
