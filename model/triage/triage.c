@@ -143,21 +143,24 @@ static int is_program(const sym_frame *f)
 }
 
 /* The syscall a blocked stack is in, from its kernel frames
- * (__x64_sys_futex -> futex), or NULL. */
+ * (__x64_sys_futex -> futex; where the entry point was tail-called away,
+ * its helper: ksys_read -> read, __sys_recvfrom -> recvfrom), or NULL. */
 static const char *syscall_of(const sym_frame *f, size_t n, char *buf, size_t len)
 {
-    static const char *const pfx[] = {"__x64_sys_", "__ia32_sys_", "__do_sys_", "__se_sys_"};
-    for (size_t i = 0; i < n; i++) {
-        if (!is_kernel(&f[i]) || !f[i].func)
-            continue;
-        for (size_t k = 0; k < sizeof pfx / sizeof *pfx; k++) {
-            size_t pl = strlen(pfx[k]);
-            if (!strncmp(f[i].func, pfx[k], pl)) {
-                snprintf(buf, len, "%s", f[i].func + pl);
-                return buf;
+    static const char *const pfx[2][4] = {{"__x64_sys_", "__ia32_sys_", "__do_sys_", "__se_sys_"},
+                                          {"ksys_", "__sys_", "do_sys_", NULL}};
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < n; i++) {
+            if (!is_kernel(&f[i]) || !f[i].func)
+                continue;
+            for (size_t k = 0; k < 4 && pfx[pass][k]; k++) {
+                size_t pl = strlen(pfx[pass][k]);
+                if (!strncmp(f[i].func, pfx[pass][k], pl)) {
+                    snprintf(buf, len, "%s", f[i].func + pl);
+                    return buf;
+                }
             }
         }
-    }
     return NULL;
 }
 
