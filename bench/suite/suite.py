@@ -245,7 +245,7 @@ def section_recorder(a, tmp, keep):
                         rss=med([r.rss / 1024 for r in rs]))
                 t, p = m["tr"], m["perf"]
                 rb, rc, rr = ratio(t["bps"], p["bps"]), ratio(t["cps"], p["cps"]), ratio(t["rss"], p["rss"])
-                lost_ok = "ok" if (p["lost"] or 0) > 0 or not t["lost"] else "NO"
+                lost_ok = "ok" if (t["lost"] or 0) <= (p["lost"] or 0) else "NO"  # never more lost than perf
                 rows.append([name, mode, rate, fmt(t["n"]), fmt(p["n"]), fmt(t["lost"]), fmt(p["lost"]), lost_ok,
                              fmt(t["bps"]), fmt(p["bps"]), rb, goal(rb, 1 / 3),
                              fmt(t["cps"]), fmt(p["cps"]), rc, goal(rc, 1),
