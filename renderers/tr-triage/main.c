@@ -15,7 +15,7 @@ enum { OPT_TEXT = 256, OPT_JSON, OPT_NO_CACHE };
 static const struct cli_opt opts[] = {
     {'p', "pid", "PID[,PID]", "record these processes (and their children) instead of a command", 0, "pid"},
     {'a', "all-cpus", NULL, "record the whole system", 0, NULL},
-    {'d', "duration", "SECONDS", "record for SECONDS (with -p or -a; a command runs to its end)", 0, NULL},
+    {'d', "duration", "SECONDS", "record for SECONDS (with a command: then end it as Ctrl-C does)", 0, NULL},
     {'F', "freq", "HZ", "CPU samples per second (default 999)", 0, NULL},
     {'o', "output", "FILE", "the trace (default triage.tr)", 0, "file"},
     {'w', "html", "FILE", "the HTML report (default triage.html; none with --text or --json unless given)", 0,
@@ -30,7 +30,7 @@ static const struct cli_opt opts[] = {
 
 static const struct cli_tool tool = {
     .name = "tr-triage",
-    .synopsis = {"[-F HZ] [-o FILE] [-w FILE] [--text|--json] [--] COMMAND [ARG...]",
+    .synopsis = {"[-F HZ] [-d SECONDS] [-o FILE] [-w FILE] [--text|--json] [--] COMMAND [ARG...]",
                  "[-F HZ] [-o FILE] [-w FILE] [--text|--json] -d SECONDS -p PID[,PID] | -a",
                  "[-w FILE] [--text|--json] -r TRACE"},
     .summary = "record counters, CPU and off-CPU stacks, syscalls and the scheduler at once; report findings",
@@ -74,8 +74,6 @@ int main(int argc, char **argv)
         cli_die(CLI_EXIT_USAGE, "give one of a command, -p PID or -a (see --help)");
     if (!report && !rec.argc && !rec.duration_ns)
         cli_die(CLI_EXIT_USAGE, "-p and -a need -d SECONDS");
-    if (rec.argc && rec.duration_ns)
-        cli_die(CLI_EXIT_USAGE, "-d is for -p and -a: a command is recorded to its end");
     if (!html && !text && !json)
         html = "triage.html";
 

@@ -387,6 +387,8 @@ int triage_record(struct triage_rec *r)
     struct readings rd = {0};
     int wstatus[3] = {0}, left = nrec, forwarded = 0;
     while (left > 0) {
+        if (r->argc && r->duration_ns && now_ns() - t0 >= r->duration_ns)
+            forward = 1; /* -d with a command: its end, as a Ctrl-C */
         if (forward && !forwarded) {
             for (int i = 0; i < nrec; i++)
                 if (rec[i] > 0)
