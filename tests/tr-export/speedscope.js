@@ -50,7 +50,18 @@ async function main() {
     // the tables' rows, cell by cell, without the percentages
     const rows = () => evaluate(`[...document.querySelectorAll("tr")].map((r) => [...r.cells].map((c) =>
         c.innerText.replace(/\\s*\\([<>\\d.]+%\\)\\s*$/, "").trim()).join(" | "))`);
-    const show = async () => { for (const r of await rows()) console.log("  " + r); };
+    // the table renders its rows after its header: wait until there are rows, the same twice
+    const settled = async () => {
+        let last = "";
+        for (let i = 0; i < 300; i++) {
+            const r = await rows(), key = JSON.stringify(r);
+            if (r.length > 1 && key === last) return r;
+            last = key;
+            await new Promise((res) => setTimeout(res, 100));
+        }
+        throw new Error("the sandwich table never settled: " + last);
+    };
+    const show = async () => { for (const r of await settled()) console.log("  " + r); };
     await show();
     // every profile, with n (next profile)
     const several = / \((\d+)\/(\d+)\)$/.exec(title(t)), n = several ? Number(several[2]) : 1;
