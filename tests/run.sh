@@ -13,7 +13,9 @@
 #   out      expected stdout, after tests/normalize.sh (optional)
 #   err      expected stderr, after tests/normalize.sh (optional)
 #   status   expected exit status (optional, default 0)
-# XDG_CACHE_HOME points into that directory: a case starts with empty caches.
+# XDG_CACHE_HOME points into that directory: a case starts with empty caches;
+# the unit tests share one of their own, removed at the end (no test reads the
+# user's ~/.cache/tr: the symbolization and kernel-symbol caches).
 # A case that prints "SKIP: reason" as its first stdout line and exits 77 is
 # skipped: only on a fact of the kernel (or machine) established without the
 # tool under test, never because a tool or a test program is missing.
@@ -27,9 +29,11 @@ failed=()
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 
+units_cache=$(mktemp -d -t tr-units.XXXXXX) || exit 1
+trap 'rm -rf "$units_cache"' EXIT
 for t in "${units[@]}"; do
     echo "== unit $t"
-    out=$("$TR_TESTBIN/$t" 2>&1); rc=$?
+    out=$(XDG_CACHE_HOME="$units_cache" "$TR_TESTBIN/$t" 2>&1); rc=$?
     echo "$out" | grep -E '^\[ *(PASSED|FAILED|SKIPPED|  ERROR) *\]|^\[  FAILED  \]|SKIP' | sed 's/^/   /'
     p=$(echo "$out" | sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' | awk '{s+=$1} END {print s+0}')
     f=$(echo "$out" | sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' | awk '{s+=$1} END {print s+0}')
