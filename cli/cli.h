@@ -103,6 +103,15 @@ char *cli_read_file(const char *path, size_t *len);
  * its newline) into buf: 0, or -1 (then buf is "") when it cannot be read. */
 int cli_read_comm(pid_t pid, pid_t tid, char *buf, size_t size);
 
+/* A negative rc of tr_reader_next(r) reading input shown: a damage the
+ * reader reads past is warned about once (*warned counts them) and gives 1
+ * (read on) with *status CLI_EXIT_TRUNCATED; anything else gets one message
+ * and gives 0 (stop) with *status CLI_EXIT_TRUNCATED when a stream was read
+ * before (or the input ends early), else CLI_EXIT_FAIL.  How every tool that
+ * reads a whole trace meets damage (clitrace.c; links libtr). */
+struct tr_reader;
+int cli_read_error(struct tr_reader *r, int rc, const char *shown, int *warned, int *status);
+
 /* Flush stdout; on failure print "tool: write error: stdout: ..." and
  * return 1, else return status unchanged. */
 int cli_finish_stdout(int status);

@@ -57,13 +57,6 @@ int fold_input(struct fold *f, const char *path);
 int fold_trace(struct fold *f, struct lines *l, const char *shown);
 /* Fold perf script text from l. */
 int fold_text_lines(struct fold *f, struct lines *l, const char *shown);
-/* A negative rc of tr_reader_next(r) reading input shown: a damage the
- * reader reads past is warned about once (*warned counts them) and gives 1
- * (read on) with *status CLI_EXIT_TRUNCATED; anything else gets one message
- * and gives 0 (stop) with *status CLI_EXIT_TRUNCATED when a stream was read
- * before (or the input ends early), else CLI_EXIT_FAIL.  tr-fold's reading
- * and every tool that reads as it does. */
-int fold_read_error(tr_reader *r, int rc, const char *shown, int *warned, int *status);
 /* Print "stack count" lines sorted bytewise. */
 void fold_print(struct fold *f, FILE *out);
 /* The warning that samples of other events than the folded one were skipped

@@ -732,7 +732,7 @@ static int read_trace(struct report *r, struct rstate *t, int fd, tr_read_fn fn,
     int warned = 0;
     while ((rc = tr_reader_next(t->rd, &rec)) != 0) {
         if (rc < 0) {
-            if (!fold_read_error(t->rd, rc, shown, &warned, &status))
+            if (!cli_read_error(t->rd, rc, shown, &warned, &status))
                 break;
             forget_stacks(t); /* definitions were lost: they may come again */
             continue;

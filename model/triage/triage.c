@@ -486,7 +486,7 @@ int triage_input(struct triage *t, const char *path)
     int warned = 0;
     while ((rc = tr_reader_next(s.r, &rec)) != 0) {
         if (rc < 0) {
-            if (!fold_read_error(s.r, rc, shown, &warned, &status))
+            if (!cli_read_error(s.r, rc, shown, &warned, &status))
                 break;
             continue;
         }

@@ -203,19 +203,8 @@ int an_input(struct annotate *a, const char *path)
     tr_record rec;
     while ((rc = tr_reader_next(r, &rec)) != 0) {
         if (rc < 0) {
-            const tr_reader_diag *d = tr_reader_last_diag(r);
-            if (tr_error_recoverable(rc)) {
-                if (!warned++)
-                    cli_warn("%s: %s at byte %llu%s%s; continuing", shown, tr_strerror(rc),
-                             (unsigned long long)d->offset, d->detail[0] ? ": " : "", d->detail);
-                status = CLI_EXIT_TRUNCATED;
+            if (cli_read_error(r, rc, shown, &warned, &status))
                 continue;
-            }
-            cli_warn("%s: %s%s%s", shown, tr_strerror(rc), d->detail[0] ? ": " : "", d->detail);
-            tr_reader_stats st;
-            tr_reader_get_stats(r, &st);
-            status = rc != TR_E_NOMEM && (rc == TR_E_TRUNCATED || st.streams > 0) ? CLI_EXIT_TRUNCATED
-                                                                                 : CLI_EXIT_FAIL;
             break;
         }
         if (sym_observe(a->sym, r, &rec) < 0 ||

@@ -75,18 +75,8 @@ static int run(struct exp *x, const struct exp_format *fmt, int fd, const sym_op
     int warned = 0;
     while ((rc = tr_reader_next(x->r, &rec)) != 0) {
         if (rc < 0) {
-            const tr_reader_diag *d = tr_reader_last_diag(x->r);
-            if (tr_error_recoverable(rc)) {
-                if (!warned++)
-                    cli_warn("%s: %s at byte %llu%s%s; continuing", x->shown, tr_strerror(rc),
-                             (unsigned long long)d->offset, d->detail[0] ? ": " : "", d->detail);
-                status = CLI_EXIT_TRUNCATED;
+            if (cli_read_error(x->r, rc, x->shown, &warned, &status))
                 continue;
-            }
-            cli_warn("%s: %s%s%s", x->shown, tr_strerror(rc), d->detail[0] ? ": " : "", d->detail);
-            tr_reader_stats rs;
-            tr_reader_get_stats(x->r, &rs);
-            status = rc != TR_E_NOMEM && (rc == TR_E_TRUNCATED || rs.streams > 0) ? CLI_EXIT_TRUNCATED : CLI_EXIT_FAIL;
             break;
         }
         if (sym_observe(x->sym, x->r, &rec) < 0) {
