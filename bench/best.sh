@@ -8,3 +8,13 @@ best() {
     done
     echo "$b"
 }
+# best_ns CMD [ARG...]: the best wall time of REPS (default 3) runs of the command, in ns, its
+# output thrown away.
+best_ns() {
+    local b= t0 t1
+    for _ in $(seq "${REPS:-3}"); do
+        t0=$(date +%s%N); "$@" > /dev/null 2>&1; t1=$(date +%s%N)
+        if [ -z "$b" ] || [ $((t1 - t0)) -lt "$b" ]; then b=$((t1 - t0)); fi
+    done
+    echo "$b"
+}

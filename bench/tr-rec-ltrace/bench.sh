@@ -21,18 +21,8 @@ command -v ltrace >/dev/null || { echo "bench: ltrace is not installed" >&2; exi
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-now() { date +%s%N; }
-# best wall time in ns of REPS runs of "$@"
-best() {
-    local b=""
-    for _ in $(seq "$REPS"); do
-        local t0 t1
-        t0=$(now); "$@" >/dev/null 2>&1; t1=$(now)
-        local d=$((t1 - t0))
-        if [ -z "$b" ] || [ "$d" -lt "$b" ]; then b=$d; fi
-    done
-    echo "$b"
-}
+. "$ROOT/bench/best.sh"
+best() { best_ns "$@"; }
 # ns per call between n1 and n2 calls of: "$@" (the loop's count appended)
 slope() {
     local n1=$1 n2=$2; shift 2

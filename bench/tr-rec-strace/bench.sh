@@ -14,25 +14,17 @@ set -u
 DD_BYTES=${1:-20000}
 TREE=${2:-/usr/share}
 REPS=${REPS:-3}
-BIN=${TR_BIN:-$(cd "$(dirname "$0")/../.." && pwd)/build/release/bin}
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+BIN=${TR_BIN:-$ROOT/build/release/bin}
 REC="$BIN/tr-rec-strace"
 command -v strace >/dev/null || { echo "bench: strace is not installed" >&2; exit 1; }
 [ -x "$REC" ] || { echo "bench: $REC not built (make)" >&2; exit 1; }
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-now() { date +%s%N; }
-# best wall time in seconds of REPS runs of "$@" (stdout/stderr discarded)
-best() {
-    local b=""
-    for _ in $(seq "$REPS"); do
-        local t0 t1
-        t0=$(now); "$@" >/dev/null 2>&1; t1=$(now)
-        local d=$((t1 - t0))
-        if [ -z "$b" ] || [ "$d" -lt "$b" ]; then b=$d; fi
-    done
-    awk -v n="$b" 'BEGIN { printf "%.3f", n / 1e9 }'
-}
+. "$ROOT/bench/best.sh"
+# best wall time in seconds of REPS runs of "$@"
+best() { awk -v n="$(best_ns "$@")" 'BEGIN { printf "%.3f", n / 1e9 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'; }
 size() { stat -c %s "$1" 2>/dev/null || echo 0; }
 
