@@ -136,8 +136,15 @@ int uprobe_add(struct uprobe_group *g, char kind, const char *event, const char 
         return -1;
     }
     g->n++;
+    char name[300];
+    snprintf(name, sizeof name, "%s/%s", g->name, event);
+    return uprobe_tracepoint_id(name, id, err, errlen);
+}
+
+int uprobe_tracepoint_id(const char *event, uint64_t *id, char *err, size_t errlen)
+{
     char path[512];
-    snprintf(path, sizeof path, "%s/events/%s/%s/id", uprobe_tracefs(), g->name, event);
+    snprintf(path, sizeof path, "%s/events/%s/id", uprobe_tracefs(), event);
     char *s = cli_read_file(path, NULL);
     if (!s) {
         snprintf(err, errlen, "%s: %s", path, strerror(errno));

@@ -75,6 +75,8 @@ void uprobe_group_init(struct uprobe_group *g, const char *prefix);
  * Its tracepoint id into *id. */
 int uprobe_add(struct uprobe_group *g, char kind, const char *event, const char *def, uint64_t *id,
                char *err, size_t errlen);
+/* The perf tracepoint id of tracefs event "SYSTEM/NAME" (a probe or any tracepoint). */
+int uprobe_tracepoint_id(const char *event, uint64_t *id, char *err, size_t errlen);
 /* Remove the group's probes, last first (the perf events on them must be closed). */
 void uprobe_group_destroy(struct uprobe_group *g);
 

@@ -61,8 +61,6 @@ void funcs_free(struct funcs *f);
 int probes_cleanup_stale(char *err, size_t errlen);
 int probes_create(struct funcs *f, size_t from, char *err, size_t errlen); /* f->v[from..] */
 void probes_remove(void);
-/* The id of a tracefs event ("raw_syscalls/sys_enter"). */
-int probes_event_id(const char *event, uint64_t *id, char *err, size_t errlen);
 
 /* Recording (record.c) */
 struct rec_opts {

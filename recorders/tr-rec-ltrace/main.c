@@ -174,8 +174,8 @@ int main(int argc, char **argv)
         cli_die(CLI_EXIT_FAIL, "%s", err);
     if (probes_create(&funcs, 0, err, sizeof err) < 0)
         cli_die(CLI_EXIT_FAIL, "%s", err);
-    if (o.syscalls && (probes_event_id("raw_syscalls/sys_enter", &o.sys_id[0], err, sizeof err) < 0 ||
-                       probes_event_id("raw_syscalls/sys_exit", &o.sys_id[1], err, sizeof err) < 0))
+    if (o.syscalls && (uprobe_tracepoint_id("raw_syscalls/sys_enter", &o.sys_id[0], err, sizeof err) < 0 ||
+                       uprobe_tracepoint_id("raw_syscalls/sys_exit", &o.sys_id[1], err, sizeof err) < 0))
         cli_die(CLI_EXIT_FAIL, "-S: %s", err);
 
     const char *shown;

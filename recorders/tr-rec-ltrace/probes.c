@@ -6,12 +6,10 @@
  * run removes (its pid no longer runs tr-rec-ltrace).  Nothing else in
  * uprobe_events is touched.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
 #include "ltrace.h"
 
 static struct uprobe_group group;
@@ -24,21 +22,6 @@ void probes_remove(void)
 int probes_cleanup_stale(char *err, size_t errlen)
 {
     return uprobe_cleanup_stale("tr_ltrace_", "tr-rec-ltrace", err, errlen);
-}
-
-int probes_event_id(const char *event, uint64_t *id, char *err, size_t errlen)
-{
-    char path[256];
-    snprintf(path, sizeof path, "%s/events/%s/id", uprobe_tracefs(), event);
-    size_t len;
-    char *s = cli_read_file(path, &len);
-    if (!s) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        return -1;
-    }
-    *id = strtoull(s, NULL, 10);
-    free(s);
-    return 0;
 }
 
 static const char *const regs[6] = {"%di", "%si", "%dx", "%cx", "%r8", "%r9"};
