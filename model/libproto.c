@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "libproto.h"
 
 /* The built-in prototypes, in the -F file's syntax. */
@@ -245,14 +246,8 @@ int libprotos_add_text(struct libprotos *t, const char *text, size_t len, unsign
         }
         if (r > 0)
             continue;
-        if (t->n == t->cap) {
-            size_t cap = t->cap ? t->cap * 2 : 16;
-            struct libproto *v = realloc(t->v, cap * sizeof *v);
-            if (!v)
-                return -1;
-            t->v = v;
-            t->cap = cap;
-        }
+        if (array_reserve(&t->v, &t->cap, t->n + 1, sizeof *t->v, 16) < 0)
+            return -1;
         t->v[t->n++] = p;
     }
     return 0;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "ltrace.h"
 
 struct rule { int neg; char *func, *lib; /* lib NULL: any library */ };
@@ -134,14 +135,8 @@ static int add_func(struct funcs *out, const char *name, const char *shown, cons
     for (size_t i = 0; i < out->n; i++)
         if (out->v[i].off == off && !strcmp(out->v[i].path, path))
             return 0;
-    if (out->n == out->cap) {
-        size_t cap = out->cap ? out->cap * 2 : 32;
-        struct func *nv = realloc(out->v, cap * sizeof *nv);
-        if (!nv)
-            return -1;
-        out->v = nv;
-        out->cap = cap;
-    }
+    if (array_reserve(&out->v, &out->cap, out->n + 1, sizeof *out->v, 32) < 0)
+        return -1;
     struct func *f = &out->v[out->n];
     memset(f, 0, sizeof *f);
     f->name = strdup(shown);
