@@ -427,14 +427,15 @@ static const sym_cfi_rule *rule_lookup(sym_session *s, sym_proc *p, uint64_t add
     return r;
 }
 
-/* The word at addr: from the sample's stack copy, else (rarely) as
- * cb_memory_read finds it.  0 when it cannot be read. */
-static inline int read_word(sym_session *s, uint64_t addr, uint64_t *val)
+/* The word at addr: from the sample's stack copy (copy, len: the copy
+ * of the stack from s->cur_sp), else (rarely) as cb_memory_read finds it.
+ * 0 when it cannot be read. */
+static inline int read_word(sym_session *s, const uint8_t *copy, uint64_t len, uint64_t addr,
+                            uint64_t *val)
 {
-    const tr_record *rec = s->cur_sample;
-    uint64_t off = addr - s->cur_sp, len = rec->u.sample.stack_copy_len;
+    uint64_t off = addr - s->cur_sp;
     if (off <= len && len - off >= sizeof *val) {
-        memcpy(val, rec->u.sample.stack_copy + off, sizeof *val);
+        memcpy(val, copy + off, sizeof *val);
         return 1;
     }
     Dwarf_Word w;
@@ -451,12 +452,14 @@ static int fast_unwind(sym_session *s, sym_proc *p, const tr_record *rec, uint64
     if (array_reserve(&s->addrs, &s->addrcap, MAX_UNWIND, sizeof *s->addrs, MAX_UNWIND) < 0 ||
         array_reserve(&s->adjust, &s->adjustcap, MAX_UNWIND, sizeof *s->adjust, MAX_UNWIND) < 0)
         return 1; /* no memory: no frames */
-    uint64_t rbp = 0, pc = ip;
+    uint64_t *addrs = s->addrs, rbp = 0, pc = ip, len = rec->u.sample.stack_copy_len;
+    uint8_t *adjust = s->adjust;
+    const uint8_t *copy = rec->u.sample.stack_copy;
     int rbp_ok = sample_reg(rec, X86_BP, &rbp) == 0, done = 1;
     size_t n = 0;
     for (int first = 1; pc != 0; first = 0) {
-        s->addrs[n] = pc;
-        s->adjust[n++] = (uint8_t)!first;
+        addrs[n] = pc;
+        adjust[n++] = (uint8_t)!first;
         if (n >= MAX_UNWIND)
             break;
         const sym_cfi_rule *r = rule_at(s, p, first ? pc : pc - 1);
@@ -470,10 +473,10 @@ static int fast_unwind(sym_session *s, sym_proc *p, const tr_record *rec, uint64
         if (r->ra == RULE_UNDEF || (r->cfa_reg == DW_X86_RBP && !rbp_ok))
             break;
         uint64_t cfa = (r->cfa_reg == DW_X86_RSP ? sp : rbp) + (uint64_t)r->cfa_off;
-        if (!read_word(s, cfa + (uint64_t)r->ra_off, &pc))
+        if (!read_word(s, copy, len, cfa + (uint64_t)r->ra_off, &pc))
             break;
         if (r->rbp == RULE_AT) /* a saved rbp that cannot be read is unknown */
-            rbp_ok = read_word(s, cfa + (uint64_t)r->rbp_off, &rbp);
+            rbp_ok = read_word(s, copy, len, cfa + (uint64_t)r->rbp_off, &rbp);
         else if (r->rbp == RULE_UNDEF)
             rbp_ok = 0;
         sp = cfa;
