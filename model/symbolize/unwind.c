@@ -380,7 +380,7 @@ static void compute_rule(sym_symfile *f, uint64_t vaddr, sym_cfi_rule *r)
 /* Per process, the rules of the addresses met last, by address: one probe
  * instead of a mapping search and a hash look-up (valid while the
  * process's mappings stay as they were). */
-#define RULE_SLOTS 512
+#define RULE_SLOT_BITS 11
 struct sym_rule_slot {
     uint64_t addr, gen; /* gen: maps_gen + 1 when filled */
     const sym_cfi_rule *rule;
@@ -391,15 +391,16 @@ static const sym_cfi_rule *rule_lookup(sym_session *s, sym_proc *p, uint64_t add
 /* The cached rule at addr of p, NULL when there is no module or no memory. */
 static const sym_cfi_rule *rule_at(sym_session *s, sym_proc *p, uint64_t addr)
 {
-    size_t h = (size_t)((addr * 0x9e3779b97f4a7c15ull) >> 55); /* 9 bits: RULE_SLOTS */
+    size_t h = (size_t)((addr * 0x9e3779b97f4a7c15ull) >> (64 - RULE_SLOT_BITS));
+    uint64_t gen = p->mp->maps_gen + 1;
     struct sym_rule_slot *slot = p->rules ? &p->rules[h] : NULL;
-    if (slot && slot->gen == p->mp->maps_gen + 1 && slot->addr == addr)
+    if (slot && slot->gen == gen && slot->addr == addr)
         return slot->rule;
     const sym_cfi_rule *r = rule_lookup(s, p, addr);
     if (r && !p->rules)
-        p->rules = calloc(RULE_SLOTS, sizeof *p->rules);
+        p->rules = calloc((size_t)1 << RULE_SLOT_BITS, sizeof *p->rules);
     if (r && p->rules)
-        p->rules[h] = (struct sym_rule_slot){ addr, p->mp->maps_gen + 1, r };
+        p->rules[h] = (struct sym_rule_slot){ addr, gen, r };
     return r;
 }
 
@@ -426,37 +427,62 @@ static const sym_cfi_rule *rule_lookup(sym_session *s, sym_proc *p, uint64_t add
     return r;
 }
 
+/* The word at addr: from the sample's stack copy (copy, len: the copy
+ * of the stack from s->cur_sp), else (rarely) as cb_memory_read finds it.
+ * 0 when it cannot be read. */
+static inline int read_word(sym_session *s, const uint8_t *copy, uint64_t len, uint64_t addr,
+                            uint64_t *val)
+{
+    uint64_t off = addr - s->cur_sp;
+    if (off <= len && len - off >= sizeof *val) {
+        memcpy(val, copy + off, sizeof *val);
+        return 1;
+    }
+    Dwarf_Word w;
+    if (!cb_memory_read(NULL, addr, &w, s))
+        return 0;
+    *val = w;
+    return 1;
+}
+
 /* Unwind with cached rules: 1 when done (s->addrs holds the frames), 0
  * when a frame needs libdwfl (the caller unwinds the sample again). */
 static int fast_unwind(sym_session *s, sym_proc *p, const tr_record *rec, uint64_t sp, uint64_t ip)
 {
-    uint64_t rbp = 0, pc = ip;
-    int rbp_ok = sample_reg(rec, X86_BP, &rbp) == 0;
+    if (array_reserve(&s->addrs, &s->addrcap, MAX_UNWIND, sizeof *s->addrs, MAX_UNWIND) < 0 ||
+        array_reserve(&s->adjust, &s->adjustcap, MAX_UNWIND, sizeof *s->adjust, MAX_UNWIND) < 0)
+        return 1; /* no memory: no frames */
+    uint64_t *addrs = s->addrs, rbp = 0, pc = ip, len = rec->u.sample.stack_copy_len;
+    uint8_t *adjust = s->adjust;
+    const uint8_t *copy = rec->u.sample.stack_copy;
+    int rbp_ok = sample_reg(rec, X86_BP, &rbp) == 0, done = 1;
+    size_t n = 0;
     for (int first = 1; pc != 0; first = 0) {
-        if (push_addr(s, pc, !first) < 0 || s->naddrs >= MAX_UNWIND)
-            return 1;
+        addrs[n] = pc;
+        adjust[n++] = (uint8_t)!first;
+        if (n >= MAX_UNWIND)
+            break;
         const sym_cfi_rule *r = rule_at(s, p, first ? pc : pc - 1);
-        if (!r || !r->usable)
-            return 0;
+        if (!r || !r->usable) {
+            done = 0;
+            break;
+        }
         /* where libdwfl cannot compute the return address (the CFA from an
          * unknown rbp, a return address beyond the stack copy) it ends the
          * chain there, as it does for an undefined one (_start) */
         if (r->ra == RULE_UNDEF || (r->cfa_reg == DW_X86_RBP && !rbp_ok))
-            return 1;
+            break;
         uint64_t cfa = (r->cfa_reg == DW_X86_RSP ? sp : rbp) + (uint64_t)r->cfa_off;
-        Dwarf_Word ra, v = 0;
-        if (!cb_memory_read(NULL, cfa + (uint64_t)r->ra_off, &ra, s))
-            return 1;
-        if (r->rbp == RULE_AT) { /* a saved rbp that cannot be read is unknown */
-            rbp_ok = cb_memory_read(NULL, cfa + (uint64_t)r->rbp_off, &v, s);
-            rbp = v;
-        } else if (r->rbp == RULE_UNDEF) {
+        if (!read_word(s, copy, len, cfa + (uint64_t)r->ra_off, &pc))
+            break;
+        if (r->rbp == RULE_AT) /* a saved rbp that cannot be read is unknown */
+            rbp_ok = read_word(s, copy, len, cfa + (uint64_t)r->rbp_off, &rbp);
+        else if (r->rbp == RULE_UNDEF)
             rbp_ok = 0;
-        }
         sp = cfa;
-        pc = ra;
     }
-    return 1;
+    s->naddrs = n;
+    return done;
 }
 
 size_t sym_unwind(sym_session *s, sym_proc *p, const tr_record *rec)

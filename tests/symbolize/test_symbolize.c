@@ -398,6 +398,92 @@ static void test_dwarf_unwind(void **state)
     self_sample_free(c.ss, c.n);
 }
 
+/* ---- the per-address cache of CFI rules: rows of one FDE ---- */
+
+#if defined(__x86_64__)
+/* uw_rows has four CFI rows in one FDE: at +0 the CFA is rsp+8, at +1
+ * (after push %rbp) rsp+16, at +4 (after mov %rsp,%rbp) rbp+16, at +6
+ * (after pop %rbp) rsp+8 again.  The uw_outer functions end a chain (the
+ * return address undefined, as at _start); never called. */
+__asm__(".text\n"
+        ".globl uw_rows\n.type uw_rows,@function\nuw_rows:\n.cfi_startproc\n"
+        "push %rbp\n.cfi_def_cfa_offset 16\n.cfi_offset rbp,-16\n"
+        "mov %rsp,%rbp\n.cfi_def_cfa_register rbp\n"
+        "nop\npop %rbp\n.cfi_def_cfa rsp,8\nret\n.cfi_endproc\n.size uw_rows,.-uw_rows\n"
+        ".globl uw_outer1\n.type uw_outer1,@function\nuw_outer1:\n.cfi_startproc\n"
+        ".cfi_undefined rip\nnop\nnop\nret\n.cfi_endproc\n.size uw_outer1,.-uw_outer1\n"
+        ".globl uw_outer2\n.type uw_outer2,@function\nuw_outer2:\n.cfi_startproc\n"
+        ".cfi_undefined rip\nnop\nnop\nret\n.cfi_endproc\n.size uw_outer2,.-uw_outer2\n"
+        ".globl uw_outer3\n.type uw_outer3,@function\nuw_outer3:\n.cfi_startproc\n"
+        ".cfi_undefined rip\nnop\nnop\nret\n.cfi_endproc\n.size uw_outer3,.-uw_outer3\n");
+void uw_rows(void), uw_outer1(void), uw_outer2(void), uw_outer3(void);
+
+/* Samples at each offset of uw_rows, in an order where a row's neighbour
+ * is always met first; the stack holds a return address into uw_outer1,
+ * uw_outer2, uw_outer3 at sp, sp+8 and sp+16, and rbp = sp+8, so that
+ * each row finds a different caller. */
+static const struct { unsigned off; const char *caller; } uw_row_samples[] = {
+    { 1, "uw_outer2" }, { 0, "uw_outer1" }, { 4, "uw_outer3" }, { 5, "uw_outer3" },
+    { 6, "uw_outer1" }, { 1, "uw_outer2" }, { 0, "uw_outer1" },
+};
+
+static int build_rows(tr_writer *w, void *arg)
+{
+    (void)arg;
+    if (begin(w) < 0)
+        return -1;
+    uint64_t sp = 0x7ffc12340000ull, stack[4] = { (uintptr_t)&uw_outer1 + 1,
+                                                  (uintptr_t)&uw_outer2 + 1,
+                                                  (uintptr_t)&uw_outer3 + 1, 0 };
+    for (size_t i = 0; i < sizeof uw_row_samples / sizeof uw_row_samples[0]; i++) {
+        self_sample ss = { .ip = (uintptr_t)&uw_rows + uw_row_samples[i].off,
+                           .regs_mask = 1u << 6 | 1u << 7 | 1u << 8, /* bp sp ip */
+                           .nregs = 3,
+                           .stack = (uint8_t *)stack,
+                           .stack_len = sizeof stack };
+        ss.regs[0] = sp + 8;
+        ss.regs[1] = sp;
+        ss.regs[2] = ss.ip;
+        uint32_t fl = 0;
+        if (add_sample(w, &ss.ip, &fl, 1, &ss) < 0)
+            return -1;
+    }
+    return 0;
+}
+#endif
+
+static void test_unwind_rule_rows(void **state)
+{
+    (void)state;
+#if defined(__x86_64__)
+    size_t len;
+    void *buf = self_trace(build_rows, NULL, &len);
+    assert_non_null(buf);
+    for (int fast = 1; fast >= 0; fast--) { /* the cached rules, then libdwfl alone */
+        sym_options o;
+        sym_options_init(&o);
+        o.fast_unwind = fast;
+        struct result r;
+        sym_session *s = resolve_all(buf, len, &o, 0, &r);
+        assert_int_equal(r.n, sizeof uw_row_samples / sizeof uw_row_samples[0]);
+        for (size_t i = 0; i < r.n; i++) {
+            assert_int_equal(r.s[i].n, 2);
+            assert_string_equal(r.s[i].f[0].func, "uw_rows");
+            assert_int_equal(r.s[i].f[0].offset, uw_row_samples[i].off);
+            assert_string_equal(r.s[i].f[1].func, uw_row_samples[i].caller);
+        }
+        sym_stats st;
+        sym_get_stats(s, &st);
+        assert_int_equal(st.unwound_fast, fast ? r.n : 0);
+        sym_free(s);
+        result_free(&r);
+    }
+    free(buf);
+#else
+    skip();
+#endif
+}
+
 /* Corrupt registers and stack copies: no crash, no hang, bounded output. */
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
 static uint64_t rnd(void)
@@ -1510,6 +1596,7 @@ int main(void)
         cmocka_unit_test(test_known_functions),
         cmocka_unit_test(test_code),
         cmocka_unit_test(test_dwarf_unwind),
+        cmocka_unit_test(test_unwind_rule_rows),
         cmocka_unit_test(test_corrupt_samples),
         cmocka_unit_test(test_kernel_and_jit),
         cmocka_unit_test(test_build_id_mismatch),
