@@ -70,7 +70,8 @@ typedef struct sym_symtable {
     sym_dem_new *added; size_t nadded, addcap, nnew; /* nnew: of added, not in the cache */
     char *addstr; size_t naddstr, addstrcap;    /* their mangled names */
     hashmap seen;                               /* hash -> 1 + index in added */
-    int from_cache; /* stats and tests: the table was mapped from the cache */
+    int from_cache;    /* the table was mapped from the cache (for tests) */
+    size_t dem_found;  /* names found demangled in the cache (for tests) */
 } sym_symtable;
 /* Build mod's table, or map it from CACHE_DIR/symbols/BUILD-ID when a
  * good one for the same table is there (cache_dir NULL: no cache).  0, or

@@ -576,6 +576,7 @@ const char *sym_symtable_demangle(sym_symtable *t, strpool *pool, const char *na
         return t->added[seen - 1].demangled;
     const dem_entry *e = dem_map(t) == 0 ? dem_find(t, hash, name) : NULL;
     const char *r = NULL;
+    t->dem_found += e != NULL;
     if (e && e->demangled != NO_DEM) {
         const char *d = (const char *)t->dem + sizeof(dem_hdr) + ((const dem_hdr *)t->dem)->n * sizeof(dem_entry) +
                         e->demangled;
