@@ -234,6 +234,8 @@ struct sym_symfile {
  * unless out of memory; check ->status). */
 sym_symfile *sym_symfile_get(sym_session *s, const char *path, const uint8_t *build_id,
                              size_t build_id_len);
+/* n bytes as 2n lowercase hex digits and a NUL. */
+void sym_hexstr(char *out, const uint8_t *b, size_t n);
 /* File vaddr of file offset off. */
 uint64_t sym_symfile_vaddr(const sym_symfile *f, uint64_t off);
 /* Resolve vaddr (already adjusted for return addresses) into a new entry. */

@@ -29,7 +29,7 @@
 
 #include "sym_int.h"
 
-static void hexstr(char *out, const uint8_t *b, size_t n)
+void sym_hexstr(char *out, const uint8_t *b, size_t n)
 {
     static const char hx[] = "0123456789abcdef";
     for (size_t i = 0; i < n; i++) {
@@ -93,7 +93,7 @@ static int try_file(sym_session *s, sym_symfile *f, const char *path, cand *c, c
         return 1;
     char have[129] = "none";
     if (c->bid_len > 0 && c->bid_len <= 64)
-        hexstr(have, c->bid, (size_t)c->bid_len);
+        sym_hexstr(have, c->bid, (size_t)c->bid_len);
     snprintf(why, whylen, "build-id mismatch: %s has %s", path, have);
     cand_close(c);
     return -1;
@@ -189,7 +189,7 @@ static int find_binary(sym_session *s, sym_symfile *f, cand *c, char *why, size_
     }
     if (f->build_id_len) {
         char hex[129];
-        hexstr(hex, f->build_id, f->build_id_len);
+        sym_hexstr(hex, f->build_id, f->build_id_len);
         static const char *const suffix[] = { "", ".debug" };
         for (const char *const *d = s->opt.debug_dirs; d && *d; d++)
             for (int k = 0; k < 2; k++) {
@@ -315,7 +315,7 @@ static int open_symfile(sym_session *s, sym_symfile *f)
         int mismatch = strncmp(why, "build-id mismatch", 17) == 0;
         f->status = mismatch ? TR_MOD_BUILD_ID_MISMATCH : TR_MOD_NOT_FOUND;
         char hex[129] = "";
-        hexstr(hex, f->build_id, f->build_id_len);
+        sym_hexstr(hex, f->build_id, f->build_id_len);
         char d[900];
         if (why[0])
             snprintf(d, sizeof d, "%s", why);
@@ -394,7 +394,7 @@ sym_symfile *sym_symfile_get(sym_session *s, const char *path, const uint8_t *bu
     if (build_id_len > 64)
         build_id_len = 64;
     char hex[129];
-    hexstr(hex, build_id, build_id_len);
+    sym_hexstr(hex, build_id, build_id_len);
     int klen = snprintf(key, sizeof key, "%s:%s", hex, path);
     if (klen < 0 || (size_t)klen >= sizeof key)
         klen = (int)sizeof key - 1;
