@@ -225,7 +225,7 @@ struct sym_symfile {
     /* symfile.c's look-up tables, built as addresses need them: the
      * symbol table (symtable.c), the symbol of each interval met, and
      * for each DIE on an address's scope path the ranges of its children */
-    sym_symtable tab; int tab_done, has_tab;
+    sym_symtable tab; int tab_done;
     hashmap interval_syms; /* interval index -> its symbol */
     hashmap child_index;   /* DIE offset -> the ranges of its children */
     uint64_t symtab_lookups, unit_walks; /* libdwfl symbol searches, unit indexes built */

@@ -561,17 +561,18 @@ static const interval_sym *symbol_of(sym_session *s, sym_symfile *f, uint64_t va
     const sym_symtable *t = &f->tab;
     if (!f->tab_done) {
         f->tab_done = 1;
-        f->has_tab = sym_symtable_open(&f->tab, f->mod, s->opt.cache_dir) == 0;
+        sym_symtable_open(&f->tab, f->mod, s->opt.cache_dir);
     }
+    const int has_tab = t->image != NULL; /* else libdwfl answers every address */
     /* the interval: the number of bounds <= vaddr (0 .. nbounds) */
-    size_t lo = f->has_tab ? count_le(t->bounds, t->nbounds, sizeof *t->bounds, vaddr) : 0;
-    interval_sym *is = f->has_tab ? hashmap_get(&f->interval_syms, lo, 0) : NULL;
+    size_t lo = has_tab ? count_le(t->bounds, t->nbounds, sizeof *t->bounds, vaddr) : 0;
+    interval_sym *is = has_tab ? hashmap_get(&f->interval_syms, lo, 0) : NULL;
     if (is)
         return is;
     GElf_Sym sym;
     GElf_Off off = 0;
-    const sym_rec *one = f->has_tab && lo ? held_by(t, t->bounds[lo - 1]) : NULL;
-    int none = !one && f->has_tab && nothing_holds(t, lo ? t->bounds[lo - 1] : 0);
+    const sym_rec *one = has_tab && lo ? held_by(t, t->bounds[lo - 1]) : NULL;
+    int none = !one && has_tab && nothing_holds(t, lo ? t->bounds[lo - 1] : 0);
     const char *n = one ? t->str + one->name : none ? NULL : dwfl_module_addrinfo(f->mod, vaddr, &off, &sym, NULL, NULL, NULL);
     if (one) {
         off = vaddr - one->start;
@@ -579,7 +580,7 @@ static const interval_sym *symbol_of(sym_session *s, sym_symfile *f, uint64_t va
     } else if (!none) {
         f->symtab_lookups++;
     }
-    is = f->has_tab ? malloc(sizeof *is) : tmp;
+    is = has_tab ? malloc(sizeof *is) : tmp;
     if (!is)
         return NULL;
     *is = (interval_sym){ n && *n ? intern_name(s, f, n) : NULL, vaddr - off, sym.st_size };
