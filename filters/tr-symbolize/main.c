@@ -23,7 +23,7 @@ static const struct cli_opt opts[] = {
     {0, "no-unwind", NULL, "do not DWARF-unwind samples with stack copies", OPT_NO_UNWIND, NULL},
     {0, "no-debuginfod", NULL, "never ask debuginfod servers (DEBUGINFOD_URLS)", OPT_NO_DEBUGINFOD, NULL},
     {0, "no-running-kernel", NULL, "never use this machine's /proc/kallsyms", OPT_NO_KERNEL, NULL},
-    {0, "cache-dir", "DIR", "keep inflated debug info under DIR (default ~/.cache/tr)", OPT_CACHE_DIR, "dir"},
+    {0, "cache-dir", "DIR", "keep inflated debug info and symbol tables under DIR (default ~/.cache/tr)", OPT_CACHE_DIR, "dir"},
     {0, "no-cache", NULL, "neither read nor write the cache", OPT_NO_CACHE, NULL},
     {0, "symbols", NULL, "also write a SYMBOL record for every function seen", OPT_SYMBOLS, NULL},
     {0, "keep-stack-copy", NULL, "keep the registers and stack copies of samples", OPT_KEEP, NULL},

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -70,6 +71,22 @@ int sym_cache_open(const char *dir, const char *sub, const char *name)
     if (entry_path(path, sizeof path, dir, sub, name) < 0)
         return -1;
     return open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); /* a FIFO there must not block */
+}
+
+const void *sym_cache_map(const char *dir, const char *sub, const char *name, size_t *len)
+{
+    struct stat st;
+    int fd = sym_cache_open(dir, sub, name);
+    if (fd < 0)
+        return NULL;
+    void *p = MAP_FAILED;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && (uint64_t)st.st_size <= SIZE_MAX)
+        p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    close(fd);
+    if (p == MAP_FAILED)
+        return NULL;
+    *len = (size_t)st.st_size;
+    return p;
 }
 
 void sym_cache_write(const char *dir, const char *sub, const char *name, const void *data,

@@ -45,6 +45,48 @@ sym_tab *sym_tab_perfmap(strpool *p, const char *text, size_t len);
 const sym_tab_entry *sym_tab_find(const sym_tab *t, uint64_t addr);
 void sym_tab_free(sym_tab *t);
 
+/* ---- symtable.c: a module's symbol table, sorted, built or mapped from the cache ---- */
+/* A sized symbol libdwfl may choose (32 bytes: the cache file's record). */
+typedef struct sym_rec {
+    uint64_t start, end, maxend; /* maxend: the largest end up to this one */
+    uint32_t name;               /* offset in the table's strings */
+    uint32_t order;              /* libdwfl's index (its search order) << 2 | rank of its binding */
+} sym_rec;
+#define SYM_REC_INDEX(r) ((r)->order >> 2)
+#define SYM_REC_RANK(r) ((r)->order & 3) /* libdwfl's preference: 3 global, 2 weak, 1 local, 0 other */
+typedef struct sym_dem_new sym_dem_new;
+/* Between two consecutive bounds (of a symbol or an allocated section)
+ * every address has the same symbol. */
+typedef struct sym_symtable {
+    const uint64_t *bounds; size_t nbounds;     /* sorted, unique */
+    const sym_rec *sized; size_t nsized;        /* by start */
+    const uint64_t *sizeless; size_t nsizeless; /* starts of the sizeless symbols, sorted */
+    const char *str; size_t nstr;               /* names (nstr > 0, str[nstr - 1] == 0) */
+    int first_global;  /* libdwfl's index of the first symbol of its global pass (0: one pass) */
+    const void *image; size_t len; int mapped;  /* all of the above: malloc'd or the cache's */
+    /* the demangled forms of names: the cache's (mapped when first needed) and this run's */
+    const char *cache_dir; char key[129];       /* key: hex build-id, "" when none */
+    const void *dem; size_t dem_len; int dem_tried;
+    sym_dem_new *added; size_t nadded, addcap, nnew; /* nnew: of added, not in the cache */
+    char *addstr; size_t naddstr, addstrcap;    /* their mangled names */
+    hashmap seen;                               /* hash -> 1 + index in added */
+    int from_cache;    /* the table was mapped from the cache (for tests) */
+    size_t dem_found;  /* names found demangled in the cache (for tests) */
+} sym_symtable;
+/* Build mod's table, or map it from CACHE_DIR/symbols/BUILD-ID when a
+ * good one for the same table is there (cache_dir NULL: no cache).  0, or
+ * -1 when it could not be built. */
+int sym_symtable_open(sym_symtable *t, Dwfl_Module *mod, const char *cache_dir);
+/* The demangled form of name (NUL-terminated, len bytes), interned in
+ * pool, from the cache when it is there; NULL: keep it as it is. */
+const char *sym_symtable_demangle(sym_symtable *t, strpool *pool, const char *name, size_t len);
+/* Free the table, first writing the demangled names this run added to
+ * the cache. */
+void sym_symtable_free(sym_symtable *t);
+/* Sort n elements of size bytes by the uint64_t each begins with, stably.
+ * 0, or -1 when out of memory. */
+int sym_sort_by_key(void *base, size_t n, size_t size);
+
 /* ---- session.c ---- */
 typedef struct sym_symfile sym_symfile;
 typedef struct sym_proc sym_proc;
@@ -180,14 +222,10 @@ struct sym_symfile {
     Dwarf_CFI *eh_cfi;         /* .eh_frame of the module, for the fast unwinder */
     Dwarf_Addr eh_bias;
     int eh_tried;
-    /* symfile.c's look-up tables, built as addresses need them: the sorted
-     * boundaries of the symbols and sections (between two of them every
-     * address has the same symbol), the symbol of each interval met, and
+    /* symfile.c's look-up tables, built as addresses need them: the
+     * symbol table (symtable.c), the symbol of each interval met, and
      * for each DIE on an address's scope path the ranges of its children */
-    uint64_t *bounds; size_t nbounds; int bounds_done;
-    struct sym_rec *sized; size_t nsized; /* sized symbols by start, for the common case */
-    int first_global; /* libdwfl's index of the first symbol of its global pass (0: one pass) */
-    uint64_t *sizeless; size_t nsizeless; /* starts of the sizeless ones, sorted */
+    sym_symtable tab; int tab_done;
     hashmap interval_syms; /* interval index -> its symbol */
     hashmap child_index;   /* DIE offset -> the ranges of its children */
     uint64_t symtab_lookups, unit_walks; /* libdwfl symbol searches, unit indexes built */
@@ -196,6 +234,8 @@ struct sym_symfile {
  * unless out of memory; check ->status). */
 sym_symfile *sym_symfile_get(sym_session *s, const char *path, const uint8_t *build_id,
                              size_t build_id_len);
+/* n bytes as 2n lowercase hex digits and a NUL. */
+void sym_hexstr(char *out, const uint8_t *b, size_t n);
 /* File vaddr of file offset off. */
 uint64_t sym_symfile_vaddr(const sym_symfile *f, uint64_t off);
 /* Resolve vaddr (already adjusted for return addresses) into a new entry. */
@@ -221,6 +261,9 @@ void sym_dwpart_free(sym_dwpart *p);
 /* ---- cache.c: files of the on-disk cache (sym_options.cache_dir) ---- */
 /* DIR/SUB/NAME opened for reading: an fd or -1. */
 int sym_cache_open(const char *dir, const char *sub, const char *name);
+/* DIR/SUB/NAME mapped read-only (a regular file, not empty): its bytes
+ * and *len, or NULL.  munmap when done. */
+const void *sym_cache_map(const char *dir, const char *sub, const char *name, size_t *len);
 /* Write DIR/SUB/NAME whole or not at all (creating DIR/SUB 0700 as needed),
  * through a temporary file renamed over it.  Failures are silent. */
 void sym_cache_write(const char *dir, const char *sub, const char *name, const void *data,

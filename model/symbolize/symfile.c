@@ -29,7 +29,7 @@
 
 #include "sym_int.h"
 
-static void hexstr(char *out, const uint8_t *b, size_t n)
+void sym_hexstr(char *out, const uint8_t *b, size_t n)
 {
     static const char hx[] = "0123456789abcdef";
     for (size_t i = 0; i < n; i++) {
@@ -93,7 +93,7 @@ static int try_file(sym_session *s, sym_symfile *f, const char *path, cand *c, c
         return 1;
     char have[129] = "none";
     if (c->bid_len > 0 && c->bid_len <= 64)
-        hexstr(have, c->bid, (size_t)c->bid_len);
+        sym_hexstr(have, c->bid, (size_t)c->bid_len);
     snprintf(why, whylen, "build-id mismatch: %s has %s", path, have);
     cand_close(c);
     return -1;
@@ -189,7 +189,7 @@ static int find_binary(sym_session *s, sym_symfile *f, cand *c, char *why, size_
     }
     if (f->build_id_len) {
         char hex[129];
-        hexstr(hex, f->build_id, f->build_id_len);
+        sym_hexstr(hex, f->build_id, f->build_id_len);
         static const char *const suffix[] = { "", ".debug" };
         for (const char *const *d = s->opt.debug_dirs; d && *d; d++)
             for (int k = 0; k < 2; k++) {
@@ -315,7 +315,7 @@ static int open_symfile(sym_session *s, sym_symfile *f)
         int mismatch = strncmp(why, "build-id mismatch", 17) == 0;
         f->status = mismatch ? TR_MOD_BUILD_ID_MISMATCH : TR_MOD_NOT_FOUND;
         char hex[129] = "";
-        hexstr(hex, f->build_id, f->build_id_len);
+        sym_hexstr(hex, f->build_id, f->build_id_len);
         char d[900];
         if (why[0])
             snprintf(d, sizeof d, "%s", why);
@@ -394,7 +394,7 @@ sym_symfile *sym_symfile_get(sym_session *s, const char *path, const uint8_t *bu
     if (build_id_len > 64)
         build_id_len = 64;
     char hex[129];
-    hexstr(hex, build_id, build_id_len);
+    sym_hexstr(hex, build_id, build_id_len);
     int klen = snprintf(key, sizeof key, "%s:%s", hex, path);
     if (klen < 0 || (size_t)klen >= sizeof key)
         klen = (int)sizeof key - 1;
@@ -434,9 +434,7 @@ void sym_symfile_free(sym_symfile *f)
     if (!f)
         return;
     sym_dwpart_free(f->part);
-    free(f->bounds);
-    free(f->sized);
-    free(f->sizeless);
+    sym_symtable_free(&f->tab);
     size_t i = 0;
     hashmap_slot *sl;
     while ((sl = hashmap_next(&f->interval_syms, &i)) != NULL)
@@ -460,83 +458,18 @@ void sym_symfile_free(sym_symfile *f)
  * 10,000 symbols costs ~100 us per address).  Its choice depends only on
  * how the address compares with the symbols' starts and ends and with the
  * sections' bounds, so between two consecutive such bounds every address
- * gets the same symbol: the bounds are sorted once per module, and the
- * symbol is found once per interval met.  Where sized symbols hold the
+ * gets the same symbol: the bounds are sorted once per binary (and kept
+ * in the cache, symtable.c), and the symbol is found once per interval
+ * met.  Where sized symbols hold the
  * interval, libdwfl's answer is the one its search would keep (held_by),
  * unless a sizeless symbol could win; where nothing holds it and no
  * sizeless symbol lies below, there is no symbol; only the other intervals
  * ask libdwfl. */
 
-struct sym_rec {
-    uint64_t start, end, maxend; /* maxend: the largest end up to this one */
-    const char *name;            /* in the module's string table */
-    uint32_t index;              /* in libdwfl's table: its search order */
-    uint8_t bind;
-};
-
 typedef struct interval_sym {
     const char *name; /* interned (demangled unless told), NULL: none */
     uint64_t start, size;
 } interval_sym;
-
-/* Sort n elements of size bytes by the uint64_t each begins with (a
- * stable radix sort: qsort's calls of a comparison were a tenth of a run
- * on a debug file's 30,000 symbols).  0, or -1 when out of memory. */
-static int sort_by_key(void *base, size_t n, size_t size)
-{
-    uint8_t *a = base, *b = malloc(n * size + 1);
-    if (!b)
-        return -1;
-    if (n < 64) { /* insertion sort, b holding the element moved */
-        for (size_t i = 1; i < n; i++) {
-            uint64_t k, kj;
-            memcpy(&k, a + i * size, sizeof k);
-            memcpy(b, a + i * size, size);
-            size_t j = i;
-            for (; j > 0 && (memcpy(&kj, a + (j - 1) * size, sizeof kj), kj > k); j--)
-                memcpy(a + j * size, a + (j - 1) * size, size);
-            memcpy(a + j * size, b, size);
-        }
-        free(b);
-        return 0;
-    }
-    /* the bytes of the keys that differ somewhere: only those are sorted by */
-    uint64_t k0, k, differ = 0;
-    memcpy(&k0, a, sizeof k0);
-    for (size_t i = 1; i < n; i++) {
-        memcpy(&k, a + i * size, sizeof k);
-        differ |= k ^ k0;
-    }
-    /* digits of 11 bits for large tables (a library's 21-bit addresses in
-     * two passes instead of three), of 8 for the others */
-    const unsigned bits = n >= 4096 ? 11 : 8;
-    const uint64_t mask = ((uint64_t)1 << bits) - 1;
-    size_t count[(1u << 11) + 1];
-    for (unsigned shift = 0; shift < 64; shift += bits) {
-        if (!((differ >> shift) & mask))
-            continue;
-        memset(count, 0, (mask + 2) * sizeof *count);
-        for (size_t i = 0; i < n; i++) {
-            memcpy(&k, a + i * size, sizeof k);
-            count[((k >> shift) & mask) + 1]++;
-        }
-        for (size_t d = 0; d <= mask; d++)
-            count[d + 1] += count[d];
-        for (size_t i = 0; i < n; i++) {
-            memcpy(&k, a + i * size, sizeof k);
-            memcpy(b + count[(k >> shift) & mask]++ * size, a + i * size, size);
-        }
-        uint8_t *t = a;
-        a = b;
-        b = t;
-    }
-    if (a != base) { /* an odd number of passes: the result is in the buffer */
-        memcpy(base, a, n * size);
-        b = a;
-    }
-    free(b);
-    return 0;
-}
 
 /* How many of the n elements (size bytes each, sorted by the uint64_t
  * each begins with) have a key <= x. */
@@ -555,90 +488,7 @@ static size_t count_le(const void *base, size_t n, size_t size, uint64_t x)
     return lo;
 }
 
-static int bounds_add(sym_symfile *f, size_t *cap, uint64_t v)
-{
-    if (array_reserve(&f->bounds, cap, f->nbounds + 1, sizeof *f->bounds, 1024) < 0)
-        return -1;
-    f->bounds[f->nbounds++] = v;
-    return 0;
-}
-
-/* 0, or -1 when the bounds could not be built (then libdwfl is asked
- * for every address, as before). */
-static int build_bounds(sym_symfile *f)
-{
-    size_t cap = 0, scap = 0, lcap = 0;
-    int n = dwfl_module_getsymtab(f->mod);
-    f->bounds_done = 1;
-    f->first_global = dwfl_module_getsymtab_first_global(f->mod);
-    if (f->first_global < 0)
-        goto fail;
-    for (int i = 0; i < n; i++) {
-        GElf_Sym sym;
-        GElf_Addr addr;
-        const char *name = dwfl_module_getsym_info(f->mod, i, &sym, &addr, NULL, NULL, NULL);
-        if (!name)
-            continue;
-        if (bounds_add(f, &cap, addr) < 0 || (sym.st_size && bounds_add(f, &cap, addr + sym.st_size) < 0))
-            goto fail;
-        /* the symbols libdwfl may choose (counted generously: a doubt asks libdwfl) */
-        int type = GELF_ST_TYPE(sym.st_info);
-        if (sym.st_name == 0 || sym.st_shndx == SHN_UNDEF || type == STT_SECTION || type == STT_FILE)
-            continue;
-        if (sym.st_size) {
-            if (array_reserve(&f->sized, &scap, f->nsized + 1, sizeof *f->sized, 1024) < 0)
-                goto fail;
-            f->sized[f->nsized++] = (struct sym_rec){ addr, addr + sym.st_size, 0, name, (uint32_t)i,
-                                                      (uint8_t)GELF_ST_BIND(sym.st_info) };
-        } else {
-            if (array_reserve(&f->sizeless, &lcap, f->nsizeless + 1, sizeof *f->sizeless, 256) < 0)
-                goto fail;
-            f->sizeless[f->nsizeless++] = addr;
-        }
-    }
-    if (sort_by_key(f->sized, f->nsized, sizeof *f->sized) < 0)
-        goto fail;
-    for (size_t i = 0; i < f->nsized; i++)
-        f->sized[i].maxend = i && f->sized[i - 1].maxend > f->sized[i].end ? f->sized[i - 1].maxend
-                                                                          : f->sized[i].end;
-    if (sort_by_key(f->sizeless, f->nsizeless, sizeof *f->sizeless) < 0)
-        goto fail;
-    GElf_Addr bias;
-    Elf *elf = dwfl_module_getelf(f->mod, &bias);
-    Elf_Scn *scn = NULL;
-    while (elf && (scn = elf_nextscn(elf, scn)) != NULL) {
-        GElf_Shdr sh;
-        if (gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_ALLOC) &&
-            (bounds_add(f, &cap, sh.sh_addr + bias) < 0 ||
-             bounds_add(f, &cap, sh.sh_addr + bias + sh.sh_size) < 0))
-            goto fail;
-    }
-    if (sort_by_key(f->bounds, f->nbounds, sizeof *f->bounds) < 0)
-        goto fail;
-    size_t w = 0;
-    for (size_t i = 0; i < f->nbounds; i++)
-        if (w == 0 || f->bounds[w - 1] != f->bounds[i])
-            f->bounds[w++] = f->bounds[i];
-    f->nbounds = w;
-    return 0;
-fail:
-    free(f->bounds);
-    free(f->sized);
-    free(f->sizeless);
-    f->bounds = NULL;
-    f->sized = NULL;
-    f->sizeless = NULL;
-    f->nbounds = f->nsized = f->nsizeless = 0;
-    return -1;
-}
-
-static const char *intern_name(sym_session *s, const char *name);
-
-/* libdwfl's preference of a symbol's binding. */
-static int binding_rank(uint8_t bind)
-{
-    return bind == STB_GLOBAL ? 3 : bind == STB_WEAK ? 2 : bind == STB_LOCAL ? 1 : 0;
-}
+static const char *intern_name(sym_session *s, sym_symfile *f, const char *name);
 
 #define MAX_HOLDERS 16
 
@@ -650,41 +500,42 @@ static int binding_rank(uint8_t bind)
  * kept when it starts later or binds more strongly, or, starting at the
  * same place, is shorter and binds at least as strongly.  Once a sized
  * symbol is kept, sizeless ones no longer count. */
-static const struct sym_rec *held_by(const sym_symfile *f, uint64_t lo)
+static const sym_rec *held_by(const sym_symtable *t, uint64_t lo)
 {
-    const struct sym_rec *h[MAX_HOLDERS];
-    size_t nh = 0, a = count_le(f->sized, f->nsized, sizeof *f->sized, lo);
+    const sym_rec *h[MAX_HOLDERS];
+    size_t nh = 0, a = count_le(t->sized, t->nsized, sizeof *t->sized, lo);
     int globals = 0;
-    for (size_t i = a; i-- > 0 && f->sized[i].maxend > lo;) {
-        if (f->sized[i].end <= lo)
+    for (size_t i = a; i-- > 0 && t->sized[i].maxend > lo;) {
+        if (t->sized[i].end <= lo)
             continue;
         if (nh == MAX_HOLDERS)
             return NULL;
-        const struct sym_rec *r = &f->sized[i];
+        const sym_rec *r = &t->sized[i];
         size_t j = nh++; /* kept in table order */
-        for (; j > 0 && h[j - 1]->index > r->index; j--)
+        for (; j > 0 && SYM_REC_INDEX(h[j - 1]) > SYM_REC_INDEX(r); j--)
             h[j] = h[j - 1];
         h[j] = r;
-        globals += (int)r->index >= f->first_global;
+        globals += SYM_REC_INDEX(r) >= (uint32_t)t->first_global;
     }
     if (!nh)
         return NULL;
     if (!globals) { /* the locals are searched unless a sizeless symbol starts right here */
-        size_t k = count_le(f->sizeless, f->nsizeless, sizeof *f->sizeless, lo);
-        if (k && f->sizeless[k - 1] == lo)
+        size_t k = count_le(t->sizeless, t->nsizeless, sizeof *t->sizeless, lo);
+        if (k && t->sizeless[k - 1] == lo)
             return NULL;
     }
-    const struct sym_rec *kept = NULL;
+    const sym_rec *kept = NULL;
     for (size_t i = 0; i < nh; i++) {
-        const struct sym_rec *r = h[i];
-        if (globals && (int)r->index < f->first_global)
+        const sym_rec *r = h[i];
+        if (globals && SYM_REC_INDEX(r) < (uint32_t)t->first_global)
             continue; /* the local pass does not happen */
-        if (!kept || kept->start < r->start || binding_rank(kept->bind) < binding_rank(r->bind) ||
+        if (!kept || kept->start < r->start || SYM_REC_RANK(kept) < SYM_REC_RANK(r) ||
             (kept->start == r->start && kept->end - kept->start > r->end - r->start &&
-             binding_rank(kept->bind) <= binding_rank(r->bind)))
+             SYM_REC_RANK(kept) <= SYM_REC_RANK(r)))
             kept = r;
     }
-    return kept;
+    /* a name out of the strings (a damaged cache file): ask libdwfl */
+    return kept && kept->name < t->nstr ? kept : NULL;
 }
 
 /* Does no symbol hold the interval starting at lo, and no sizeless one
@@ -693,42 +544,46 @@ static const struct sym_rec *held_by(const sym_symfile *f, uint64_t lo)
  * end of every sized one starting before the address: in the gaps of a
  * stripped program (cc1) nothing is there, and past a function holding a
  * label the label is out of the running. */
-static int nothing_holds(const sym_symfile *f, uint64_t lo)
+static int nothing_holds(const sym_symtable *t, uint64_t lo)
 {
-    size_t a = count_le(f->sized, f->nsized, sizeof *f->sized, lo);
-    for (size_t i = a; i-- > 0 && f->sized[i].maxend > lo;)
-        if (f->sized[i].end > lo)
+    size_t a = count_le(t->sized, t->nsized, sizeof *t->sized, lo);
+    for (size_t i = a; i-- > 0 && t->sized[i].maxend > lo;)
+        if (t->sized[i].end > lo)
             return 0;
-    size_t k = count_le(f->sizeless, f->nsizeless, sizeof *f->sizeless, lo);
-    return !k || (a && f->sizeless[k - 1] < f->sized[a - 1].maxend);
+    size_t k = count_le(t->sizeless, t->nsizeless, sizeof *t->sizeless, lo);
+    return !k || (a && t->sizeless[k - 1] < t->sized[a - 1].maxend);
 }
 
 /* The symbol of vaddr's interval (name NULL: none), NULL when out of memory. */
 static const interval_sym *symbol_of(sym_session *s, sym_symfile *f, uint64_t vaddr,
                                      interval_sym *tmp)
 {
-    if (!f->bounds_done)
-        build_bounds(f);
+    const sym_symtable *t = &f->tab;
+    if (!f->tab_done) {
+        f->tab_done = 1;
+        sym_symtable_open(&f->tab, f->mod, s->opt.cache_dir);
+    }
+    const int has_tab = t->image != NULL; /* else libdwfl answers every address */
     /* the interval: the number of bounds <= vaddr (0 .. nbounds) */
-    size_t lo = count_le(f->bounds, f->nbounds, sizeof *f->bounds, vaddr);
-    interval_sym *is = f->bounds ? hashmap_get(&f->interval_syms, lo, 0) : NULL;
+    size_t lo = has_tab ? count_le(t->bounds, t->nbounds, sizeof *t->bounds, vaddr) : 0;
+    interval_sym *is = has_tab ? hashmap_get(&f->interval_syms, lo, 0) : NULL;
     if (is)
         return is;
     GElf_Sym sym;
     GElf_Off off = 0;
-    const struct sym_rec *one = f->bounds && lo ? held_by(f, f->bounds[lo - 1]) : NULL;
-    int none = !one && f->bounds && nothing_holds(f, lo ? f->bounds[lo - 1] : 0);
-    const char *n = one ? one->name : none ? NULL : dwfl_module_addrinfo(f->mod, vaddr, &off, &sym, NULL, NULL, NULL);
+    const sym_rec *one = has_tab && lo ? held_by(t, t->bounds[lo - 1]) : NULL;
+    int none = !one && has_tab && nothing_holds(t, lo ? t->bounds[lo - 1] : 0);
+    const char *n = one ? t->str + one->name : none ? NULL : dwfl_module_addrinfo(f->mod, vaddr, &off, &sym, NULL, NULL, NULL);
     if (one) {
         off = vaddr - one->start;
         sym.st_size = one->end - one->start;
     } else if (!none) {
         f->symtab_lookups++;
     }
-    is = f->bounds ? malloc(sizeof *is) : tmp;
+    is = has_tab ? malloc(sizeof *is) : tmp;
     if (!is)
         return NULL;
-    *is = (interval_sym){ n && *n ? intern_name(s, n) : NULL, vaddr - off, sym.st_size };
+    *is = (interval_sym){ n && *n ? intern_name(s, f, n) : NULL, vaddr - off, sym.st_size };
     if (!n || !*n)
         is->start = is->size = 0;
     if (is != tmp && hashmap_put(&f->interval_syms, lo, 0, is) < 0) {
@@ -819,7 +674,7 @@ static child_index *children_of(sym_symfile *f, Dwarf_Die *die)
             order++;
         } while (dwarf_siblingof(&child, &child) == 0);
     }
-    if (sort_by_key(e, n, sizeof *e) < 0) { /* stable: by lo, then in the DIEs' order */
+    if (sym_sort_by_key(e, n, sizeof *e) < 0) { /* stable: by lo, then in the DIEs' order */
         free(e);
         return NULL;
     }
@@ -914,7 +769,7 @@ typedef struct chain {
 
 /* The name to show: without a symbol version ("@@GLIBC_2.34"), demangled
  * unless told not to. */
-static const char *intern_name(sym_session *s, const char *name)
+static const char *intern_name(sym_session *s, sym_symfile *f, const char *name)
 {
     if (!name || !*name)
         return NULL;
@@ -925,12 +780,9 @@ static const char *intern_name(sym_session *s, const char *name)
         if (len < sizeof tmp) {
             memcpy(tmp, name, len);
             tmp[len] = '\0';
-            char *d = sym_demangle(tmp);
-            if (d) {
-                const char *r = strpool_intern(&s->strings, d, strlen(d));
-                free(d);
-                return r;
-            }
+            const char *d = sym_symtable_demangle(&f->tab, &s->strings, tmp, len);
+            if (d)
+                return d;
         }
     }
     return strpool_intern(&s->strings, name, len);
@@ -1018,7 +870,7 @@ sym_entry *sym_symfile_resolve(sym_session *s, sym_symfile *f, uint64_t vaddr)
         sym_frame *fr = &c.f[c.n++];
         memset(fr, 0, sizeof *fr);
         fr->flags = TR_FRAME_SYMBOLIZED | TR_FRAME_INLINE;
-        fr->func = intern_name(s, die_name(&scopes[i]));
+        fr->func = intern_name(s, f, die_name(&scopes[i]));
         if (!fr->func) {
             fr->func = s->s_unknown;
             fr->flags |= SYM_UNKNOWN;
@@ -1027,7 +879,7 @@ sym_entry *sym_symfile_resolve(sym_session *s, sym_symfile *f, uint64_t vaddr)
         fr->offset = e && vaddr - bias >= e ? vaddr - bias - e : 0;
     }
     if (!outer_name && i < nscopes && dwarf_tag(&scopes[i]) == DW_TAG_subprogram) {
-        outer_name = intern_name(s, die_name(&scopes[i]));
+        outer_name = intern_name(s, f, die_name(&scopes[i]));
         uint64_t e = die_entry(&scopes[i]);
         outer_off = e && vaddr - bias >= e ? vaddr - bias - e : 0;
     }

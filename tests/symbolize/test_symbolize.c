@@ -1590,6 +1590,233 @@ static void test_library_symbols_match_libdwfl(void **state)
     match_libdwfl(path, 2);
 }
 
+/* ---- the symbol-table cache (symtable.c) ---- */
+
+/* The outer frame (function+offset) of every sized function's start and
+ * middle and of a sweep of the text of the program at path, as text, with
+ * the cache in cache (NULL: none); *from_cache: was the table mapped. */
+static char *sweep_symbols(const char *path, const char *cache, int *from_cache)
+{
+    sym_options o;
+    sym_options_init(&o);
+    o.demangle = 0;
+    o.cache_dir = cache;
+    sym_session *s = sym_new(&o);
+    assert_non_null(s);
+    sym_symfile *f = sym_symfile_get(s, path, NULL, 0);
+    assert_non_null(f);
+    assert_int_equal(f->status, TR_MOD_RESOLVED);
+    size_t cap = 1 << 16, len = 0;
+    char *out = malloc(cap);
+    assert_non_null(out);
+    GElf_Addr bias;
+    Elf *elf = dwfl_module_getelf(f->mod, &bias);
+    Elf_Scn *scn = NULL;
+    uint64_t lo = 0, hi = 0;
+    size_t shstr;
+    assert_int_equal(elf_getshdrstrndx(elf, &shstr), 0);
+    while ((scn = elf_nextscn(elf, scn)) != NULL) {
+        GElf_Shdr sh;
+        if (gelf_getshdr(scn, &sh) && strcmp(elf_strptr(elf, shstr, sh.sh_name), ".text") == 0) {
+            lo = sh.sh_addr;
+            hi = sh.sh_addr + sh.sh_size;
+        }
+    }
+    assert_true(hi > lo);
+    for (uint64_t a = lo; a < hi; a += 13) {
+        sym_entry *e = sym_symfile_resolve(s, f, a);
+        assert_non_null(e);
+        const sym_frame *fr = &e->f[e->n - 1];
+        if (cap - len < 300)
+            assert_non_null(out = realloc(out, cap *= 2));
+        len += (size_t)snprintf(out + len, cap - len, "%llx %s+%llx\n", (unsigned long long)a,
+                                (fr->flags & SYM_UNKNOWN) ? "?" : fr->func, (unsigned long long)fr->offset);
+        free(e);
+    }
+    *from_cache = f->tab.from_cache;
+    sym_free(s);
+    return out;
+}
+
+/* The build-id of the ELF file at path, in hex, and where its bytes are. */
+static void file_build_id(const char *path, char *hex, off_t *at)
+{
+    int fd = open(path, O_RDONLY);
+    assert_true(fd >= 0);
+    Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+    assert_non_null(elf);
+    const void *bid;
+    ssize_t n = dwelf_elf_gnu_build_id(elf, &bid);
+    assert_true(n > 0);
+    for (ssize_t i = 0; i < n; i++)
+        sprintf(hex + 2 * i, "%02x", ((const unsigned char *)bid)[i]);
+    size_t size;
+    const char *raw = elf_rawfile(elf, &size), *p = memmem(raw, size, bid, (size_t)n);
+    assert_non_null(p);
+    *at = p - raw;
+    elf_end(elf);
+    close(fd);
+}
+
+static void copy_file(const char *from, const char *to)
+{
+    char cmd[8400];
+    snprintf(cmd, sizeof cmd, "cp '%s' '%s'", from, to);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* A run builds the table and writes it; the next maps it and resolves the
+ * same; a file that is damaged, short, empty, garbage or another
+ * binary's is not used but rebuilt (the same answers) and replaced; the
+ * binary stripped under the same build-id, and one with another build-id,
+ * get tables of their own. */
+static void test_symbol_cache(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/tr-symcache-XXXXXX", prog[64], cache[64], entry[256], good[64], cmd[600];
+    assert_non_null(mkdtemp(dir));
+    snprintf(prog, sizeof prog, "%s/prog", dir);
+    snprintf(cache, sizeof cache, "%s/cache", dir);
+    snprintf(good, sizeof good, "%s/good", dir);
+    copy_file(exe_path(), prog);
+    char hex[129];
+    off_t bid_at;
+    file_build_id(prog, hex, &bid_at);
+    snprintf(entry, sizeof entry, "%s/symbols/%s", cache, hex);
+
+    int fc;
+    char *ref = sweep_symbols(prog, NULL, &fc);
+    assert_false(fc);
+    assert_int_equal(access(entry, F_OK), -1); /* no cache: nothing written */
+    char *out = sweep_symbols(prog, cache, &fc);
+    assert_false(fc);
+    assert_string_equal(out, ref);
+    free(out);
+    assert_int_equal(access(entry, F_OK), 0);
+    copy_file(entry, good);
+    out = sweep_symbols(prog, cache, &fc);
+    assert_true(fc); /* warm: mapped */
+    assert_string_equal(out, ref);
+    free(out);
+
+    struct stat st;
+    assert_int_equal(stat(good, &st), 0);
+    const char *damage[] = {
+        "printf '\\001' | dd of=%s bs=1 seek=%lld conv=notrunc status=none", /* a byte of the arrays */
+        "printf '\\377' | dd of=%s bs=1 seek=12 conv=notrunc status=none",   /* the header's length of the build-id */
+        "truncate -s %2$lld %1$s",                                            /* short */
+        ": > %s",                                                              /* empty */
+        "head -c %2$lld /dev/zero | tr '\\0' x > %1$s",                        /* garbage */
+    };
+    for (size_t k = 0; k < sizeof damage / sizeof *damage; k++) {
+        copy_file(good, entry);
+        snprintf(cmd, sizeof cmd, damage[k], entry, (long long)st.st_size / 2);
+        assert_int_equal(system(cmd), 0);
+        out = sweep_symbols(prog, cache, &fc);
+        assert_false(fc); /* not used, */
+        assert_string_equal(out, ref); /* the same answers */
+        free(out);
+        snprintf(cmd, sizeof cmd, "cmp -s %s %s", entry, good);
+        assert_int_equal(system(cmd), 0); /* and replaced by a good one */
+    }
+
+    /* stripped under the same build-id: another table (as without the cache) */
+    snprintf(cmd, sizeof cmd, "objcopy --strip-all %s", prog);
+    assert_int_equal(system(cmd), 0);
+    char *sref = sweep_symbols(prog, NULL, &fc);
+    assert_string_not_equal(sref, ref);
+    out = sweep_symbols(prog, cache, &fc);
+    assert_false(fc);
+    assert_string_equal(out, sref);
+    free(out);
+    out = sweep_symbols(prog, cache, &fc);
+    assert_true(fc);
+    assert_string_equal(out, sref);
+    free(out);
+
+    /* another build-id: a table of its own beside the first */
+    copy_file(exe_path(), prog);
+    int fd = open(prog, O_RDWR);
+    assert_true(fd >= 0);
+    unsigned char b;
+    assert_int_equal(pread(fd, &b, 1, bid_at), 1);
+    b ^= 0xff;
+    assert_int_equal(pwrite(fd, &b, 1, bid_at), 1);
+    close(fd);
+    char hex2[129];
+    file_build_id(prog, hex2, &bid_at);
+    assert_string_not_equal(hex, hex2);
+    out = sweep_symbols(prog, cache, &fc);
+    assert_false(fc);
+    assert_string_equal(out, ref);
+    free(out);
+    snprintf(entry, sizeof entry, "%s/symbols/%s", cache, hex2);
+    assert_int_equal(access(entry, F_OK), 0);
+    out = sweep_symbols(prog, cache, &fc);
+    assert_true(fc);
+    free(out);
+
+    free(ref);
+    free(sref);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* Demangled names kept in the cache: a later table finds them there; a
+ * damaged file is not used (the names demangled again) and replaced. */
+static void test_demangle_cache(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/tr-demcache-XXXXXX", entry[128], good[128], cmd[400];
+    assert_non_null(mkdtemp(dir));
+    snprintf(entry, sizeof entry, "%s/symbols/00ff.dem", dir);
+    snprintf(good, sizeof good, "%s/good", dir);
+    static const char *const names[][2] = {
+        { "_ZN3foo3barEi", "foo::bar(int)" },
+        { "_ZN4core3fmt5write17h0123456789abcdefE", "core::fmt::write" },
+        { "_Z", NULL }, /* not a name: kept as it is, and that kept too */
+    };
+    const size_t n = sizeof names / sizeof *names;
+    /* run: look every name up (twice) with a fresh table; how many were in the cache */
+    size_t found[6];
+    for (int run = 0; run < 6; run++) {
+        if (run == 3 || run == 4) {
+            snprintf(cmd, sizeof cmd, run == 3 ? "printf x | dd of=%s bs=1 seek=70 conv=notrunc status=none"
+                                               : "truncate -s 60 %s", entry);
+            assert_int_equal(system(cmd), 0);
+        }
+        sym_symtable t;
+        memset(&t, 0, sizeof t);
+        t.cache_dir = dir;
+        strcpy(t.key, "00ff");
+        strpool pool;
+        memset(&pool, 0, sizeof pool);
+        for (int twice = 0; twice < 2; twice++)
+            for (size_t i = 0; i < n; i++) {
+                const char *d = sym_symtable_demangle(&t, &pool, names[i][0], strlen(names[i][0]));
+                if (names[i][1])
+                    assert_string_equal(d, names[i][1]);
+                else
+                    assert_null(d);
+            }
+        found[run] = t.dem_found;
+        sym_symtable_free(&t);
+        strpool_free(&pool);
+        if (run == 0)
+            copy_file(entry, good);
+        snprintf(cmd, sizeof cmd, "cmp -s %s %s", entry, good);
+        assert_int_equal(system(cmd), 0); /* the file: good, rewritten only when damaged */
+    }
+    assert_int_equal(found[0], 0);
+    assert_int_equal(found[1], n); /* each name once: the second time from this run's */
+    assert_int_equal(found[2], n);
+    assert_int_equal(found[3], 0);
+    assert_int_equal(found[4], 0);
+    assert_int_equal(found[5], n);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1609,6 +1836,8 @@ int main(void)
         cmocka_unit_test(test_symbols_match_libdwfl),
         cmocka_unit_test(test_stripped_symbols_match_libdwfl),
         cmocka_unit_test(test_library_symbols_match_libdwfl),
+        cmocka_unit_test(test_symbol_cache),
+        cmocka_unit_test(test_demangle_cache),
         cmocka_unit_test_setup_teardown(test_dwarf_cache, dwcache_setup, dwcache_teardown),
         cmocka_unit_test_setup_teardown(test_dwarf_cache_damaged, dwcache_setup, dwcache_teardown),
         cmocka_unit_test(test_checksum_sums),
