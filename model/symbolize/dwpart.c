@@ -1,29 +1,37 @@
 /*
  * dwpart.c - the DWARF of a separate debug file whose sections are
- * compressed (as Debian's -dbg packages ship them), inflated only as far
- * as the addresses looked up need.
+ * compressed (as Debian's -dbg packages ship them), inflated once, off
+ * the main thread.
  *
  * libdw inflates every compressed debug section of a file when it opens
  * it: for libc's debug file that is about 10 MB, some 50 ms, even when the
  * samples touch one function of it.  Inline frames need only the unit
- * (CU) that holds the address, found through .debug_aranges.  So here
- * .debug_info is inflated as a stream up to the end of the last unit
- * needed (at least doubling each time, so a view is rebuilt O(log n)
- * times), and libdw is given an ELF image made in memory that holds that
- * prefix and the small sections units refer into (abbreviations,
- * strings, ranges, addresses); the unit of an address is the one our own
- * table from .debug_aranges names.
- * Location lists and line tables are left out: inline frames need
- * neither (with --lines the whole file is loaded by libdw as before).
+ * (CU) that holds the address, found through .debug_aranges, with the
+ * abbreviations and the small sections units refer into (strings,
+ * ranges, addresses); location lists and line tables are left out (with
+ * --lines the whole file is loaded by libdw as before).  libdw is given
+ * an ELF image made in memory that holds those; the unit of an address is
+ * the one our own table from .debug_aranges names.
  *
- * Where libdeflate is installed (loaded at run time), whole sections and
- * prefixes past a quarter of a section are inflated with it at once: it is
- * about three times as fast as zlib, but it does not stream.
+ * The first address that needs the file starts .debug_info inflating
+ * whole on a thread of its own, straight into the image, while the
+ * calling thread inflates the other sections into it, then waits
+ * (whole_view): the sampled units lie all over a library (libc's first is
+ * 60% into its .debug_info, most runs reach its last 5%), so inflating to
+ * the end costs hardly more than to the last of them.  Otherwise (the
+ * thread failed, or a cache entry holds a prefix of the units and an
+ * address lies beyond it) .debug_info is inflated here as a stream up to
+ * the end of the unit needed (at least doubling each time, so a view is
+ * rebuilt O(log n) times).  Where libdeflate is installed (loaded at run
+ * time), whole sections and prefixes past a quarter of a section are
+ * inflated with it at once: it is about three times as fast as zlib, but
+ * it does not stream.
  *
  * The views are cached on disk (sym_options.cache_dir), as perf's
- * ~/.debug and debuginfod's client cache keep files: each view built is
- * also written to CACHE_DIR/dwarf/BUILD-ID.debug (the last one, when the
- * session ends): the same ELF image,
+ * ~/.debug and debuginfod's client cache keep files, in
+ * CACHE_DIR/dwarf/BUILD-ID.debug: the whole view, written by its thread
+ * once it has handed the image over, or else the last view built, when
+ * the session ends.  The same ELF image,
  * which also holds that address -> unit table (".tr_aranges"),
  * checksums of .debug_info (".tr_sums") and a header (".tr_cache")
  * naming the build-id and the inflated size of .debug_info.  A later run
@@ -694,13 +702,8 @@ static void *whole_thread(void *arg)
     return NULL;
 }
 
-/* The view of all of .debug_info, made once: libc's 5.8 MB inflate in
- * about the time its abbreviations and strings take, on a thread of
- * their own, and the cache entry is written there too, off the main
- * thread.  Sampled units are spread all over a library (inflating is
- * the same work up to the last of them as to the end), and an entry
- * that holds every unit is never inflated or written again.  0, or -1
- * (then views are grown as far as needed on this thread). */
+/* The view of all of .debug_info (see the top): 0, or -1 (then views
+ * are grown as far as needed on this thread). */
 static int whole_view(sym_dwpart *p)
 {
     struct whole *w = &p->whole;
