@@ -13,10 +13,10 @@
  * an ELF image made in memory that holds those; the unit of an address is
  * the one our own table from .debug_aranges names.
  *
- * The first address that needs the file starts .debug_info inflating
- * whole on a thread of its own, straight into the image, while the
- * calling thread inflates the other sections into it, then waits
- * (whole_view): the sampled units lie all over a library (libc's first is
+ * Opening the file (for an address to resolve) starts .debug_info
+ * inflating whole on a thread of its own, straight into the image; the
+ * first address that needs a unit inflates the other sections into it,
+ * then waits for the thread (whole_start, whole_finish): the sampled units lie all over a library (libc's first is
  * 60% into its .debug_info, most runs reach its last 5%), so inflating to
  * the end costs hardly more than to the last of them.  Otherwise (the
  * thread failed, or a cache entry holds a prefix of the units and an
@@ -211,7 +211,7 @@ struct sym_dwpart {
     size_t checked;
     size_t image_size;
     int unsaved;   /* image was built here: written to the cache when done */
-    /* the whole view, made once beside the main thread (whole_view) */
+    /* the whole view, made once beside the main thread (whole_start) */
     struct whole {
         int tried, started;
         pthread_t tid;
@@ -221,7 +221,8 @@ struct sym_dwpart {
         int state; /* the thread's: 1 img is ready, -1 failed */
         uint8_t *img;
         size_t size, off[NKEPT + 6]; /* where its sections are */
-        raw_sec info;
+        raw_sec info, abbrev, kept[NKEPT];
+        size_t nkept;
     } whole;
 };
 
@@ -702,43 +703,57 @@ static void *whole_thread(void *arg)
     return NULL;
 }
 
-/* The view of all of .debug_info (see the top): 0, or -1 (then views
- * are grown as far as needed on this thread). */
-static int whole_view(sym_dwpart *p)
+/* Start making the view of all of .debug_info (see the top): its
+ * thread inflates .debug_info into the image laid out here. */
+static void whole_start(sym_dwpart *p)
 {
     struct whole *w = &p->whole;
-    raw_sec abbrev, kept[NKEPT];
     view_sec sec[NKEPT + 5];
-    size_t ns, nk = 0;
+    size_t ns;
     w->tried = 1;
     if (section_raw(p->info_scn, &w->info) < 0 || w->info.size != p->info_total ||
-        section_raw(p->abbrev_scn, &abbrev) < 0)
-        return -1;
-    ns = view_head(p, sec, NULL, p->info_total, NULL, abbrev.size);
+        section_raw(p->abbrev_scn, &w->abbrev) < 0)
+        return;
+    ns = view_head(p, sec, NULL, p->info_total, NULL, w->abbrev.size);
     for (size_t i = 0; i < NKEPT; i++) {
         if (!p->kept_scn[i])
             continue;
-        if (section_raw(p->kept_scn[i], &kept[nk]) < 0)
-            return -1;
-        sec[ns++] = (view_sec){ kept_names[i], NULL, kept[nk++].size };
+        if (section_raw(p->kept_scn[i], &w->kept[w->nkept]) < 0)
+            return;
+        sec[ns++] = (view_sec){ kept_names[i], NULL, w->kept[w->nkept++].size };
     }
     if (!(w->img = elf_image(p, sec, ns, &w->size, w->off)))
-        return -1;
+        return;
     pthread_mutex_init(&w->mu, NULL);
     pthread_cond_init(&w->cv, NULL);
-    if (pthread_create(&w->tid, NULL, whole_thread, p) != 0) {
+    if (pthread_create(&w->tid, NULL, whole_thread, p) == 0)
+        w->started = 1;
+    else {
         pthread_mutex_destroy(&w->mu);
         pthread_cond_destroy(&w->cv);
-        return -1;
     }
-    w->started = 1;
-    /* this thread's part, beside it */
-    int ok = section_copy(&abbrev, w->img + w->off[3]) == 0;
-    for (size_t k = 0; k < nk && ok; k++)
-        ok = section_copy(&kept[k], w->img + w->off[5 + k]) == 0;
+}
+
+/* Hand the thread this thread's part of the view (ok: 1, or -1 failed). */
+static void whole_parts(struct whole *w, int ok)
+{
     pthread_mutex_lock(&w->mu);
-    w->parts = ok ? 1 : -1;
+    w->parts = ok;
     pthread_cond_signal(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+}
+
+/* This thread's part of the whole view (the other sections), then the
+ * view once the thread has inflated .debug_info: 0, or -1 (then views are
+ * grown as far as needed on this thread). */
+static int whole_finish(sym_dwpart *p)
+{
+    struct whole *w = &p->whole;
+    int ok = section_copy(&w->abbrev, w->img + w->off[3]) == 0;
+    for (size_t k = 0; k < w->nkept && ok; k++)
+        ok = section_copy(&w->kept[k], w->img + w->off[5 + k]) == 0;
+    whole_parts(w, ok ? 1 : -1);
+    pthread_mutex_lock(&w->mu);
     while (!w->state)
         pthread_cond_wait(&w->cv, &w->mu);
     ok = w->state > 0;
@@ -986,6 +1001,9 @@ sym_dwpart *sym_dwpart_open(const char *path, const sym_symfile *f, const char *
     free(a);
     if (rc < 0)
         goto fail;
+    /* no entry: an address of the file is being resolved, and its symbol
+     * is looked up before its unit is needed */
+    whole_start(p);
     return p;
 fail:
     sym_dwpart_free(p);
@@ -996,7 +1014,9 @@ fail:
  * and build a view of it: 0 or -1. */
 static int grow_view(sym_dwpart *p, uint64_t cu)
 {
-    if (!p->whole.tried && whole_view(p) == 0)
+    if (!p->whole.tried)
+        whole_start(p);
+    if (p->whole.started && !p->whole.parts && whole_finish(p) == 0)
         return 0;
     if (cold_init(p) < 0)
         return -1;
@@ -1039,6 +1059,8 @@ void sym_dwpart_free(sym_dwpart *p)
     if (!p)
         return;
     if (p->whole.started) {
+        if (!p->whole.parts) /* never needed */
+            whole_parts(&p->whole, -1);
         pthread_join(p->whole.tid, NULL);
         pthread_mutex_destroy(&p->whole.mu);
         pthread_cond_destroy(&p->whole.cv);
