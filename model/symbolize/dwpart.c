@@ -1,29 +1,37 @@
 /*
  * dwpart.c - the DWARF of a separate debug file whose sections are
- * compressed (as Debian's -dbg packages ship them), inflated only as far
- * as the addresses looked up need.
+ * compressed (as Debian's -dbg packages ship them), inflated once, off
+ * the main thread.
  *
  * libdw inflates every compressed debug section of a file when it opens
  * it: for libc's debug file that is about 10 MB, some 50 ms, even when the
  * samples touch one function of it.  Inline frames need only the unit
- * (CU) that holds the address, found through .debug_aranges.  So here
- * .debug_info is inflated as a stream up to the end of the last unit
- * needed (at least doubling each time, so a view is rebuilt O(log n)
- * times), and libdw is given an ELF image made in memory that holds that
- * prefix and the small sections units refer into (abbreviations,
- * strings, ranges, addresses); the unit of an address is the one our own
- * table from .debug_aranges names.
- * Location lists and line tables are left out: inline frames need
- * neither (with --lines the whole file is loaded by libdw as before).
+ * (CU) that holds the address, found through .debug_aranges, with the
+ * abbreviations and the small sections units refer into (strings,
+ * ranges, addresses); location lists and line tables are left out (with
+ * --lines the whole file is loaded by libdw as before).  libdw is given
+ * an ELF image made in memory that holds those; the unit of an address is
+ * the one our own table from .debug_aranges names.
  *
- * Where libdeflate is installed (loaded at run time), whole sections and
- * prefixes past a quarter of a section are inflated with it at once: it is
- * about three times as fast as zlib, but it does not stream.
+ * Opening the file (for an address to resolve) starts .debug_info
+ * inflating whole on a thread of its own, straight into the image; the
+ * first address that needs a unit inflates the other sections into it,
+ * then waits for the thread (whole_start, whole_finish): the sampled units lie all over a library (libc's first is
+ * 60% into its .debug_info, most runs reach its last 5%), so inflating to
+ * the end costs hardly more than to the last of them.  Otherwise (the
+ * thread failed, or a cache entry holds a prefix of the units and an
+ * address lies beyond it) .debug_info is inflated here as a stream up to
+ * the end of the unit needed (at least doubling each time, so a view is
+ * rebuilt O(log n) times).  Where libdeflate is installed (loaded at run
+ * time), whole sections and prefixes past a quarter of a section are
+ * inflated with it at once: it is about three times as fast as zlib, but
+ * it does not stream.
  *
  * The views are cached on disk (sym_options.cache_dir), as perf's
- * ~/.debug and debuginfod's client cache keep files: each view built is
- * also written to CACHE_DIR/dwarf/BUILD-ID.debug (the last one, when the
- * session ends): the same ELF image,
+ * ~/.debug and debuginfod's client cache keep files, in
+ * CACHE_DIR/dwarf/BUILD-ID.debug: the whole view, written by its thread
+ * once it has handed the image over, or else the last view built, when
+ * the session ends.  The same ELF image,
  * which also holds that address -> unit table (".tr_aranges"),
  * checksums of .debug_info (".tr_sums") and a header (".tr_cache")
  * naming the build-id and the inflated size of .debug_info.  A later run
@@ -44,6 +52,7 @@
 #include <endian.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -67,34 +76,48 @@ typedef struct arange {
 } arange;
 
 /* libdeflate's zlib decompression, loaded at run time (no build
- * dependency): 0 when in[0..inlen) inflated to exactly out[0..outlen). */
+ * dependency), once for all threads. */
+typedef void *(*deflate_alloc_fn)(void);
+typedef int (*deflate_zlib_fn)(void *, const void *, size_t, void *, size_t, size_t *);
+typedef void (*deflate_free_fn)(void *);
+static deflate_alloc_fn deflate_alloc;
+static deflate_zlib_fn deflate_zlib;
+static deflate_free_fn deflate_free;
+
+static void load_libdeflate(void)
+{
+    void *h = dlopen("libdeflate.so.0", RTLD_LAZY | RTLD_LOCAL);
+    if (h) {
+        deflate_alloc = (deflate_alloc_fn)(uintptr_t)dlsym(h, "libdeflate_alloc_decompressor");
+        deflate_zlib = (deflate_zlib_fn)(uintptr_t)dlsym(h, "libdeflate_zlib_decompress");
+        deflate_free = (deflate_free_fn)(uintptr_t)dlsym(h, "libdeflate_free_decompressor");
+    }
+}
+
+/* 0 when in[0..inlen) inflated to exactly out[0..outlen) with libdeflate. */
 static int inflate_whole_fast(const void *in, size_t inlen, void *out, size_t outlen)
 {
-    typedef void *(*alloc_fn)(void);
-    typedef int (*zlib_fn)(void *, const void *, size_t, void *, size_t, size_t *);
-    typedef void (*free_fn)(void *);
-    static int tried;
-    static alloc_fn alloc;
-    static zlib_fn zdec;
-    static free_fn dfree;
-    if (!tried) {
-        tried = 1;
-        void *h = dlopen("libdeflate.so.0", RTLD_LAZY | RTLD_LOCAL);
-        if (h) {
-            alloc = (alloc_fn)(uintptr_t)dlsym(h, "libdeflate_alloc_decompressor");
-            zdec = (zlib_fn)(uintptr_t)dlsym(h, "libdeflate_zlib_decompress");
-            dfree = (free_fn)(uintptr_t)dlsym(h, "libdeflate_free_decompressor");
-        }
-    }
-    if (!alloc || !zdec || !dfree)
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, load_libdeflate);
+    if (!deflate_alloc || !deflate_zlib || !deflate_free)
         return -1;
-    void *d = alloc();
+    void *d = deflate_alloc();
     if (!d)
         return -1;
     size_t got = 0;
-    int rc = zdec(d, in, inlen, out, outlen, &got); /* 0: LIBDEFLATE_SUCCESS */
-    dfree(d);
+    int rc = deflate_zlib(d, in, inlen, out, outlen, &got); /* 0: LIBDEFLATE_SUCCESS */
+    deflate_free(d);
     return rc == 0 && got == outlen ? 0 : -1;
+}
+
+/* The zlib stream in[0..inlen) inflated to exactly out[0..outlen), with
+ * libdeflate or else zlib: 0 or -1. */
+static int inflate_whole(const void *in, size_t inlen, void *out, size_t outlen)
+{
+    uLongf got = (uLongf)outlen;
+    if (inflate_whole_fast(in, inlen, out, outlen) == 0)
+        return 0;
+    return uncompress(out, &got, in, (uLong)inlen) == Z_OK && got == outlen ? 0 : -1;
 }
 
 /* A compressed section inflated as far as asked. */
@@ -148,6 +171,13 @@ static size_t nchunks(size_t size)
     return (size + CHUNK - 1) / CHUNK;
 }
 
+/* A section as the file holds it: its bytes, zlib-compressed or not. */
+typedef struct raw_sec {
+    const uint8_t *z; /* the zlib stream, or the bytes themselves */
+    size_t zlen, size; /* size: inflated */
+    int compressed;
+} raw_sec;
+
 struct sym_dwpart {
     int fd;
     Elf *elf;
@@ -181,41 +211,65 @@ struct sym_dwpart {
     size_t checked;
     size_t image_size;
     int unsaved;   /* image was built here: written to the cache when done */
+    /* the whole view, made once beside the main thread (whole_start) */
+    struct whole {
+        int tried, started;
+        pthread_t tid;
+        pthread_mutex_t mu;
+        pthread_cond_t cv;
+        int parts; /* the main thread's sections are in img: 1, or -1 failed */
+        int state; /* the thread's: 1 img is ready, -1 failed */
+        uint8_t *img;
+        size_t size, off[NKEPT + 6]; /* where its sections are */
+        raw_sec info, abbrev, kept[NKEPT];
+        size_t nkept;
+    } whole;
 };
 
-/* A section's bytes, inflated when compressed (zlib only): malloc'd. */
-static uint8_t *section_bytes(Elf_Scn *scn, const GElf_Shdr *sh, size_t *len)
+static int section_raw(Elf_Scn *scn, raw_sec *r)
 {
-    Elf_Data *d = elf_rawdata(scn, NULL);
-    if (!d || !d->d_buf || sh->sh_type == SHT_NOBITS)
-        return NULL;
-    if (!(sh->sh_flags & SHF_COMPRESSED)) {
-        uint8_t *b = malloc(d->d_size ? d->d_size : 1);
-        if (b)
-            memcpy(b, d->d_buf, d->d_size);
-        *len = d->d_size;
-        return b;
-    }
+    GElf_Shdr sh;
+    Elf_Data *d = gelf_getshdr(scn, &sh) ? elf_rawdata(scn, NULL) : NULL;
     Elf64_Chdr ch;
+    if (!d || !d->d_buf || sh.sh_type == SHT_NOBITS)
+        return -1;
+    r->compressed = (sh.sh_flags & SHF_COMPRESSED) != 0;
+    r->z = d->d_buf;
+    r->zlen = r->size = d->d_size;
+    if (!r->compressed)
+        return 0;
     if (d->d_size < sizeof ch)
-        return NULL;
+        return -1;
     memcpy(&ch, d->d_buf, sizeof ch);
     if (ch.ch_type != ELFCOMPRESS_ZLIB || ch.ch_size > (1ull << 32))
+        return -1;
+    r->z += sizeof ch;
+    r->zlen -= sizeof ch;
+    r->size = ch.ch_size;
+    return 0;
+}
+
+/* r's bytes into out (r->size bytes): 0 or -1. */
+static int section_copy(const raw_sec *r, uint8_t *out)
+{
+    if (r->compressed)
+        return inflate_whole(r->z, r->zlen, out, r->size);
+    memcpy(out, r->z, r->size);
+    return 0;
+}
+
+/* A section's bytes, inflated when compressed (zlib only): malloc'd. */
+static uint8_t *section_bytes(Elf_Scn *scn, size_t *len)
+{
+    raw_sec r;
+    if (section_raw(scn, &r) < 0)
         return NULL;
-    uint8_t *b = malloc(ch.ch_size ? ch.ch_size : 1);
-    uLongf out = (uLongf)ch.ch_size;
-    if (!b)
-        return NULL;
-    if (inflate_whole_fast((const uint8_t *)d->d_buf + sizeof ch, d->d_size - sizeof ch, b, ch.ch_size) == 0) {
-        *len = ch.ch_size;
-        return b;
-    }
-    if (uncompress(b, &out, (const Bytef *)d->d_buf + sizeof ch, (uLong)(d->d_size - sizeof ch)) != Z_OK ||
-        out != ch.ch_size) {
+    uint8_t *b = malloc(r.size ? r.size : 1);
+    if (b && section_copy(&r, b) < 0) {
         free(b);
         return NULL;
     }
-    *len = out;
+    *len = r.size;
     return b;
 }
 
@@ -300,30 +354,21 @@ static const arange *find_arange(const sym_dwpart *p, uint64_t addr)
     return NULL;
 }
 
-static int zsec_open(zsec *z, Elf_Scn *scn, const GElf_Shdr *sh)
+static int zsec_open(zsec *z, Elf_Scn *scn)
 {
-    Elf_Data *d = elf_rawdata(scn, NULL);
-    Elf64_Chdr ch;
-    if (!d || !d->d_buf || sh->sh_type == SHT_NOBITS)
+    raw_sec r;
+    if (section_raw(scn, &r) < 0 || !(z->buf = malloc(r.size ? r.size : 1)))
         return -1;
-    if (!(sh->sh_flags & SHF_COMPRESSED)) { /* stored as it is: all there */
-        if (!(z->buf = malloc(d->d_size ? d->d_size : 1)))
-            return -1;
-        memcpy(z->buf, d->d_buf, d->d_size);
-        z->len = z->total = d->d_size;
+    z->total = r.size;
+    if (!r.compressed) { /* stored as it is: all there */
+        memcpy(z->buf, r.z, r.size);
+        z->len = r.size;
         z->end = 1;
         return 0;
     }
-    if (d->d_size < sizeof ch)
-        return -1;
-    memcpy(&ch, d->d_buf, sizeof ch);
-    if (ch.ch_type != ELFCOMPRESS_ZLIB || ch.ch_size > (1ull << 32) ||
-        !(z->buf = malloc(ch.ch_size ? ch.ch_size : 1)))
-        return -1;
-    tr_advise_huge(z->buf, ch.ch_size); /* libc's 5.8 MB: 3 faults instead of 1,400 */
-    z->total = ch.ch_size;
-    z->zin = (const uint8_t *)d->d_buf + sizeof ch;
-    z->zin_len = d->d_size - sizeof ch;
+    tr_advise_huge(z->buf, r.size); /* libc's 5.8 MB: 3 faults instead of 1,400 */
+    z->zin = r.z;
+    z->zin_len = r.zlen;
     /* raw deflate after the 2-byte zlib header: the Adler-32 of the whole
      * stream cannot be checked on a prefix anyway (libdeflate checks it) */
     if (z->zin_len < 2 || (z->zin[0] & 0x0f) != Z_DEFLATED || (z->zin[1] & 0x20) /* FDICT */)
@@ -545,7 +590,7 @@ static uint8_t *elf_image(const sym_dwpart *p, const view_sec *sec, size_t ns, s
     memcpy(img, &eh, sizeof eh);
     Elf64_Shdr *sh = (Elf64_Shdr *)(img + shoff);
     for (size_t i = 0; i < ns; i++) {
-        if (sec[i].size)
+        if (sec[i].size && sec[i].data) /* none: filled in later */
             memcpy(img + data_off[i], sec[i].data, sec[i].size);
         sh[i + 1] = (Elf64_Shdr){ .sh_name = (Elf64_Word)name_off[i], .sh_type = SHT_PROGBITS,
                                   .sh_offset = data_off[i], .sh_size = sec[i].size,
@@ -558,18 +603,24 @@ static uint8_t *elf_image(const sym_dwpart *p, const view_sec *sec, size_t ns, s
     return img;
 }
 
-/* The view libdw reads: the .debug_info prefix of whole units, the
- * abbreviations they use, the kept sections, and for the cache the
- * checksums, the address -> unit table and the header.  Written to the
- * cache too. */
-static int build_view(sym_dwpart *p)
+/* The first sections of a view (its kept sections follow): the header
+ * and the checksums are filled in by seal_view, NULL data later. */
+static size_t view_head(const sym_dwpart *p, view_sec *sec, const void *info, size_t covers,
+                        const void *abbrev, size_t abbrev_len)
 {
-    size_t nsums = nchunks(p->complete);
-    uint64_t *sums = calloc(nsums ? nsums : 1, sizeof *sums);
-    if (!sums)
-        return -1;
-    for (size_t i = 0; i < nsums && p->cache_dir; i++)
-        sums[i] = chunk_checksum(p->info.buf, p->complete, i);
+    sec[0] = (view_sec){ ".tr_cache", NULL, sizeof(cache_hdr) };
+    sec[1] = (view_sec){ ".debug_info", info, covers };
+    sec[2] = (view_sec){ ".tr_sums", NULL, nchunks(covers) * 8 };
+    sec[3] = (view_sec){ ".debug_abbrev", abbrev, abbrev_len };
+    sec[4] = (view_sec){ ".tr_aranges", p->ar, p->nar * sizeof *p->ar };
+    return 5;
+}
+
+/* Write the checksums and the header of a view image (total bytes, its
+ * sections at off as view_head lays them out), for the cache. */
+static void seal_view(const sym_dwpart *p, uint8_t *img, size_t total, const size_t *off,
+                      size_t covers)
+{
     cache_hdr h;
     memset(&h, 0, sizeof h);
     memcpy(h.magic, CACHE_MAGIC, sizeof h.magic);
@@ -577,36 +628,138 @@ static int build_view(sym_dwpart *p)
     h.build_id_len = (uint32_t)p->build_id_len;
     memcpy(h.build_id, p->build_id, p->build_id_len);
     h.info_total = p->info_total;
-    h.covers = p->complete;
-    view_sec sec[NKEPT + 5];
-    size_t ns = 0, total, data_off[NKEPT + 6];
-    sec[ns++] = (view_sec){ ".tr_cache", &h, sizeof h };
-    sec[ns++] = (view_sec){ ".debug_info", p->info.buf, p->complete };
-    sec[ns++] = (view_sec){ ".tr_sums", sums, nsums * sizeof *sums };
-    sec[ns++] = (view_sec){ ".debug_abbrev", p->abbrev.buf, p->abbrev_need };
-    sec[ns++] = (view_sec){ ".tr_aranges", p->ar, p->nar * sizeof *p->ar };
-    for (size_t i = 0; i < p->nkept; i++)
-        sec[ns++] = (view_sec){ p->kept[i].name, p->kept[i].data, p->kept[i].size };
-    uint8_t *img = elf_image(p, sec, ns, &total, data_off);
-    free(sums);
-    if (!img)
-        return -1;
-    image_parts ip = { .hdr = data_off[0], .info = data_off[1], .info_size = p->complete };
+    h.covers = covers;
     h.size = total;
-    h.checksum = p->cache_dir ? rest_checksum(img, total, &ip) : 0;
-    memcpy(img + data_off[0], &h, sizeof h);
+    if (p->cache_dir) {
+        for (size_t i = 0; i < nchunks(covers); i++) {
+            uint64_t sum = chunk_checksum(img + off[1], covers, i);
+            memcpy(img + off[2] + 8 * i, &sum, 8);
+        }
+        image_parts ip = { .hdr = off[0], .info = off[1], .info_size = covers };
+        h.checksum = rest_checksum(img, total, &ip);
+    }
+    memcpy(img + off[0], &h, sizeof h);
+}
+
+/* Make the image (total bytes at img, covering units [0, covers)) the
+ * view: 0, or -1 (img untouched). */
+static int use_image(sym_dwpart *p, uint8_t *img, size_t total, size_t covers, int owned)
+{
     Elf *e = elf_memory((char *)img, total);
     Dwarf *dw = e ? dwarf_begin_elf(e, DWARF_C_READ, NULL) : NULL;
     if (!dw) {
         if (e)
             elf_end(e);
+        return -1;
+    }
+    set_view(p, owned ? img : NULL, -1, e, dw, covers);
+    p->image_size = total;
+    return 0;
+}
+
+/* The view libdw reads: the .debug_info prefix of whole units, the
+ * abbreviations they use, the kept sections, and for the cache the
+ * checksums, the address -> unit table and the header.  Written to the
+ * cache when the session ends. */
+static int build_view(sym_dwpart *p)
+{
+    view_sec sec[NKEPT + 5];
+    size_t ns = view_head(p, sec, p->info.buf, p->complete, p->abbrev.buf, p->abbrev_need);
+    size_t total, data_off[NKEPT + 6];
+    for (size_t i = 0; i < p->nkept; i++)
+        sec[ns++] = (view_sec){ p->kept[i].name, p->kept[i].data, p->kept[i].size };
+    uint8_t *img = elf_image(p, sec, ns, &total, data_off);
+    if (!img)
+        return -1;
+    seal_view(p, img, total, data_off, p->complete);
+    if (use_image(p, img, total, p->complete, 1) < 0) {
         free(img);
         return -1;
     }
-    set_view(p, img, -1, e, dw, p->complete);
-    p->image_size = total;
     p->unsaved = p->cache_dir != NULL;
     return 0;
+}
+
+/* The whole view's thread: .debug_info inflated into the image, then,
+ * once the main thread has put the other sections in, the image sealed,
+ * handed over, and written to the cache. */
+static void *whole_thread(void *arg)
+{
+    sym_dwpart *p = arg;
+    struct whole *w = &p->whole;
+    int ok = section_copy(&w->info, w->img + w->off[1]) == 0;
+    pthread_mutex_lock(&w->mu);
+    while (!w->parts)
+        pthread_cond_wait(&w->cv, &w->mu);
+    w->state = ok && w->parts > 0 ? 1 : -1;
+    pthread_cond_signal(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+    /* libdw reads the DWARF sections from here on, never the header and
+     * the checksums: the entry is sealed and written beside it */
+    if (w->state > 0 && p->cache_dir) {
+        seal_view(p, w->img, w->size, w->off, p->info_total);
+        sym_cache_write(p->cache_dir, "dwarf", p->cache_name, w->img, w->size);
+    }
+    return NULL;
+}
+
+/* Start making the view of all of .debug_info (see the top): its
+ * thread inflates .debug_info into the image laid out here. */
+static void whole_start(sym_dwpart *p)
+{
+    struct whole *w = &p->whole;
+    view_sec sec[NKEPT + 5];
+    size_t ns;
+    w->tried = 1;
+    if (section_raw(p->info_scn, &w->info) < 0 || w->info.size != p->info_total ||
+        section_raw(p->abbrev_scn, &w->abbrev) < 0)
+        return;
+    ns = view_head(p, sec, NULL, p->info_total, NULL, w->abbrev.size);
+    for (size_t i = 0; i < NKEPT; i++) {
+        if (!p->kept_scn[i])
+            continue;
+        if (section_raw(p->kept_scn[i], &w->kept[w->nkept]) < 0)
+            return;
+        sec[ns++] = (view_sec){ kept_names[i], NULL, w->kept[w->nkept++].size };
+    }
+    if (!(w->img = elf_image(p, sec, ns, &w->size, w->off)))
+        return;
+    pthread_mutex_init(&w->mu, NULL);
+    pthread_cond_init(&w->cv, NULL);
+    if (pthread_create(&w->tid, NULL, whole_thread, p) == 0)
+        w->started = 1;
+    else {
+        pthread_mutex_destroy(&w->mu);
+        pthread_cond_destroy(&w->cv);
+    }
+}
+
+/* Hand the thread this thread's part of the view (ok: 1, or -1 failed). */
+static void whole_parts(struct whole *w, int ok)
+{
+    pthread_mutex_lock(&w->mu);
+    w->parts = ok;
+    pthread_cond_signal(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+}
+
+/* This thread's part of the whole view (the other sections), then the
+ * view once the thread has inflated .debug_info: 0, or -1 (then views are
+ * grown as far as needed on this thread). */
+static int whole_finish(sym_dwpart *p)
+{
+    struct whole *w = &p->whole;
+    int ok = section_copy(&w->abbrev, w->img + w->off[3]) == 0;
+    for (size_t k = 0; k < w->nkept && ok; k++)
+        ok = section_copy(&w->kept[k], w->img + w->off[5 + k]) == 0;
+    whole_parts(w, ok ? 1 : -1);
+    pthread_mutex_lock(&w->mu);
+    while (!w->state)
+        pthread_cond_wait(&w->cv, &w->mu);
+    ok = w->state > 0;
+    pthread_mutex_unlock(&w->mu);
+    /* the image stays the thread's (it may be writing it) until freed */
+    return ok ? use_image(p, w->img, w->size, p->info_total, 0) : -1;
 }
 
 /* Check a cache file's image (size bytes at raw, read by e), all but its
@@ -782,17 +935,11 @@ static int find_sections(sym_dwpart *p)
             *slot = scn;
     }
     /* .debug_info not compressed: libdw maps it at no cost, nothing to gain */
-    GElf_Shdr sh;
-    Elf_Data *d;
-    Elf64_Chdr ch;
-    if (!p->info_scn || !p->abbrev_scn || !p->aranges_scn || !gelf_getshdr(p->info_scn, &sh) ||
-        !(sh.sh_flags & SHF_COMPRESSED) || !(d = elf_rawdata(p->info_scn, NULL)) || !d->d_buf ||
-        d->d_size < sizeof ch)
+    raw_sec r;
+    if (!p->info_scn || !p->abbrev_scn || !p->aranges_scn || section_raw(p->info_scn, &r) < 0 ||
+        !r.compressed)
         return -1;
-    memcpy(&ch, d->d_buf, sizeof ch);
-    if (ch.ch_type != ELFCOMPRESS_ZLIB || ch.ch_size > (1ull << 32))
-        return -1;
-    p->info_total = ch.ch_size;
+    p->info_total = r.size;
     return 0;
 }
 
@@ -802,16 +949,14 @@ static int cold_init(sym_dwpart *p)
     if (p->cold)
         return p->cold > 0 ? 0 : -1;
     p->cold = -1;
-    GElf_Shdr sh;
-    if (!gelf_getshdr(p->info_scn, &sh) || zsec_open(&p->info, p->info_scn, &sh) < 0 ||
-        p->info.total != p->info_total || !gelf_getshdr(p->abbrev_scn, &sh) ||
-        zsec_open(&p->abbrev, p->abbrev_scn, &sh) < 0)
+    if (zsec_open(&p->info, p->info_scn) < 0 || p->info.total != p->info_total ||
+        zsec_open(&p->abbrev, p->abbrev_scn) < 0)
         return -1;
     for (size_t i = 0; i < NKEPT; i++) {
         if (!p->kept_scn[i])
             continue;
         size_t len = 0;
-        uint8_t *b = gelf_getshdr(p->kept_scn[i], &sh) ? section_bytes(p->kept_scn[i], &sh, &len) : NULL;
+        uint8_t *b = section_bytes(p->kept_scn[i], &len);
         if (!b)
             return -1;
         p->kept[p->nkept].name = kept_names[i];
@@ -850,13 +995,15 @@ sym_dwpart *sym_dwpart_open(const char *path, const sym_symfile *f, const char *
     }
     if (p->cache_dir && load_cache(p) == 0)
         return p;
-    GElf_Shdr sh;
     size_t len = 0;
-    uint8_t *a = gelf_getshdr(p->aranges_scn, &sh) ? section_bytes(p->aranges_scn, &sh, &len) : NULL;
+    uint8_t *a = section_bytes(p->aranges_scn, &len);
     int rc = a ? parse_aranges(p, a, len) : -1;
     free(a);
     if (rc < 0)
         goto fail;
+    /* no entry: an address of the file is being resolved, and its symbol
+     * is looked up before its unit is needed */
+    whole_start(p);
     return p;
 fail:
     sym_dwpart_free(p);
@@ -867,6 +1014,10 @@ fail:
  * and build a view of it: 0 or -1. */
 static int grow_view(sym_dwpart *p, uint64_t cu)
 {
+    if (!p->whole.tried)
+        whole_start(p);
+    if (p->whole.started && !p->whole.parts && whole_finish(p) == 0)
+        return 0;
     if (cold_init(p) < 0)
         return -1;
     /* at least double the view, so that views are rebuilt rarely, and
@@ -907,9 +1058,17 @@ void sym_dwpart_free(sym_dwpart *p)
 {
     if (!p)
         return;
+    if (p->whole.started) {
+        if (!p->whole.parts) /* never needed */
+            whole_parts(&p->whole, -1);
+        pthread_join(p->whole.tid, NULL);
+        pthread_mutex_destroy(&p->whole.mu);
+        pthread_cond_destroy(&p->whole.cv);
+    }
     if (p->unsaved && p->image) /* the last view built: it holds every unit used */
         sym_cache_write(p->cache_dir, "dwarf", p->cache_name, p->image, p->image_size);
     set_view(p, NULL, -1, NULL, NULL, 0);
+    free(p->whole.img);
     zsec_free(&p->info);
     zsec_free(&p->abbrev);
     free(p->ar);

@@ -1272,6 +1272,29 @@ static void test_dwarf_cache(void **state)
     assert_int_equal(inode_of(c->entry), ino);
 }
 
+/* A debug file opened (its .debug_info starts inflating on a thread) and
+ * closed before any unit is needed: the thread is joined, nothing is
+ * written; the next run that needs a unit writes an entry holding every
+ * unit (the whole .debug_info). */
+static void test_dwarf_cache_unused(void **state)
+{
+    struct dwcache *c = *state;
+    struct stat st;
+    sym_dwpart *p = sym_dwpart_open(c->debug, &c->f, c->cache);
+    assert_non_null(p);
+    sym_dwpart_free(p);
+    assert_int_not_equal(stat(c->entry, &st), 0);
+    lookup_all(c, 1, 1);
+    size_t len;
+    uint8_t *b = read_whole(c->entry, &len);
+    const Elf64_Shdr *h = image_section(b, ".tr_cache"), *info = image_section(b, ".debug_info");
+    uint64_t total, covers;
+    memcpy(&total, b + h->sh_offset + h->sh_size - 32, 8); /* info_total, covers, size, checksum */
+    memcpy(&covers, b + h->sh_offset + h->sh_size - 24, 8);
+    assert_true(total == covers && covers == info->sh_size);
+    free(b);
+}
+
 /* An entry covering all the addresses into c->good; returns the size of
  * its header (at *hdr). */
 static size_t good_entry(struct dwcache *c, size_t *hdr)
@@ -1839,6 +1862,7 @@ int main(void)
         cmocka_unit_test(test_symbol_cache),
         cmocka_unit_test(test_demangle_cache),
         cmocka_unit_test_setup_teardown(test_dwarf_cache, dwcache_setup, dwcache_teardown),
+        cmocka_unit_test_setup_teardown(test_dwarf_cache_unused, dwcache_setup, dwcache_teardown),
         cmocka_unit_test_setup_teardown(test_dwarf_cache_damaged, dwcache_setup, dwcache_teardown),
         cmocka_unit_test(test_checksum_sums),
         cmocka_unit_test_setup_teardown(test_dwarf_cache_forged, dwcache_setup, dwcache_teardown),
