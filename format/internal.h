@@ -120,10 +120,21 @@ static inline int buf_put(buf *b, const void *d, size_t n)
     b->len += n;
     return 0;
 }
+/* tr_varint_put, inline: at most 10 bytes at p, returns how many */
+static inline size_t varint_put(uint8_t *p, uint64_t v)
+{
+    size_t n = 0;
+    while (v >= 0x80) {
+        p[n++] = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    p[n++] = (uint8_t)v;
+    return n;
+}
 static inline int buf_varint(buf *b, uint64_t v)
 {
     if (b->cap - b->len < 10 && tr_internal_buf_reserve(b, 10)) return TR_E_NOMEM;
-    b->len += tr_varint_put(b->p + b->len, v);
+    b->len += varint_put(b->p + b->len, v);
     return 0;
 }
 static inline int buf_svarint(buf *b, int64_t v) { return buf_varint(b, zigzag(v)); }

@@ -6,13 +6,7 @@
 
 size_t tr_varint_put(uint8_t *p, uint64_t v)
 {
-    size_t n = 0;
-    while (v >= 0x80) {
-        p[n++] = (uint8_t)(v | 0x80);
-        v >>= 7;
-    }
-    p[n++] = (uint8_t)v;
-    return n;
+    return varint_put(p, v);
 }
 
 uint64_t tr_internal_cur_varint_slow(cur *c)

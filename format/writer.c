@@ -276,10 +276,15 @@ static int compressor_start(tr_writer *w)
 
 static int put_record(tr_writer *w, uint32_t type, const uint8_t *pre, size_t npre, const buf *body)
 {
-    int e;
-    if ((e = buf_varint(&w->chunk, type)) || (e = buf_varint(&w->chunk, npre + body->len)) ||
-        (e = buf_put(&w->chunk, pre, npre)) || (e = buf_put(&w->chunk, body->p, body->len)))
-        return w->err = e;
+    buf *c = &w->chunk;
+    size_t n = npre + body->len;
+    if (c->cap - c->len < n + 20 && tr_internal_buf_reserve(c, n + 20)) return w->err = TR_E_NOMEM;
+    uint8_t *p = c->p + c->len;
+    p += varint_put(p, type);
+    p += varint_put(p, n);
+    if (npre) memcpy(p, pre, npre);
+    if (body->len) memcpy(p + npre, body->p, body->len);
+    c->len = (size_t)(p - c->p) + n;
     w->chunk_records++;
     w->st.records++;
     return 0;
@@ -335,10 +340,10 @@ static int append(tr_writer *w, const tr_record *rec)
     size_t n = 0;
     if (type_has_prefix(rec->type)) {
         int64_t dt = w->have_time ? (int64_t)(rec->time - w->last_time) : 0;
-        n += tr_varint_put(pre + n, zigzag(dt));
-        n += tr_varint_put(pre + n, zigzag(rec->pid));
-        n += tr_varint_put(pre + n, zigzag(rec->tid));
-        n += tr_varint_put(pre + n, zigzag(rec->cpu));
+        n += varint_put(pre + n, zigzag(dt));
+        n += varint_put(pre + n, zigzag(rec->pid));
+        n += varint_put(pre + n, zigzag(rec->tid));
+        n += varint_put(pre + n, zigzag(rec->cpu));
         if (!w->have_time) w->base_time = rec->time;
         w->have_time = 1;
         w->last_time = rec->time;
