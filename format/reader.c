@@ -68,6 +68,16 @@ typedef struct systab {
     idmap names; /* nr+1 -> index into sys_names */
 } systab;
 
+/* A chunk decompressed by the caller, and what identifies it in the input:
+ * its offset, its frame's content (header fields and crc) and the last
+ * bytes of its zstd frame (the content checksum). */
+typedef struct adopted {
+    uint64_t off;
+    uint8_t head[TR_CHUNK_SIZE], tail[4];
+    uint32_t csize;
+    buf raw;
+} adopted;
+
 enum { S_OUTSIDE, S_IN_STREAM, S_DONE };
 
 struct tr_reader {
@@ -123,6 +133,9 @@ struct tr_reader {
     size_t nsystabs;
     const char **sys_names;
     size_t nsys_names, capsys_names;
+
+    adopted *adopt;        /* chunks decompressed by the caller (tr_reader_adopt_chunk) */
+    size_t nadopt;
 
     uint32_t incompat;     /* the current stream's TR_INCOMPAT_* flags */
     stack_images images;   /* STACK_DELTA: each thread's stack image in the chunk */
@@ -550,6 +563,58 @@ static int is_magic_prefix(const uint8_t *p, size_t have)
     return have > 0 && !memcmp(p, m, have < 4 ? have : 4);
 }
 
+/* The caller's decompressed copy of the chunk at off (frame content c of
+ * size bytes, zstd frame z), when it gave one: it becomes the loaded
+ * chunk's buffer (1).  Copies of chunks before off are dropped: the reader
+ * has passed them. */
+static int take_adopted(tr_reader *r, uint64_t off, const uint8_t *c, uint32_t size, const uint8_t *z,
+                        uint32_t csize)
+{
+    int took = 0;
+    size_t k = 0;
+    for (size_t i = 0; i < r->nadopt; i++) {
+        adopted *a = &r->adopt[i];
+        if (a->off > off) {
+            r->adopt[k++] = *a;
+            continue;
+        }
+        if (a->off == off && size == TR_CHUNK_SIZE && a->csize == csize && csize >= 4 &&
+            !memcmp(a->head, c, TR_CHUNK_SIZE) && !memcmp(a->tail, z + csize - 4, 4)) {
+            tr_internal_buf_free(&r->chunk);
+            r->chunk = a->raw;
+            took = 1;
+        } else {
+            tr_internal_buf_free(&a->raw);
+        }
+    }
+    r->nadopt = k;
+    return took;
+}
+
+int tr_reader_adopt_chunk(tr_reader *r, uint64_t off, const void *chunk, size_t len, void *raw)
+{
+    tr_stream_frame f;
+    const uint8_t *p = chunk;
+    if (!r || !chunk || !raw || tr_stream_frame_parse(chunk, len, &f) != 1 || f.kind != TR_SFRAME_CHUNK ||
+        f.size != len || get_le32(p + 4) != TR_CHUNK_SIZE || f.csize < 4) {
+        free(raw);
+        return TR_E_INVAL;
+    }
+    adopted *n = realloc(r->adopt, (r->nadopt + 1) * sizeof *n);
+    if (!n) {
+        free(raw);
+        return TR_E_NOMEM;
+    }
+    r->adopt = n;
+    adopted *a = &n[r->nadopt++];
+    a->off = off;
+    memcpy(a->head, p + 8, TR_CHUNK_SIZE);
+    memcpy(a->tail, p + len - 4, 4);
+    a->csize = f.csize;
+    a->raw = (buf){raw, f.rsize, f.rsize ? f.rsize : 1};
+    return 0;
+}
+
 /* Read the next frame: a stream record in *rec (NF_RECORD), a chunk loaded
  * (NF_CHUNK), a frame skipped (NF_SKIPPED), 0 at the end of input, or an error. */
 static int next_frame(tr_reader *r, tr_record *rec)
@@ -701,8 +766,13 @@ static int next_frame(tr_reader *r, tr_record *rec)
         const uint8_t *z = r->in + r->in_pos + 8 + size;
         r->chunk.len = r->cpos = 0;
         r->run.left = 0;
-        if (tr_internal_buf_reserve(&r->chunk, rsize ? rsize : 1)) return TR_E_NOMEM;
-        size_t got = ZSTD_decompressDCtx(r->dctx, r->chunk.p, rsize, z, csize);
+        size_t got;
+        if (take_adopted(r, off, c, size, z, csize)) {
+            got = rsize;
+        } else {
+            if (tr_internal_buf_reserve(&r->chunk, rsize ? rsize : 1)) return TR_E_NOMEM;
+            got = ZSTD_decompressDCtx(r->dctx, r->chunk.p, rsize, z, csize);
+        }
         int lost = seq > r->expect_seq;
         uint64_t nlost = seq - r->expect_seq;
         r->expect_seq = seq + 1;
@@ -1167,6 +1237,8 @@ void tr_reader_free(tr_reader *r)
     free(r->stack_buf);
     free(r->events);
     free(r->sys_names);
+    for (size_t i = 0; i < r->nadopt; i++) tr_internal_buf_free(&r->adopt[i].raw);
+    free(r->adopt);
     if (r->own_buf) free(r->in);
     tr_internal_buf_free(&r->chunk);
     ZSTD_freeDCtx(r->dctx);
