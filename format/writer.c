@@ -376,6 +376,10 @@ static int begin_group(tr_writer *w)
     if (w->finished) return TR_E_FINISHED;
     if (w->chunk.len >= w->opt.chunk_size && (e = flush_chunk(w))) return e;
     if (w->chunk.len) return 0;
+    if (w->chunk.cap < w->opt.chunk_size) { /* room for the chunk at once, instead of doubling it up (copies) */
+        tr_internal_buf_free(&w->chunk);
+        if (tr_internal_buf_reserve(&w->chunk, w->opt.chunk_size + 1024)) return w->err = TR_E_NOMEM;
+    }
     clock_gettime(CLOCK_MONOTONIC, &w->opened);
     w->chunk_flags = w->forget_pending ? TR_CHUNK_FORGET : 0;
     if (w->seq == 0 || w->raw_since_key >= w->opt.key_interval || w->forget_pending) {
@@ -738,7 +742,8 @@ static int emit_string(tr_writer *w, uint32_t id)
 {
     if (!id || id > w->nstr || w->str_epoch[id] == w->epoch) return 0;
     w->str_epoch[id] = w->epoch;
-    tr_record r = {.type = TR_REC_STRING};
+    tr_record r; /* only what append reads of a definition: not the whole union zeroed */
+    r.type = TR_REC_STRING;
     r.u.string.id = id;
     r.u.string.str = (const char *)w->str_data.p + w->strs[id].off;
     r.u.string.len = w->strs[id].len;
@@ -753,7 +758,8 @@ static int emit_frame(tr_writer *w, uint32_t id)
     if ((e = emit_string(w, f->func)) || (e = emit_string(w, f->module)) || (e = emit_string(w, f->file)))
         return e;
     w->frame_epoch[id] = w->epoch;
-    tr_record r = {.type = TR_REC_FRAME};
+    tr_record r; /* as in emit_string */
+    r.type = TR_REC_FRAME;
     r.u.frame.id = id;
     r.u.frame.frame = *f;
     return append(w, &r);
