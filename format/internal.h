@@ -155,6 +155,10 @@ typedef struct idmap {
 } idmap;
 uint32_t tr_internal_idmap_get(const idmap *m, uint64_t key);
 int tr_internal_idmap_put(idmap *m, uint64_t key, uint32_t val);
+/* The value of key, put with value 0 when absent (0 reads as absent until
+ * the caller sets it): one probe for a look-up that inserts on a miss.
+ * NULL: out of memory (or key UINT64_MAX). */
+uint32_t *tr_internal_idmap_slot(idmap *m, uint64_t key);
 void tr_internal_idmap_clear(idmap *m); /* empty, keeping its memory */
 void tr_internal_idmap_free(idmap *m);
 

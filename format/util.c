@@ -175,22 +175,27 @@ static int idmap_grow(idmap *m)
     return 0;
 }
 
-int tr_internal_idmap_put(idmap *m, uint64_t key, uint32_t val)
+uint32_t *tr_internal_idmap_slot(idmap *m, uint64_t key)
 {
-    if (key == EMPTY) return TR_E_INVAL;
-    if ((m->n + 1) * 4 > m->cap * 3 && idmap_grow(m)) return TR_E_NOMEM;
+    if (key == EMPTY) return NULL;
+    if ((m->n + 1) * 4 > m->cap * 3 && idmap_grow(m)) return NULL;
     for (size_t i = slot_of(m, key);; i = (i + 1) & (m->cap - 1)) {
-        if (m->keys[i] == key) {
-            m->vals[i] = val;
-            return 0;
-        }
+        if (m->keys[i] == key) return &m->vals[i];
         if (m->keys[i] == EMPTY) {
             m->keys[i] = key;
-            m->vals[i] = val;
+            m->vals[i] = 0;
             m->n++;
-            return 0;
+            return &m->vals[i];
         }
     }
+}
+
+int tr_internal_idmap_put(idmap *m, uint64_t key, uint32_t val)
+{
+    uint32_t *v = tr_internal_idmap_slot(m, key);
+    if (!v) return key == EMPTY ? TR_E_INVAL : TR_E_NOMEM;
+    *v = val;
+    return 0;
 }
 
 void tr_internal_idmap_clear(idmap *m)

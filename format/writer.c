@@ -504,16 +504,16 @@ int tr_writer_string(tr_writer *w, const char *s, size_t len, uint32_t *id)
 {
     if (!w || (!s && len) || !id) return TR_E_INVAL;
     for (uint64_t seed = 0;; seed++) {
-        uint64_t h = tr_internal_hash64(s, len, seed);
-        uint32_t v = tr_internal_idmap_get(&w->str_map, h);
-        if (!v) {
+        uint32_t *slot = tr_internal_idmap_slot(&w->str_map, tr_internal_hash64(s, len, seed)), v;
+        if (!slot) return TR_E_NOMEM;
+        if (!(v = *slot)) {
             GROW(w->strs, w->str_epoch, w->nstr, w->capstr);
+            if (buf_put(&w->str_data, s, len)) return TR_E_NOMEM;
             v = ++w->nstr;
-            w->strs[v].off = w->str_data.len;
+            w->strs[v].off = w->str_data.len - len;
             w->strs[v].len = len;
             w->str_epoch[v] = 0;
-            if (buf_put(&w->str_data, s, len) || tr_internal_idmap_put(&w->str_map, h, v)) return TR_E_NOMEM;
-            *id = v;
+            *id = *slot = v;
             return 0;
         }
         if (w->strs[v].len == len && !memcmp(w->str_data.p + w->strs[v].off, s, len)) {
@@ -545,15 +545,14 @@ int tr_writer_frame(tr_writer *w, const tr_frame *f, uint32_t *id)
     if ((n.func && n.func > w->nstr) || (n.module && n.module > w->nstr) || (n.file && n.file > w->nstr))
         return TR_E_INVAL;
     for (uint64_t seed = 0;; seed++) {
-        uint64_t h = tr_internal_hash64(&n, sizeof n, seed);
-        uint32_t v = tr_internal_idmap_get(&w->frame_map, h);
-        if (!v) {
+        uint32_t *slot = tr_internal_idmap_slot(&w->frame_map, tr_internal_hash64(&n, sizeof n, seed)), v;
+        if (!slot) return TR_E_NOMEM;
+        if (!(v = *slot)) {
             GROW(w->frames, w->frame_epoch, w->nframe, w->capframe);
             v = ++w->nframe;
             w->frames[v] = n;
             w->frame_epoch[v] = 0;
-            if (tr_internal_idmap_put(&w->frame_map, h, v)) return TR_E_NOMEM;
-            *id = v;
+            *id = *slot = v;
             return 0;
         }
         if (!memcmp(&w->frames[v], &n, sizeof n)) {
