@@ -552,7 +552,7 @@ typedef struct tail_stream {
     int readable; /* its start frame is one this library reads */
 } tail_stream;
 
-static int get_varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
+static int get_varint_slow(const uint8_t **p, const uint8_t *end, uint64_t *v)
 {
     *v = 0;
     for (unsigned shift = 0; shift < 70 && *p < end; shift += 7) {
@@ -564,6 +564,16 @@ static int get_varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
             return 0;
     }
     return -1;
+}
+
+/* A varint (the short form inline: a record's type and length, mostly) */
+static inline int get_varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+    if (*p < end && **p < 0x80) {
+        *v = *(*p)++;
+        return 0;
+    }
+    return get_varint_slow(p, end, v);
 }
 
 /* Skim one chunk (the chunk frame and its zstd frame, len bytes at c) for
