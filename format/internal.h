@@ -188,6 +188,11 @@ static inline int idtab_put(idtab *t, uint32_t id, uint32_t val)
     t->dense[i] = val;
     return 0;
 }
+/* The dense array's entries of ids lo..hi, grown to hold them as puts
+ * would, for a caller that fills them itself (an entry set from 0 counts
+ * one more in t->count); NULL when they do not fall in it (or out of
+ * memory): put them one by one. */
+uint32_t *tr_internal_idtab_dense(idtab *t, uint32_t lo, uint32_t hi);
 void tr_internal_idtab_clear(idtab *t); /* empty, keeping its memory */
 void tr_internal_idtab_free(idtab *t);
 uint64_t tr_internal_hash64(const void *p, size_t n, uint64_t seed);

@@ -930,6 +930,24 @@ static int run_begin(tr_reader *r, tr_record *rec, cur *b)
         return malformed(r, "stack_run");
     r->run = (stack_run){b->p, b->end, first, parent, count};
     if (r->opt.keep_definitions == 1) return run_next(r, rec);
+    uint32_t *d; /* ids in order, the common case: the table's entries filled in place */
+    if (!tr_internal_array_reserve(&r->nodes, &r->capnodes, r->nnodes + count, sizeof *r->nodes, 64) &&
+        (d = tr_internal_idtab_dense(&r->node_ids, first, first + count - 1))) {
+        size_t before = r->nnodes;
+        for (; count; count--, parent = first++, d++) {
+            uint32_t frame = cur_u32(b);
+            if (b->bad) break;
+            if (*d || (r->node_ids.sparse.n && tr_internal_idmap_get(&r->node_ids.sparse, first)))
+                continue; /* the first definition wins */
+            r->nodes[r->nnodes++] = (node){parent, frame};
+            *d = (uint32_t)r->nnodes;
+        }
+        r->node_ids.count += r->nnodes - before;
+        if (r->nnodes > before) r->stack_buf_id = 0; /* a stack materialised with them missing may be longer */
+        if (b->bad) return malformed(r, "stack_run");
+        r->run.left = 0;
+        return 0;
+    }
     for (; count; count--, parent = first++) {
         uint32_t frame = cur_u32(b);
         if (b->bad) return malformed(r, "stack_run");
