@@ -1093,7 +1093,8 @@ uint64_t tr_reader_stack_forgets(const tr_reader *r)
     return r ? r->stack_forgets : 0;
 }
 
-int tr_reader_stack_node(tr_reader *r, uint32_t id, uint32_t *parent, uint32_t *frame)
+static __attribute__((noinline)) int stack_node_slow(tr_reader *r, uint32_t id, uint32_t *parent,
+                                                      uint32_t *frame)
 {
     uint32_t i = id ? idtab_get(&r->node_ids, id) : 0;
     if (!i) {
@@ -1102,6 +1103,17 @@ int tr_reader_stack_node(tr_reader *r, uint32_t id, uint32_t *parent, uint32_t *
     }
     *parent = r->nodes[i - 1].parent;
     *frame = r->nodes[i - 1].frame;
+    return 0;
+}
+
+int tr_reader_stack_node(tr_reader *r, uint32_t id, uint32_t *parent, uint32_t *frame)
+{
+    /* once per node a tool walks: the dense part of the table, without a call */
+    const idtab *t = &r->node_ids;
+    uint32_t i = id - t->base, k;
+    if (!id || id < t->base || i >= t->ndense || !(k = t->dense[i])) return stack_node_slow(r, id, parent, frame);
+    *parent = r->nodes[k - 1].parent;
+    *frame = r->nodes[k - 1].frame;
     return 0;
 }
 
