@@ -456,8 +456,8 @@ static void start_stream(struct rw *c)
     /* chunks of 128 KiB: a reader down the pipe (tr-cat, tr-fold) starts
      * while this one still resolves, and they compress as well.  zstd runs
      * on the writer's thread, beside the symbolizing, at level 1: on the
-     * suite's python, cc and deep -g outputs 2-7% smaller than level -1
-     * (--fast=1) for 3-19% more instructions, 15% cheaper than level 3
+     * suite's python, cc and deep -g outputs 3-10% smaller than level -1
+     * (--fast=1) for 3-19% more instructions, 6-19% cheaper than level 3
      * (spec/tr-symbolize.md) */
     tr_writer_options wo = {.stack_delta = c->o->keep_stack_copy ? 2 : 0, .stack_runs = 1, .chunk_size = 128u << 10,
                             .level = 1, .compress_thread = 1};
