@@ -581,7 +581,8 @@ static inline int get_varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
  * its time on): *stacks = 1 when it holds records with stacks; blobs are
  * kept as the prescan's, for stream index stream.  A chunk that does not
  * decompress, or the rest of one after a malformed record, is passed over
- * as a reader drops it. */
+ * as a reader drops it.  Its content is kept for the reader while *kept,
+ * the bytes kept so far, stays within TAIL_KEEP. */
 static int tail_chunk(sym_session *s, const uint8_t *c, size_t len, uint32_t stream, int *stacks, size_t *kept)
 {
     tr_stream_frame f;
