@@ -120,10 +120,21 @@ static inline int buf_put(buf *b, const void *d, size_t n)
     b->len += n;
     return 0;
 }
+/* tr_varint_put, inline: at most 10 bytes at p, returns how many */
+static inline size_t varint_put(uint8_t *p, uint64_t v)
+{
+    size_t n = 0;
+    while (v >= 0x80) {
+        p[n++] = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    p[n++] = (uint8_t)v;
+    return n;
+}
 static inline int buf_varint(buf *b, uint64_t v)
 {
     if (b->cap - b->len < 10 && tr_internal_buf_reserve(b, 10)) return TR_E_NOMEM;
-    b->len += tr_varint_put(b->p + b->len, v);
+    b->len += varint_put(b->p + b->len, v);
     return 0;
 }
 static inline int buf_svarint(buf *b, int64_t v) { return buf_varint(b, zigzag(v)); }
@@ -144,6 +155,10 @@ typedef struct idmap {
 } idmap;
 uint32_t tr_internal_idmap_get(const idmap *m, uint64_t key);
 int tr_internal_idmap_put(idmap *m, uint64_t key, uint32_t val);
+/* The value of key, put with value 0 when absent (0 reads as absent until
+ * the caller sets it): one probe for a look-up that inserts on a miss.
+ * NULL: out of memory (or key UINT64_MAX). */
+uint32_t *tr_internal_idmap_slot(idmap *m, uint64_t key);
 void tr_internal_idmap_clear(idmap *m); /* empty, keeping its memory */
 void tr_internal_idmap_free(idmap *m);
 
@@ -173,6 +188,11 @@ static inline int idtab_put(idtab *t, uint32_t id, uint32_t val)
     t->dense[i] = val;
     return 0;
 }
+/* The dense array's entries of ids lo..hi, grown to hold them as puts
+ * would, for a caller that fills them itself (an entry set from 0 counts
+ * one more in t->count); NULL when they do not fall in it (or out of
+ * memory): put them one by one. */
+uint32_t *tr_internal_idtab_dense(idtab *t, uint32_t lo, uint32_t hi);
 void tr_internal_idtab_clear(idtab *t); /* empty, keeping its memory */
 void tr_internal_idtab_free(idtab *t);
 uint64_t tr_internal_hash64(const void *p, size_t n, uint64_t seed);

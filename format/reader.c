@@ -1,6 +1,7 @@
 /* reader.c - reading streams front to back: frames, chunks, records,
  * definitions, and precise reports of what was lost. */
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -68,6 +69,33 @@ typedef struct systab {
     idmap names; /* nr+1 -> index into sys_names */
 } systab;
 
+/* A chunk decompressed by the caller, and what identifies it in the input:
+ * its offset, its frame's content (header fields and crc) and the last
+ * bytes of its zstd frame (the content checksum). */
+typedef struct adopted {
+    uint64_t off;
+    uint8_t head[TR_CHUNK_SIZE], tail[4];
+    uint32_t csize;
+    buf raw;
+} adopted;
+
+/* opt.decompress_thread: the chunk after the loaded one, decompressed on a
+ * thread while the caller reads the loaded one's records.  The reader
+ * takes its content as an adopted chunk (the same identity checks); when
+ * the thread failed, the chunk is decompressed again where errors are
+ * reported. */
+typedef struct ahead {
+    pthread_t thread;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int busy, quit; /* a chunk to decompress; the thread to end */
+    int ok;         /* it decompressed to rsize bytes */
+    uint32_t rsize;
+    ZSTD_DCtx *dctx;
+    buf z;          /* its zstd frame, copied (the input buffer moves) */
+    adopted a;      /* the chunk; csize 0: none */
+} ahead;
+
 enum { S_OUTSIDE, S_IN_STREAM, S_DONE };
 
 struct tr_reader {
@@ -123,6 +151,10 @@ struct tr_reader {
     size_t nsystabs;
     const char **sys_names;
     size_t nsys_names, capsys_names;
+
+    adopted *adopt;        /* chunks decompressed by the caller (tr_reader_adopt_chunk) */
+    size_t nadopt;
+    ahead *ahead;          /* opt.decompress_thread, once started */
 
     uint32_t incompat;     /* the current stream's TR_INCOMPAT_* flags */
     stack_images images;   /* STACK_DELTA: each thread's stack image in the chunk */
@@ -550,6 +582,178 @@ static int is_magic_prefix(const uint8_t *p, size_t have)
     return have > 0 && !memcmp(p, m, have < 4 ? have : 4);
 }
 
+/* Is a the chunk at off, of frame content c (size bytes) and zstd frame z? */
+static int same_chunk(const adopted *a, uint64_t off, const uint8_t *c, uint32_t size, const uint8_t *z,
+                      uint32_t csize)
+{
+    return a->off == off && size == TR_CHUNK_SIZE && a->csize == csize && csize >= 4 &&
+           !memcmp(a->head, c, TR_CHUNK_SIZE) && !memcmp(a->tail, z + csize - 4, 4);
+}
+
+/* The caller's decompressed copy of the chunk at off (frame content c of
+ * size bytes, zstd frame z), when it gave one: it becomes the loaded
+ * chunk's buffer (1).  Copies of chunks before off are dropped: the reader
+ * has passed them. */
+static int take_adopted(tr_reader *r, uint64_t off, const uint8_t *c, uint32_t size, const uint8_t *z,
+                        uint32_t csize)
+{
+    int took = 0;
+    size_t k = 0;
+    for (size_t i = 0; i < r->nadopt; i++) {
+        adopted *a = &r->adopt[i];
+        if (a->off > off) {
+            r->adopt[k++] = *a;
+            continue;
+        }
+        if (same_chunk(a, off, c, size, z, csize)) {
+            tr_internal_buf_free(&r->chunk);
+            r->chunk = a->raw;
+            took = 1;
+        } else {
+            tr_internal_buf_free(&a->raw);
+        }
+    }
+    r->nadopt = k;
+    return took;
+}
+
+static void *ahead_main(void *arg)
+{
+    ahead *h = arg;
+    pthread_mutex_lock(&h->mu);
+    for (;;) {
+        while (!h->busy && !h->quit) pthread_cond_wait(&h->cv, &h->mu);
+        if (h->quit) break;
+        pthread_mutex_unlock(&h->mu);
+        size_t got = ZSTD_decompressDCtx(h->dctx, h->a.raw.p, h->rsize, h->z.p, h->a.csize);
+        pthread_mutex_lock(&h->mu);
+        h->ok = !ZSTD_isError(got) && got == h->rsize;
+        h->busy = 0;
+        pthread_cond_broadcast(&h->cv);
+    }
+    pthread_mutex_unlock(&h->mu);
+    return NULL;
+}
+
+static void ahead_wait(ahead *h)
+{
+    pthread_mutex_lock(&h->mu);
+    while (h->busy) pthread_cond_wait(&h->cv, &h->mu);
+    pthread_mutex_unlock(&h->mu);
+}
+
+static void ahead_free(tr_reader *r)
+{
+    ahead *h = r->ahead;
+    if (!h) return;
+    pthread_mutex_lock(&h->mu);
+    h->quit = 1;
+    pthread_cond_broadcast(&h->cv);
+    pthread_mutex_unlock(&h->mu);
+    pthread_join(h->thread, NULL);
+    pthread_mutex_destroy(&h->mu);
+    pthread_cond_destroy(&h->cv);
+    ZSTD_freeDCtx(h->dctx);
+    tr_internal_buf_free(&h->z);
+    tr_internal_buf_free(&h->a.raw);
+    free(h);
+    r->ahead = NULL;
+}
+
+/* The chunk the thread decompressed, when it is the one at off (frame
+ * content c of size bytes, zstd frame z): it becomes the loaded chunk's
+ * buffer (1). */
+static int take_ahead(tr_reader *r, uint64_t off, const uint8_t *c, uint32_t size, const uint8_t *z, uint32_t csize)
+{
+    ahead *h = r->ahead;
+    if (!h || h->a.off != off || !h->a.csize) return 0;
+    ahead_wait(h);
+    adopted *a = &h->a;
+    int ok = h->ok && same_chunk(a, off, c, size, z, csize);
+    a->csize = 0;
+    if (!ok) return 0;
+    buf t = r->chunk; /* the buffers change places: each keeps its memory */
+    r->chunk = a->raw;
+    r->chunk.len = h->rsize;
+    a->raw = t;
+    return 1;
+}
+
+/* With opt.decompress_thread: hand the chunk that follows the loaded one
+ * to the thread, when its frames are whole in the input already.  Any
+ * doubt (a damaged header, a size past the limits) leaves it to next_frame. */
+static void ahead_start(tr_reader *r)
+{
+    const uint8_t *p = r->in + r->in_pos;
+    size_t have = r->in_len - r->in_pos, max = r->opt.max_chunk ? r->opt.max_chunk : TR_RAW_MAX;
+    if (have < 8 + TR_CHUNK_SIZE || get_le32(p) != TR_SKIP_MAGIC || get_le32(p + 4) != TR_CHUNK_SIZE ||
+        get_le32(p + 8) != TR_KIND_CHUNK)
+        return;
+    uint32_t csize = get_le32(p + 8 + 16), rsize = get_le32(p + 8 + 20);
+    if (csize < 4 || rsize > max || csize > ZSTD_compressBound(max) || have - 8 - TR_CHUNK_SIZE < csize ||
+        get_le32(p + 8 + TR_CHUNK_SIZE - 4) != tr_crc32c(0, p + 8, TR_CHUNK_SIZE - 4))
+        return;
+    ahead *h = r->ahead;
+    if (!h) {
+        if (!(h = calloc(1, sizeof *h))) return;
+        if (!(h->dctx = ZSTD_createDCtx())) {
+            free(h);
+            return;
+        }
+        pthread_mutex_init(&h->mu, NULL);
+        pthread_cond_init(&h->cv, NULL);
+        if (pthread_create(&h->thread, NULL, ahead_main, h)) {
+            pthread_mutex_destroy(&h->mu);
+            pthread_cond_destroy(&h->cv);
+            ZSTD_freeDCtx(h->dctx);
+            free(h);
+            r->opt.decompress_thread = 0; /* no thread: as without the option */
+            return;
+        }
+        r->ahead = h;
+    }
+    ahead_wait(h);
+    adopted *a = &h->a;
+    h->z.len = a->raw.len = 0;
+    a->csize = 0;
+    if (tr_internal_buf_reserve(&h->z, csize) || tr_internal_buf_reserve(&a->raw, rsize ? rsize : 1)) return;
+    memcpy(h->z.p, p + 8 + TR_CHUNK_SIZE, csize);
+    a->off = offset(r);
+    memcpy(a->head, p + 8, TR_CHUNK_SIZE);
+    memcpy(a->tail, p + 8 + TR_CHUNK_SIZE + csize - 4, 4);
+    a->csize = csize;
+    h->rsize = rsize;
+    h->ok = 0;
+    pthread_mutex_lock(&h->mu);
+    h->busy = 1;
+    pthread_cond_broadcast(&h->cv);
+    pthread_mutex_unlock(&h->mu);
+}
+
+int tr_reader_adopt_chunk(tr_reader *r, uint64_t off, const void *chunk, size_t len, void *raw)
+{
+    tr_stream_frame f;
+    const uint8_t *p = chunk;
+    if (!r || !chunk || !raw || tr_stream_frame_parse(chunk, len, &f) != 1 || f.kind != TR_SFRAME_CHUNK ||
+        f.size != len || get_le32(p + 4) != TR_CHUNK_SIZE || f.csize < 4) {
+        free(raw);
+        return TR_E_INVAL;
+    }
+    adopted *n = realloc(r->adopt, (r->nadopt + 1) * sizeof *n);
+    if (!n) {
+        free(raw);
+        return TR_E_NOMEM;
+    }
+    r->adopt = n;
+    adopted *a = &n[r->nadopt++];
+    a->off = off;
+    memcpy(a->head, p + 8, TR_CHUNK_SIZE);
+    memcpy(a->tail, p + len - 4, 4);
+    a->csize = f.csize;
+    a->raw = (buf){raw, f.rsize, f.rsize ? f.rsize : 1};
+    return 0;
+}
+
 /* Read the next frame: a stream record in *rec (NF_RECORD), a chunk loaded
  * (NF_CHUNK), a frame skipped (NF_SKIPPED), 0 at the end of input, or an error. */
 static int next_frame(tr_reader *r, tr_record *rec)
@@ -701,8 +905,13 @@ static int next_frame(tr_reader *r, tr_record *rec)
         const uint8_t *z = r->in + r->in_pos + 8 + size;
         r->chunk.len = r->cpos = 0;
         r->run.left = 0;
-        if (tr_internal_buf_reserve(&r->chunk, rsize ? rsize : 1)) return TR_E_NOMEM;
-        size_t got = ZSTD_decompressDCtx(r->dctx, r->chunk.p, rsize, z, csize);
+        size_t got;
+        if (take_ahead(r, off, c, size, z, csize) || take_adopted(r, off, c, size, z, csize)) {
+            got = rsize;
+        } else {
+            if (tr_internal_buf_reserve(&r->chunk, rsize ? rsize : 1)) return TR_E_NOMEM;
+            got = ZSTD_decompressDCtx(r->dctx, r->chunk.p, rsize, z, csize);
+        }
         int lost = seq > r->expect_seq;
         uint64_t nlost = seq - r->expect_seq;
         r->expect_seq = seq + 1;
@@ -721,6 +930,7 @@ static int next_frame(tr_reader *r, tr_record *rec)
         consume(r, 8 + (size_t)size + csize);
         r->st.compressed_bytes += 8 + (uint64_t)size + csize;
         r->chunk.len = rsize;
+        if (r->opt.decompress_thread) ahead_start(r);
         tr_internal_stack_images_reset(&r->images);
         if (sf.flags & TR_CHUNK_FORGET) { /* no earlier stack node is referred to again */
             tr_internal_idtab_clear(&r->node_ids);
@@ -860,6 +1070,24 @@ static int run_begin(tr_reader *r, tr_record *rec, cur *b)
         return malformed(r, "stack_run");
     r->run = (stack_run){b->p, b->end, first, parent, count};
     if (r->opt.keep_definitions == 1) return run_next(r, rec);
+    uint32_t *d; /* ids in order, the common case: the table's entries filled in place */
+    if (!tr_internal_array_reserve(&r->nodes, &r->capnodes, r->nnodes + count, sizeof *r->nodes, 64) &&
+        (d = tr_internal_idtab_dense(&r->node_ids, first, first + count - 1))) {
+        size_t before = r->nnodes;
+        for (; count; count--, parent = first++, d++) {
+            uint32_t frame = cur_u32(b);
+            if (b->bad) break;
+            if (*d || (r->node_ids.sparse.n && tr_internal_idmap_get(&r->node_ids.sparse, first)))
+                continue; /* the first definition wins */
+            r->nodes[r->nnodes++] = (node){parent, frame};
+            *d = (uint32_t)r->nnodes;
+        }
+        r->node_ids.count += r->nnodes - before;
+        if (r->nnodes > before) r->stack_buf_id = 0; /* a stack materialised with them missing may be longer */
+        if (b->bad) return malformed(r, "stack_run");
+        r->run.left = 0;
+        return 0;
+    }
     for (; count; count--, parent = first++) {
         uint32_t frame = cur_u32(b);
         if (b->bad) return malformed(r, "stack_run");
@@ -1005,7 +1233,8 @@ uint64_t tr_reader_stack_forgets(const tr_reader *r)
     return r ? r->stack_forgets : 0;
 }
 
-int tr_reader_stack_node(tr_reader *r, uint32_t id, uint32_t *parent, uint32_t *frame)
+static __attribute__((noinline)) int stack_node_slow(tr_reader *r, uint32_t id, uint32_t *parent,
+                                                      uint32_t *frame)
 {
     uint32_t i = id ? idtab_get(&r->node_ids, id) : 0;
     if (!i) {
@@ -1014,6 +1243,17 @@ int tr_reader_stack_node(tr_reader *r, uint32_t id, uint32_t *parent, uint32_t *
     }
     *parent = r->nodes[i - 1].parent;
     *frame = r->nodes[i - 1].frame;
+    return 0;
+}
+
+int tr_reader_stack_node(tr_reader *r, uint32_t id, uint32_t *parent, uint32_t *frame)
+{
+    /* once per node a tool walks: the dense part of the table, without a call */
+    const idtab *t = &r->node_ids;
+    uint32_t i = id - t->base, k;
+    if (!id || id < t->base || i >= t->ndense || !(k = t->dense[i])) return stack_node_slow(r, id, parent, frame);
+    *parent = r->nodes[k - 1].parent;
+    *frame = r->nodes[k - 1].frame;
     return 0;
 }
 
@@ -1167,6 +1407,9 @@ void tr_reader_free(tr_reader *r)
     free(r->stack_buf);
     free(r->events);
     free(r->sys_names);
+    ahead_free(r);
+    for (size_t i = 0; i < r->nadopt; i++) tr_internal_buf_free(&r->adopt[i].raw);
+    free(r->adopt);
     if (r->own_buf) free(r->in);
     tr_internal_buf_free(&r->chunk);
     ZSTD_freeDCtx(r->dctx);

@@ -482,6 +482,11 @@ typedef struct tr_reader_options {
     int keep_definitions; /* 1: also deliver STRING/FRAME/STACK/EVENT_DEF records; 2: the same
                              but stack nodes (STACK, STACK_RUN records) are only absorbed, for a
                              tool that looks them up (tr_reader_stack_node) instead */
+    /* 1: decompress the next chunk on a thread of the reader's own while the
+     * caller works on the records of this one, when that chunk is in the
+     * input already (in memory, or read with this one).  The records are
+     * the same. */
+    int decompress_thread;
 } tr_reader_options;
 
 /* Open a reader on fd (read front to back, never seeks).  The fd stays
@@ -508,6 +513,16 @@ int tr_reader_open_fn(tr_reader **out, tr_read_fn fn, void *ctx, const void *hea
 /* Read from memory instead (the buffer stays the caller's). */
 int tr_reader_open_mem(tr_reader **out, const void *buf, size_t len,
                        const tr_reader_options *opt);
+/* A chunk the caller has decompressed already, looking ahead in the same
+ * input (tr_stream_frame_parse): chunk is its len bytes as they are in the
+ * input at byte offset off (the chunk frame and its zstd frame), raw its
+ * content, which the caller checked decompresses whole (rsize bytes; the
+ * zstd checksum verified, as ZSTD_decompress does), from malloc.  raw
+ * becomes the reader's: when the reader meets that chunk, at offset off
+ * with the same header and zstd checksum, it takes raw instead of
+ * decompressing the chunk a second time.  Returns 0, or TR_E_INVAL (not
+ * one whole chunk) / TR_E_NOMEM, raw freed. */
+int tr_reader_adopt_chunk(tr_reader *r, uint64_t off, const void *chunk, size_t len, void *raw);
 void tr_reader_free(tr_reader *r);
 
 /* Next record.  Returns 1 with *rec filled, 0 at the end of the input, or

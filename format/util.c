@@ -6,13 +6,7 @@
 
 size_t tr_varint_put(uint8_t *p, uint64_t v)
 {
-    size_t n = 0;
-    while (v >= 0x80) {
-        p[n++] = (uint8_t)(v | 0x80);
-        v >>= 7;
-    }
-    p[n++] = (uint8_t)v;
-    return n;
+    return varint_put(p, v);
 }
 
 uint64_t tr_internal_cur_varint_slow(cur *c)
@@ -181,22 +175,27 @@ static int idmap_grow(idmap *m)
     return 0;
 }
 
-int tr_internal_idmap_put(idmap *m, uint64_t key, uint32_t val)
+uint32_t *tr_internal_idmap_slot(idmap *m, uint64_t key)
 {
-    if (key == EMPTY) return TR_E_INVAL;
-    if ((m->n + 1) * 4 > m->cap * 3 && idmap_grow(m)) return TR_E_NOMEM;
+    if (key == EMPTY) return NULL;
+    if ((m->n + 1) * 4 > m->cap * 3 && idmap_grow(m)) return NULL;
     for (size_t i = slot_of(m, key);; i = (i + 1) & (m->cap - 1)) {
-        if (m->keys[i] == key) {
-            m->vals[i] = val;
-            return 0;
-        }
+        if (m->keys[i] == key) return &m->vals[i];
         if (m->keys[i] == EMPTY) {
             m->keys[i] = key;
-            m->vals[i] = val;
+            m->vals[i] = 0;
             m->n++;
-            return 0;
+            return &m->vals[i];
         }
     }
+}
+
+int tr_internal_idmap_put(idmap *m, uint64_t key, uint32_t val)
+{
+    uint32_t *v = tr_internal_idmap_slot(m, key);
+    if (!v) return key == EMPTY ? TR_E_INVAL : TR_E_NOMEM;
+    *v = val;
+    return 0;
 }
 
 void tr_internal_idmap_clear(idmap *m)
@@ -212,25 +211,41 @@ void tr_internal_idmap_free(idmap *m)
     memset(m, 0, sizeof *m);
 }
 
+/* Grow the dense array to hold index i. */
+static int dense_grow(idtab *t, uint32_t i)
+{
+    size_t n = t->ndense ? t->ndense : 1024;
+    while (n <= i) n *= 2;
+    uint32_t *d = realloc(t->dense, n * sizeof *d);
+    if (!d) return TR_E_NOMEM;
+    tr_advise_huge(d, n * sizeof *d);
+    memset(d + t->ndense, 0, (n - t->ndense) * sizeof *d);
+    t->dense = d;
+    t->ndense = n;
+    return 0;
+}
+
 int tr_internal_idtab_put(idtab *t, uint32_t id, uint32_t val)
 {
     if (!t->count++) t->base = id < 1024 ? 0 : id; /* ids are given out from here, mostly in order */
     uint32_t i = id - t->base;
-    if (id >= t->base && i >= t->ndense && (uint64_t)i < 2 * (uint64_t)t->count + 65536) {
-        size_t n = t->ndense ? t->ndense : 1024;
-        while (n <= i) n *= 2;
-        uint32_t *d = realloc(t->dense, n * sizeof *d);
-        if (!d) return TR_E_NOMEM;
-        tr_advise_huge(d, n * sizeof *d);
-        memset(d + t->ndense, 0, (n - t->ndense) * sizeof *d);
-        t->dense = d;
-        t->ndense = n;
-    }
+    if (id >= t->base && i >= t->ndense && (uint64_t)i < 2 * (uint64_t)t->count + 65536 && dense_grow(t, i))
+        return TR_E_NOMEM;
     if (id >= t->base && i < t->ndense) {
         t->dense[i] = val;
         return 0;
     }
     return tr_internal_idmap_put(&t->sparse, id, val);
+}
+
+uint32_t *tr_internal_idtab_dense(idtab *t, uint32_t lo, uint32_t hi)
+{
+    if (!t->count) t->base = lo < 1024 ? 0 : lo; /* as the first put would */
+    uint32_t i = hi - t->base;
+    if (lo < t->base || hi < lo) return NULL;
+    if (i >= t->ndense && ((uint64_t)i >= 2 * ((uint64_t)t->count + (hi - lo) + 1) + 65536 || dense_grow(t, i)))
+        return NULL;
+    return t->dense + (lo - t->base);
 }
 
 void tr_internal_idtab_clear(idtab *t)

@@ -276,10 +276,15 @@ static int compressor_start(tr_writer *w)
 
 static int put_record(tr_writer *w, uint32_t type, const uint8_t *pre, size_t npre, const buf *body)
 {
-    int e;
-    if ((e = buf_varint(&w->chunk, type)) || (e = buf_varint(&w->chunk, npre + body->len)) ||
-        (e = buf_put(&w->chunk, pre, npre)) || (e = buf_put(&w->chunk, body->p, body->len)))
-        return w->err = e;
+    buf *c = &w->chunk;
+    size_t n = npre + body->len;
+    if (c->cap - c->len < n + 20 && tr_internal_buf_reserve(c, n + 20)) return w->err = TR_E_NOMEM;
+    uint8_t *p = c->p + c->len;
+    p += varint_put(p, type);
+    p += varint_put(p, n);
+    if (npre) memcpy(p, pre, npre);
+    if (body->len) memcpy(p + npre, body->p, body->len);
+    c->len = (size_t)(p - c->p) + n;
     w->chunk_records++;
     w->st.records++;
     return 0;
@@ -335,10 +340,10 @@ static int append(tr_writer *w, const tr_record *rec)
     size_t n = 0;
     if (type_has_prefix(rec->type)) {
         int64_t dt = w->have_time ? (int64_t)(rec->time - w->last_time) : 0;
-        n += tr_varint_put(pre + n, zigzag(dt));
-        n += tr_varint_put(pre + n, zigzag(rec->pid));
-        n += tr_varint_put(pre + n, zigzag(rec->tid));
-        n += tr_varint_put(pre + n, zigzag(rec->cpu));
+        n += varint_put(pre + n, zigzag(dt));
+        n += varint_put(pre + n, zigzag(rec->pid));
+        n += varint_put(pre + n, zigzag(rec->tid));
+        n += varint_put(pre + n, zigzag(rec->cpu));
         if (!w->have_time) w->base_time = rec->time;
         w->have_time = 1;
         w->last_time = rec->time;
@@ -371,6 +376,10 @@ static int begin_group(tr_writer *w)
     if (w->finished) return TR_E_FINISHED;
     if (w->chunk.len >= w->opt.chunk_size && (e = flush_chunk(w))) return e;
     if (w->chunk.len) return 0;
+    if (w->chunk.cap < w->opt.chunk_size) { /* room for the chunk at once, instead of doubling it up (copies) */
+        tr_internal_buf_free(&w->chunk);
+        if (tr_internal_buf_reserve(&w->chunk, w->opt.chunk_size + 1024)) return w->err = TR_E_NOMEM;
+    }
     clock_gettime(CLOCK_MONOTONIC, &w->opened);
     w->chunk_flags = w->forget_pending ? TR_CHUNK_FORGET : 0;
     if (w->seq == 0 || w->raw_since_key >= w->opt.key_interval || w->forget_pending) {
@@ -495,16 +504,16 @@ int tr_writer_string(tr_writer *w, const char *s, size_t len, uint32_t *id)
 {
     if (!w || (!s && len) || !id) return TR_E_INVAL;
     for (uint64_t seed = 0;; seed++) {
-        uint64_t h = tr_internal_hash64(s, len, seed);
-        uint32_t v = tr_internal_idmap_get(&w->str_map, h);
-        if (!v) {
+        uint32_t *slot = tr_internal_idmap_slot(&w->str_map, tr_internal_hash64(s, len, seed)), v;
+        if (!slot) return TR_E_NOMEM;
+        if (!(v = *slot)) {
             GROW(w->strs, w->str_epoch, w->nstr, w->capstr);
+            if (buf_put(&w->str_data, s, len)) return TR_E_NOMEM;
             v = ++w->nstr;
-            w->strs[v].off = w->str_data.len;
+            w->strs[v].off = w->str_data.len - len;
             w->strs[v].len = len;
             w->str_epoch[v] = 0;
-            if (buf_put(&w->str_data, s, len) || tr_internal_idmap_put(&w->str_map, h, v)) return TR_E_NOMEM;
-            *id = v;
+            *id = *slot = v;
             return 0;
         }
         if (w->strs[v].len == len && !memcmp(w->str_data.p + w->strs[v].off, s, len)) {
@@ -536,15 +545,14 @@ int tr_writer_frame(tr_writer *w, const tr_frame *f, uint32_t *id)
     if ((n.func && n.func > w->nstr) || (n.module && n.module > w->nstr) || (n.file && n.file > w->nstr))
         return TR_E_INVAL;
     for (uint64_t seed = 0;; seed++) {
-        uint64_t h = tr_internal_hash64(&n, sizeof n, seed);
-        uint32_t v = tr_internal_idmap_get(&w->frame_map, h);
-        if (!v) {
+        uint32_t *slot = tr_internal_idmap_slot(&w->frame_map, tr_internal_hash64(&n, sizeof n, seed)), v;
+        if (!slot) return TR_E_NOMEM;
+        if (!(v = *slot)) {
             GROW(w->frames, w->frame_epoch, w->nframe, w->capframe);
             v = ++w->nframe;
             w->frames[v] = n;
             w->frame_epoch[v] = 0;
-            if (tr_internal_idmap_put(&w->frame_map, h, v)) return TR_E_NOMEM;
-            *id = v;
+            *id = *slot = v;
             return 0;
         }
         if (!memcmp(&w->frames[v], &n, sizeof n)) {
@@ -733,7 +741,8 @@ static int emit_string(tr_writer *w, uint32_t id)
 {
     if (!id || id > w->nstr || w->str_epoch[id] == w->epoch) return 0;
     w->str_epoch[id] = w->epoch;
-    tr_record r = {.type = TR_REC_STRING};
+    tr_record r; /* only what append reads of a definition: not the whole union zeroed */
+    r.type = TR_REC_STRING;
     r.u.string.id = id;
     r.u.string.str = (const char *)w->str_data.p + w->strs[id].off;
     r.u.string.len = w->strs[id].len;
@@ -748,7 +757,8 @@ static int emit_frame(tr_writer *w, uint32_t id)
     if ((e = emit_string(w, f->func)) || (e = emit_string(w, f->module)) || (e = emit_string(w, f->file)))
         return e;
     w->frame_epoch[id] = w->epoch;
-    tr_record r = {.type = TR_REC_FRAME};
+    tr_record r; /* as in emit_string */
+    r.type = TR_REC_FRAME;
     r.u.frame.id = id;
     r.u.frame.frame = *f;
     return append(w, &r);

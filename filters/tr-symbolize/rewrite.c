@@ -454,10 +454,13 @@ static void start_stream(struct rw *c)
 {
     end_stream(c, 0);
     /* chunks of 128 KiB: a reader down the pipe (tr-cat, tr-fold) starts
-     * while this one still resolves, and they compress as well; zstd level
-     * 1: on the bench's traces 15% smaller than level 3 and a little cheaper */
+     * while this one still resolves, and they compress as well.  zstd runs
+     * on the writer's thread, beside the symbolizing, at level 1: on the
+     * suite's python, cc and deep -g outputs 3-10% smaller than level -1
+     * (--fast=1) for 3-19% more instructions, 6-19% cheaper than level 3
+     * (spec/tr-symbolize.md) */
     tr_writer_options wo = {.stack_delta = c->o->keep_stack_copy ? 2 : 0, .stack_runs = 1, .chunk_size = 128u << 10,
-                            .level = 1};
+                            .level = 1, .compress_thread = 1};
     werr(c, tr_writer_open(&c->w, c->out_fd, &wo));
 }
 
@@ -618,7 +621,7 @@ int rewrite_trace(const struct rewrite_options *o, int in_fd, int out_fd)
     void *buf = NULL;
     size_t len = 0;
     int mapped = 0, rc;
-    tr_reader_options ro = { .keep_definitions = 2 }; /* stack nodes are looked up when used */
+    tr_reader_options ro = { .keep_definitions = 2, .decompress_thread = 1 }; /* stack nodes are looked up when used */
     if (!o->stream) {
         /* look ahead for blobs written at the end: in the file, mapped (only
          * the pages looked at are read; the records are read from the file

@@ -184,6 +184,7 @@ sym_session *sym_new(const sym_options *opt)
 }
 
 static void free_prescan(sym_session *s);
+static void free_tails(sym_session *s);
 static int install_prescan(sym_session *s, uint32_t stream);
 
 /* The model forgets a process (a new one of its pid, a new stream, the end). */
@@ -214,6 +215,7 @@ void sym_free(sym_session *s)
     hashmap_free(&s->files);
     sym_tab_free(s->kernel);
     free_prescan(s);
+    free_tails(s);
     free(s->vdso);
     for (size_t i = 0; i < s->nwarn; i++)
         free(s->warnings[i]);
@@ -534,6 +536,15 @@ static int prescan_reader(sym_session *s, tr_reader *r)
 /* ---- the lazy prescan: each stream's last chunks now, the rest if needed ---- */
 
 #define TAIL_CHUNKS 8
+/* The chunks it decompresses are kept for the reader, which then does not
+ * decompress them again (tr_reader_adopt_chunk), up to this many bytes:
+ * the reader meets them at the end of the trace. */
+#define TAIL_KEEP (8u << 20)
+
+struct tail_raw {
+    size_t off, len; /* the chunk in the trace */
+    void *raw;       /* its content */
+};
 
 typedef struct tail_stream {
     size_t ch[TAIL_CHUNKS], chlen[TAIL_CHUNKS]; /* its last chunks (ring) */
@@ -541,7 +552,7 @@ typedef struct tail_stream {
     int readable; /* its start frame is one this library reads */
 } tail_stream;
 
-static int get_varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
+static int get_varint_slow(const uint8_t **p, const uint8_t *end, uint64_t *v)
 {
     *v = 0;
     for (unsigned shift = 0; shift < 70 && *p < end; shift += 7) {
@@ -555,13 +566,24 @@ static int get_varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
     return -1;
 }
 
+/* A varint (the short form inline: a record's type and length, mostly) */
+static inline int get_varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+    if (*p < end && **p < 0x80) {
+        *v = *(*p)++;
+        return 0;
+    }
+    return get_varint_slow(p, end, v);
+}
+
 /* Skim one chunk (the chunk frame and its zstd frame, len bytes at c) for
  * its blobs, decoding no other record (stacks are what a reader spends
  * its time on): *stacks = 1 when it holds records with stacks; blobs are
  * kept as the prescan's, for stream index stream.  A chunk that does not
  * decompress, or the rest of one after a malformed record, is passed over
- * as a reader drops it. */
-static int tail_chunk(sym_session *s, const uint8_t *c, size_t len, uint32_t stream, int *stacks)
+ * as a reader drops it.  Its content is kept for the reader while *kept,
+ * the bytes kept so far, stays within TAIL_KEEP. */
+static int tail_chunk(sym_session *s, const uint8_t *c, size_t len, uint32_t stream, int *stacks, size_t *kept)
 {
     tr_stream_frame f;
     *stacks = 0;
@@ -597,8 +619,35 @@ static int tail_chunk(sym_session *s, const uint8_t *c, size_t len, uint32_t str
         rec.u.blob.len = (size_t)(p - q - nl);
         rc = prescan_blob(s, &rec);
     }
+    struct tail_raw *t;
+    if (rc >= 0 && got && *kept + got <= TAIL_KEEP &&
+        (t = realloc(s->tails, (s->ntails + 1) * sizeof *t))) {
+        s->tails = t;
+        t[s->ntails++] = (struct tail_raw){ (size_t)(c - s->lazy_buf), len, raw };
+        *kept += got;
+        return rc;
+    }
     free(raw);
     return rc;
+}
+
+/* Give the reader the chunks the lazy prescan decompressed. */
+static void hand_tails(sym_session *s, tr_reader *r)
+{
+    for (size_t i = 0; i < s->ntails; i++)
+        tr_reader_adopt_chunk(r, s->tails[i].off, s->lazy_buf + s->tails[i].off, s->tails[i].len, s->tails[i].raw);
+    free(s->tails); /* the copies are the reader's now */
+    s->tails = NULL;
+    s->ntails = 0;
+}
+
+static void free_tails(sym_session *s)
+{
+    for (size_t i = 0; i < s->ntails; i++)
+        free(s->tails[i].raw);
+    free(s->tails);
+    s->tails = NULL;
+    s->ntails = 0;
 }
 
 /* Walk the frames of the trace without decompressing them: -1 when it is
@@ -659,6 +708,8 @@ int sym_prescan_lazy(sym_session *s, const void *buf, size_t len)
         return sym_prescan(s, buf, len);
     }
     int rc = 0;
+    size_t kept = 0;
+    free_tails(s);
     for (size_t i = 0; i < n && rc >= 0; i++) {
         tail_stream *t = &st[i];
         size_t have = t->nch < TAIL_CHUNKS ? t->nch : TAIL_CHUNKS, stacks = 0;
@@ -672,7 +723,7 @@ int sym_prescan_lazy(sym_session *s, const void *buf, size_t len)
             size_t k = (t->nch - 1 - j) % TAIL_CHUNKS;
             int has = 0;
             from[nread++] = s->npre;
-            rc = tail_chunk(s, b + t->ch[k], t->chlen[k], (uint32_t)i, &has);
+            rc = tail_chunk(s, b + t->ch[k], t->chlen[k], (uint32_t)i, &has, &kept);
             stacks = (size_t)has;
         }
         from[nread] = s->npre;
@@ -863,7 +914,8 @@ const struct procs *sym_procs(const sym_session *s)
 int sym_observe(sym_session *s, tr_reader *r, const tr_record *rec)
 {
     s->cur_reader = NULL;
-    (void)r;
+    if (s->ntails && r)
+        hand_tails(s, r);
     int rc = procs_feed(s->procs, rec); /* STREAM_START: forgets the processes */
     if (rc < 0)
         return rc;

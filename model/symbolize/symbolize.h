@@ -149,7 +149,10 @@ int sym_prescan_fd(sym_session *s, int fd);
  * without kallsyms, a JIT address without its map, a vDSO without its
  * image).  What resolves is the same as with sym_prescan().  Called after
  * the reading began (a reader that prescans only when a frame needs it),
- * the stream under way gets its tables at once. */
+ * the stream under way gets its tables at once.  The chunks it decompresses
+ * (up to 8 MiB of them) go to the reader that the next sym_observe() names,
+ * the reader of this same input from its first byte, which then does not
+ * decompress them again (tr_reader_adopt_chunk). */
 int sym_prescan_lazy(sym_session *s, const void *buf, size_t len);
 /* The input fd, a regular file of which exactly the first `read` bytes
  * were read so far, mapped for the prescan (*len its size; munmap(p, *len)

@@ -11,7 +11,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     tr_reader *r;
-    tr_reader_options o = {.keep_definitions = 1, .max_chunk = 1 << 20};
+    /* the input's size picks among the ways of reading: stack runs absorbed
+     * whole (keep_definitions 2) or node by node, chunks decompressed here
+     * or ahead on the reader's thread */
+    tr_reader_options o = {.keep_definitions = size & 2 ? 2 : 1, .max_chunk = 1 << 20,
+                           .decompress_thread = (int)(size & 1)};
     if (tr_reader_open_mem(&r, data, size, &o)) return 0;
     tr_record rec;
     int rc;

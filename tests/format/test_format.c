@@ -1285,6 +1285,68 @@ static void test_stack_runs_read_as_stack_records(void **state)
     free(b1.p);
 }
 
+static size_t put_varint(uint8_t *p, uint64_t v)
+{
+    size_t n = 0;
+    for (; v >= 0x80; v >>= 7) p[n++] = (uint8_t)(v | 0x80);
+    p[n++] = (uint8_t)v;
+    return n;
+}
+
+/* A run redefining nodes keeps their first definitions, whether the table
+ * holds them in its dense part or apart (an id far ahead when it came). */
+static void test_stack_runs_keep_first_definitions(void **state)
+{
+    (void)state;
+    static uint8_t raw[8192];
+    size_t n = 0;
+    const uint32_t stacks[][3] = {{1, 0, 1}, {70000, 0, 9}, {3, 0, 7}}; /* 70000: far ahead of 2 nodes */
+    for (int i = 0; i < 3; i++) {
+        uint8_t body[16];
+        size_t k = 0;
+        for (int j = 0; j < 3; j++) k += put_varint(body + k, stacks[i][j]);
+        raw[n++] = TR_REC_STACK;
+        raw[n++] = (uint8_t)k;
+        memcpy(raw + n, body, k);
+        n += k;
+    }
+    /* runs: ids 2..4 below node 1 (3 defined), ids 67700..70001 (70000 defined) */
+    const uint32_t runs[][3] = {{2, 1, 3}, {67700, 1, 2302}};
+    for (int i = 0; i < 2; i++) {
+        uint8_t body[4096];
+        size_t k = 0;
+        for (int j = 0; j < 3; j++) k += put_varint(body + k, runs[i][j]);
+        memset(body + k, 4, runs[i][2]); /* frame 4 each */
+        k += runs[i][2];
+        raw[n++] = TR_REC_STACK_RUN;
+        n += put_varint(raw + n, k);
+        memcpy(raw + n, body, k);
+        n += k;
+    }
+    bytes b = hand_stream(raw, n);
+    for (int keep = 0; keep < 3; keep++) {
+        tr_reader *r;
+        tr_reader_options o = {.keep_definitions = keep};
+        assert_int_equal(tr_reader_open_mem(&r, b.p, b.len, &o), 0);
+        tr_record rec;
+        int rc;
+        while ((rc = tr_reader_next(r, &rec)) != 0) assert_true(rc > 0);
+        const uint32_t want[][3] = {{2, 1, 4}, {3, 0, 7}, {4, 3, 4}, {67700, 1, 4}, {69999, 69998, 4},
+                                    {70000, 0, 9}, {70001, 70000, 4}};
+        for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+            uint32_t parent, frame;
+            assert_int_equal(tr_reader_stack_node(r, want[i][0], &parent, &frame), 0);
+            assert_int_equal(parent, want[i][1]);
+            assert_int_equal(frame, want[i][2]);
+        }
+        tr_reader_stats st;
+        tr_reader_get_stats(r, &st);
+        assert_int_equal(st.bad_records, 0);
+        tr_reader_free(r);
+    }
+    free(b.p);
+}
+
 static void test_thread_stacks_read_as_stack_addrs(void **state)
 {
     (void)state;
@@ -1351,6 +1413,7 @@ int main(void)
         cmocka_unit_test(test_compress_thread_reports_a_closed_pipe),
         cmocka_unit_test(test_small_chunks_at_their_own_level),
         cmocka_unit_test(test_stack_runs_read_as_stack_records),
+        cmocka_unit_test(test_stack_runs_keep_first_definitions),
         cmocka_unit_test(test_thread_stacks_read_as_stack_addrs),
         cmocka_unit_test(test_stack_limit_forgets_and_stacks_still_read),
     };

@@ -708,6 +708,40 @@ static void test_kernel_and_jit(void **state)
     assert_int_equal(s->lazy_full_done, 0); /* found in the last chunks, not by reading all */
     sym_free(s);
     result_free(&r);
+    /* the chunks it decompressed go to the reader that sym_observe names,
+     * which does not decompress them again: a copy of the trace whose
+     * chunks have a payload byte changed (their frames' crc does not cover
+     * it) reads without an error */
+    uint8_t *bad = malloc(len);
+    assert_non_null(bad);
+    memcpy(bad, buf, len);
+    tr_stream_frame f;
+    size_t chunks = 0;
+    for (size_t off = 0; off < len; off += f.size) {
+        assert_int_equal(tr_stream_frame_parse(bad + off, len - off, &f), 1);
+        if (f.kind == TR_SFRAME_CHUNK && f.csize > 8) {
+            bad[off + f.size - f.csize / 2] ^= 0x5a;
+            chunks++;
+        }
+    }
+    assert_int_equal(chunks, 2);
+    s = sym_new(&o);
+    assert_non_null(s);
+    assert_int_equal(sym_prescan_lazy(s, buf, len), 0);
+    tr_reader *rd;
+    assert_int_equal(tr_reader_open_mem(&rd, bad, len, NULL), 0);
+    tr_record rec;
+    int rc;
+    size_t samples = 0;
+    while ((rc = tr_reader_next(rd, &rec)) != 0) {
+        assert_int_equal(rc, 1);
+        assert_int_equal(sym_observe(s, rd, &rec), 0);
+        samples += rec.type == TR_REC_SAMPLE;
+    }
+    assert_int_equal(samples, 1);
+    tr_reader_free(rd);
+    sym_free(s);
+    free(bad);
     free(buf);
     munmap(c.jit, c.jit_len);
 }
