@@ -228,6 +228,8 @@ struct sym_symfile {
     sym_symtable tab; int tab_done;
     hashmap interval_syms; /* interval index -> its symbol */
     hashmap child_index;   /* DIE offset -> the ranges of its children */
+    hashmap scope_ids;     /* scope DIE offset -> index + 1 in scopes */
+    struct sym_scope_info *scopes; size_t nscopes, scopecap; /* a scope's name and entry, once */
     uint64_t symtab_lookups, unit_walks; /* libdwfl symbol searches, unit indexes built */
 };
 /* The symfile of (path, build_id), found and opened on first use (never NULL

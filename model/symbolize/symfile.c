@@ -443,6 +443,8 @@ void sym_symfile_free(sym_symfile *f)
     for (i = 0; (sl = hashmap_next(&f->child_index, &i)) != NULL;)
         free(sl->val);
     hashmap_free(&f->child_index);
+    hashmap_free(&f->scope_ids);
+    free(f->scopes);
     if (f->dwfl)
         dwfl_end(f->dwfl);
     if (f->fd >= 0)
@@ -827,6 +829,28 @@ static uint64_t die_entry(Dwarf_Die *die)
     return a;
 }
 
+/* What a frame takes of a scope DIE: its name (interned, NULL: none) and
+ * entry, found once per scope (the addresses of a function come in
+ * clusters: following the abstract origin and demangling were most of
+ * the cost of an inline frame). */
+struct sym_scope_info {
+    const char *name;
+    uint64_t entry;
+};
+
+static struct sym_scope_info scope_info(sym_session *s, sym_symfile *f, Dwarf_Die *die)
+{
+    uint64_t off = dwarf_dieoffset(die);
+    uintptr_t v = (uintptr_t)hashmap_get(&f->scope_ids, off, 0);
+    if (v)
+        return f->scopes[v - 1];
+    struct sym_scope_info si = { intern_name(s, f, die_name(die)), die_entry(die) };
+    if (array_reserve(&f->scopes, &f->scopecap, f->nscopes + 1, sizeof *f->scopes, 64) == 0 &&
+        hashmap_put(&f->scope_ids, off, 0, (void *)(uintptr_t)(f->nscopes + 1)) == 0)
+        f->scopes[f->nscopes++] = si;
+    return si;
+}
+
 sym_entry *sym_symfile_resolve(sym_session *s, sym_symfile *f, uint64_t vaddr)
 {
     chain c;
@@ -870,18 +894,18 @@ sym_entry *sym_symfile_resolve(sym_session *s, sym_symfile *f, uint64_t vaddr)
         sym_frame *fr = &c.f[c.n++];
         memset(fr, 0, sizeof *fr);
         fr->flags = TR_FRAME_SYMBOLIZED | TR_FRAME_INLINE;
-        fr->func = intern_name(s, f, die_name(&scopes[i]));
+        struct sym_scope_info si = scope_info(s, f, &scopes[i]);
+        fr->func = si.name;
         if (!fr->func) {
             fr->func = s->s_unknown;
             fr->flags |= SYM_UNKNOWN;
         }
-        uint64_t e = die_entry(&scopes[i]);
-        fr->offset = e && vaddr - bias >= e ? vaddr - bias - e : 0;
+        fr->offset = si.entry && vaddr - bias >= si.entry ? vaddr - bias - si.entry : 0;
     }
     if (!outer_name && i < nscopes && dwarf_tag(&scopes[i]) == DW_TAG_subprogram) {
-        outer_name = intern_name(s, f, die_name(&scopes[i]));
-        uint64_t e = die_entry(&scopes[i]);
-        outer_off = e && vaddr - bias >= e ? vaddr - bias - e : 0;
+        struct sym_scope_info si = scope_info(s, f, &scopes[i]);
+        outer_name = si.name;
+        outer_off = si.entry && vaddr - bias >= si.entry ? vaddr - bias - si.entry : 0;
     }
     sym_frame *fr = &c.f[c.n++];
     memset(fr, 0, sizeof *fr);
