@@ -1087,7 +1087,11 @@ static int first_holder(sym_symfile *f, Dwarf_Die *die, uint64_t pc, Dwarf_Die *
     for (size_t i = lo; i-- > 0 && ui->e[i].maxhi > pc;)
         if (pc < ui->e[i].hi && (!best || ui->e[i].order < best->order))
             best = &ui->e[i];
-    return best && dwarf_offdie(dwarf_cu_getdwarf(die->cu), best->off, child) ? 1 : 0;
+    if (!best)
+        return 0;
+    /* in die's unit: the DIE dwarf_offdie would make, without its search */
+    *child = (Dwarf_Die){ .addr = (char *)die->addr + (best->off - dwarf_dieoffset(die)), .cu = die->cu };
+    return 1;
 }
 
 /* *scope: the innermost inlined subroutine on pc's path in unit cu, else
