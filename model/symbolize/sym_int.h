@@ -232,6 +232,7 @@ struct sym_symfile {
     hashmap walk_units;    /* unit offset -> its abbreviations, for walking its DIEs */
     struct sym_scope_info *scopes; size_t nscopes, scopecap; /* a scope's name and entry, once */
     uint64_t symtab_lookups, unit_walks; /* libdwfl symbol searches, unit indexes built */
+    uint64_t libdw_walks;  /* scopes whose children libdw's walk read (not symfile.c's) */
 };
 /* The symfile of (path, build_id), found and opened on first use (never NULL
  * unless out of memory; check ->status). */

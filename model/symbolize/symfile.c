@@ -1022,7 +1022,7 @@ static child_index *children_of(sym_symfile *f, Dwarf_Die *die)
     uint32_t order = 0;
     if (dwarf_tag(die) == DW_TAG_compile_unit || dwarf_tag(die) == DW_TAG_partial_unit)
         f->unit_walks++;
-    if (walk_children(f, die, &e, &n, &cap) < 0 && (n = 0, dwarf_child(die, &child) == 0)) {
+    if (walk_children(f, die, &e, &n, &cap) < 0 && (n = 0, ++f->libdw_walks, dwarf_child(die, &child) == 0)) {
         do {
             Dwarf_Addr base, start, end;
             ptrdiff_t off = pc_tag(dwarf_tag(&child)) ? 0 : -1;
