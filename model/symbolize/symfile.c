@@ -995,7 +995,7 @@ static int walk_children(sym_symfile *f, Dwarf_Die *die, child_entry **e, size_t
                 (*e)[(*n)++] = (child_entry){ start, stop, (uint64_t)(at - base), 0, order };
             }
         }
-        if (a->children && sib > (uint64_t)(at - base) && sib < u->end) {
+        if (sib > (uint64_t)(at - base) && sib < u->end) { /* as libdw, children or not */
             p = base + sib;
             continue;
         }
