@@ -229,7 +229,7 @@ struct sym_symfile {
     hashmap interval_syms; /* interval index -> its symbol */
     hashmap child_index;   /* DIE offset -> the ranges of its children */
     hashmap scope_ids;     /* scope DIE offset -> index + 1 in scopes */
-    hashmap walk_units;    /* unit offset -> its abbreviations, for walking its DIEs */
+    hashmap walk_units;    /* (unit offset, Dwarf) -> its abbreviations, for walking its DIEs */
     struct sym_scope_info *scopes; size_t nscopes, scopecap; /* a scope's name and entry, once */
     uint64_t symtab_lookups, unit_walks; /* libdwfl symbol searches, unit indexes built */
     uint64_t libdw_walks;  /* scopes whose children libdw's walk read (not symfile.c's) */

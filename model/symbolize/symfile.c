@@ -696,8 +696,9 @@ static void unit_walk_free(unit_walk *u)
     }
 }
 
-/* The walk data of the unit of die, made on first use: NULL when the unit
- * is not one walked here (or out of memory). */
+/* The walk data of the unit of die, made on first use (by its offset and
+ * its Dwarf: a split unit's offsets are those of another section): NULL
+ * when the unit is not one walked here (or out of memory). */
 static unit_walk *unit_walk_of(sym_symfile *f, Dwarf_Die *die)
 {
     Dwarf_Die cudie;
@@ -706,22 +707,22 @@ static unit_walk *unit_walk_of(sym_symfile *f, Dwarf_Die *die)
     if (!dwarf_cu_die(die->cu, &cudie, &version, NULL, &asz, &osz, NULL, NULL))
         return NULL;
     uint64_t start = dwarf_dieoffset(&cudie) - dwarf_cuoffset(&cudie);
-    unit_walk *u = hashmap_get(&f->walk_units, start, 0);
+    Dwarf *dw = dwarf_cu_getdwarf(die->cu);
+    unit_walk *u = hashmap_get(&f->walk_units, start, (uintptr_t)dw);
     if (u)
         return u->end ? u : NULL;
     Dwarf_Off next;
     if (!(u = calloc(1, sizeof *u)))
         return NULL;
     if (version >= 2 && version <= 5 && (asz == 4 || asz == 8) && (osz == 4 || osz == 8) &&
-        dwarf_next_unit(dwarf_cu_getdwarf(die->cu), start, &next, NULL, NULL, NULL, NULL, NULL, NULL,
-                        NULL) == 0) {
+        dwarf_next_unit(dw, start, &next, NULL, NULL, NULL, NULL, NULL, NULL, NULL) == 0) {
         u->start = start;
         u->end = next;
         u->version = (uint8_t)version;
         u->addr_size = asz;
         u->offset_size = osz;
     }
-    if (hashmap_put(&f->walk_units, start, 0, u) < 0) {
+    if (hashmap_put(&f->walk_units, start, (uintptr_t)dw, u) < 0) {
         free(u);
         return NULL;
     }
