@@ -22,6 +22,8 @@ struct rw {
     tr_writer *w;
     int out_fd;
     hashmap strids;   /* interned string pointer -> output string id + 1 */
+    const char *last_module; /* the module of the last frame written, and its id */
+    uint32_t last_module_id;
     /* Each node of the input's stack tree mapped once, and each input frame
      * resolved once: by id, the memo generation and state they were for
      * (a process's generation changes when what its addresses mean may
@@ -42,7 +44,10 @@ struct rw {
     size_t path_cap;
     int begun;           /* sym_stack_begin called for the record */
     hashmap framesets;/* 128-bit hash of resolved frames -> output stack id + 1 (per stream) */
-    hashmap frameids; /* (addr, func) -> struct frame_id chain: output frame ids (per stream) */
+    struct frame_id *fr; /* the output frames written (per stream) */
+    size_t nfr, capfr;
+    uint32_t *frslot;    /* open addressing over fr: index + 1, 0 empty */
+    size_t nfrslot;      /* a power of two, or 0 */
     uint32_t *fids;
     size_t fcap;
     int status;
@@ -99,48 +104,77 @@ static uint32_t resolve_and_write(struct rw *c, const tr_record *rec);
 struct frame_id {
     sym_frame f;
     uint32_t id;
-    struct frame_id *next; /* another frame of the same address and function */
 };
 
 static void forget_frame_ids(struct rw *c)
 {
-    size_t i = 0;
-    hashmap_slot *sl;
-    while ((sl = hashmap_next(&c->frameids, &i)) != NULL)
-        for (struct frame_id *x = sl->val, *nx; x; x = nx) {
-            nx = x->next;
-            free(x);
-        }
-    hashmap_free(&c->frameids);
+    free(c->fr);
+    free(c->frslot);
+    c->fr = NULL;
+    c->frslot = NULL;
+    c->nfr = c->capfr = c->nfrslot = 0;
 }
 
-/* The output id of frame f: written once per stream (strings are
- * interned, so their pointers compare). */
+/* Strings are interned, so their pointers stand for them. */
+static size_t frame_hash(const sym_frame *f)
+{
+    uint64_t h = (f->addr ^ (uint64_t)f->flags << 48) * 0x9e3779b97f4a7c15ull ^ (uintptr_t)f->func;
+    h = (h ^ (h >> 29) ^ f->offset) * 0xbf58476d1ce4e5b9ull ^ (uintptr_t)f->module;
+    h = (h ^ (h >> 32) ^ (uintptr_t)f->file ^ (uint64_t)f->line << 40) * 0x94d049bb133111ebull;
+    return (size_t)(h ^ (h >> 31));
+}
+
+static int same_frame(const sym_frame *a, const sym_frame *b)
+{
+    return a->addr == b->addr && a->func == b->func && a->flags == b->flags && a->module == b->module &&
+           a->offset == b->offset && a->file == b->file && a->line == b->line;
+}
+
+/* The slots doubled, the frames placed again. */
+static void frame_slots_grow(struct rw *c)
+{
+    size_t n = c->nfrslot ? 2 * c->nfrslot : 1024;
+    uint32_t *s = calloc(n, sizeof *s);
+    if (!s)
+        cli_die(CLI_EXIT_FAIL, "out of memory");
+    for (size_t i = 0; i < c->nfr; i++) {
+        size_t h = frame_hash(&c->fr[i].f) & (n - 1);
+        while (s[h])
+            h = (h + 1) & (n - 1);
+        s[h] = (uint32_t)i + 1;
+    }
+    free(c->frslot);
+    c->frslot = s;
+    c->nfrslot = n;
+}
+
+/* The output id of frame f: written once per stream. */
 static uint32_t out_frame(struct rw *c, const sym_frame *f)
 {
-    struct frame_id *head = hashmap_get(&c->frameids, f->addr, (uintptr_t)f->func);
-    for (struct frame_id *x = head; x; x = x->next)
-        if (x->f.flags == f->flags && x->f.module == f->module && x->f.offset == f->offset &&
-            x->f.file == f->file && x->f.line == f->line)
-            return x->id;
+    if (2 * (c->nfr + 1) > c->nfrslot)
+        frame_slots_grow(c);
+    size_t mask = c->nfrslot - 1, h = frame_hash(f) & mask;
+    for (uint32_t v; (v = c->frslot[h]) != 0; h = (h + 1) & mask)
+        if (same_frame(&c->fr[v - 1].f, f))
+            return c->fr[v - 1].id;
     tr_frame fr = {
         .addr = f->addr,
         .flags = f->flags & 0xffffu,
         .func = out_string(c, f->func),
-        .module = out_string(c, f->module),
+        .module = f->module == c->last_module ? c->last_module_id : out_string(c, f->module),
         .file = out_string(c, f->file),
         .offset = f->offset,
         .line = f->line,
     };
-    struct frame_id *x = malloc(sizeof *x);
-    if (!x)
+    if (array_reserve(&c->fr, &c->capfr, c->nfr + 1, sizeof *c->fr, 1024) < 0)
         cli_die(CLI_EXIT_FAIL, "out of memory");
+    c->last_module = f->module; /* frames of a module come together */
+    c->last_module_id = fr.module;
+    struct frame_id *x = &c->fr[c->nfr];
     werr(c, tr_writer_frame(c->w, &fr, &x->id));
     c->frames_written++;
     x->f = *f;
-    x->next = head;
-    if (hashmap_put(&c->frameids, f->addr, (uintptr_t)f->func, x) < 0)
-        cli_die(CLI_EXIT_FAIL, "out of memory");
+    c->frslot[h] = (uint32_t)++c->nfr;
     return x->id;
 }
 
@@ -443,6 +477,7 @@ static void end_stream(struct rw *c, uint64_t lost)
     tr_writer_free(c->w);
     c->w = NULL;
     hashmap_free(&c->strids);
+    c->last_module = NULL;
     hashmap_free(&c->framesets);
     forget_frame_ids(c);
     forget_nodes(c);

@@ -1171,7 +1171,7 @@ static const sym_entry *resolve_user_slow(sym_session *s, sym_proc *p, uint64_t 
         sym_warn_pid(s, SYM_PW_NOMAP, "pid %d: address 0x%llx is in no recorded mapping%s", (int)p->pid,
                   (unsigned long long)addr, p->mp->nmaps ? "" : " (the trace has no mappings for it)");
     }
-    if (!m || sym_path_is_anon(m->path)) {
+    if (!m || (!m->user && sym_path_is_anon(m->path))) { /* user: its file, once found */
         const sym_entry *j = resolve_jit(s, p, addr, m ? m->path : NULL);
         if (j)
             return j;

@@ -229,7 +229,11 @@ struct sym_symfile {
     sym_symtable tab; int tab_done;
     hashmap interval_syms; /* interval index -> its symbol */
     hashmap child_index;   /* DIE offset -> the ranges of its children */
+    hashmap scope_ids;     /* scope DIE offset -> index + 1 in scopes */
+    hashmap walk_units;    /* (unit offset, Dwarf) -> its abbreviations, for walking its DIEs */
+    struct sym_scope_info *scopes; size_t nscopes, scopecap; /* a scope's name and entry, once */
     uint64_t symtab_lookups, unit_walks; /* libdwfl symbol searches, unit indexes built */
+    uint64_t libdw_walks;  /* scopes whose children libdw's walk read (not symfile.c's) */
 };
 /* The symfile of (path, build_id), found and opened on first use (never NULL
  * unless out of memory; check ->status). */

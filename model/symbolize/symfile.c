@@ -13,6 +13,7 @@
  */
 #include <dlfcn.h>
 #include <dwarf.h>
+#include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -429,6 +430,9 @@ sym_symfile *sym_symfile_get(sym_session *s, const char *path, const uint8_t *bu
     return f;
 }
 
+struct unit_walk;
+static void unit_walk_free(struct unit_walk *u);
+
 void sym_symfile_free(sym_symfile *f)
 {
     if (!f)
@@ -443,6 +447,11 @@ void sym_symfile_free(sym_symfile *f)
     for (i = 0; (sl = hashmap_next(&f->child_index, &i)) != NULL;)
         free(sl->val);
     hashmap_free(&f->child_index);
+    hashmap_free(&f->scope_ids);
+    for (i = 0; (sl = hashmap_next(&f->walk_units, &i)) != NULL;)
+        unit_walk_free(sl->val);
+    hashmap_free(&f->walk_units);
+    free(f->scopes);
     if (f->dwfl)
         dwfl_end(f->dwfl);
     if (f->fd >= 0)
@@ -647,6 +656,360 @@ static int pc_tag(int tag)
     }
 }
 
+/* ---- walking a unit's DIEs without libdw ----
+ *
+ * libdw's dwarf_siblingof and dwarf_tag look the abbreviation of every
+ * DIE up again and read its attributes one by one (~900 instructions a
+ * DIE), and a scope's children are mostly parameters, variables and call
+ * sites.  Here each abbreviation of a unit is asked of libdw once (its
+ * tag, children flag and forms), and the DIEs are stepped over by their
+ * forms; only the children that may have code get libdw's dwarf_ranges.
+ * A form not known here makes the walk give up: libdw's walk then does it. */
+
+typedef struct abbrev_spec {
+    uint32_t tag, first; /* first: its forms in unit_walk.forms */
+    uint16_t nforms, sibling; /* sibling: the index of DW_AT_sibling, or nforms */
+    uint8_t children, known;
+    int32_t size;        /* of its attributes when all forms are of fixed size, else -1 */
+    uint32_t sib_at;     /* then where the value of DW_AT_sibling is among them */
+    uint32_t low_at, high_at; /* and those of DW_AT_low_pc and DW_AT_high_pc, when pc_fast */
+    uint16_t high_form;
+    uint8_t pc_fast;     /* its range is low_pc (an address) to high_pc (one, or a length) */
+    uint8_t no_pc;       /* it has none of low_pc, high_pc and ranges: no range */
+} abbrev_spec;
+
+typedef struct unit_walk {
+    uint64_t start, end; /* the unit's bounds (offsets in its section); end 0: not walked here */
+    uint8_t addr_size, offset_size, version;
+    abbrev_spec *ab;     /* by abbreviation code */
+    size_t nab;
+    uint16_t *forms;
+    size_t nforms, capforms;
+} unit_walk;
+
+static void unit_walk_free(unit_walk *u)
+{
+    if (u) {
+        free(u->ab);
+        free(u->forms);
+        free(u);
+    }
+}
+
+/* The walk data of the unit of die, made on first use (by its offset and
+ * its Dwarf: a split unit's offsets are those of another section): NULL
+ * when the unit is not one walked here (or out of memory). */
+static unit_walk *unit_walk_of(sym_symfile *f, Dwarf_Die *die)
+{
+    Dwarf_Die cudie;
+    Dwarf_Half version;
+    uint8_t asz, osz;
+    if (!dwarf_cu_die(die->cu, &cudie, &version, NULL, &asz, &osz, NULL, NULL))
+        return NULL;
+    uint64_t start = dwarf_dieoffset(&cudie) - dwarf_cuoffset(&cudie);
+    Dwarf *dw = dwarf_cu_getdwarf(die->cu);
+    unit_walk *u = hashmap_get(&f->walk_units, start, (uintptr_t)dw);
+    if (u)
+        return u->end ? u : NULL;
+    Dwarf_Off next;
+    if (!(u = calloc(1, sizeof *u)))
+        return NULL;
+    if (version >= 2 && version <= 5 && (asz == 4 || asz == 8) && (osz == 4 || osz == 8) &&
+        dwarf_next_unit(dw, start, &next, NULL, NULL, NULL, NULL, NULL, NULL, NULL) == 0) {
+        u->start = start;
+        u->end = next;
+        u->version = (uint8_t)version;
+        u->addr_size = asz;
+        u->offset_size = osz;
+    }
+    if (hashmap_put(&f->walk_units, start, (uintptr_t)dw, u) < 0) {
+        free(u);
+        return NULL;
+    }
+    return u->end ? u : NULL;
+}
+
+static const uint8_t *skip_leb(const uint8_t *p, const uint8_t *end)
+{
+    while (p < end && (*p & 0x80))
+        p++;
+    return p < end ? p + 1 : NULL;
+}
+
+static const uint8_t *read_uleb(const uint8_t *p, const uint8_t *end, uint64_t *v)
+{
+    *v = 0;
+    for (unsigned shift = 0; p < end; shift += 7) {
+        uint8_t c = *p++;
+        if (shift < 64)
+            *v |= (uint64_t)(c & 0x7f) << shift;
+        if (!(c & 0x80))
+            return p;
+    }
+    return NULL;
+}
+
+/* The size of a value of form when it is fixed, else -1 (also for a form
+ * not known here). */
+static int form_size(const unit_walk *u, unsigned form)
+{
+    switch (form) {
+    case DW_FORM_flag_present: case DW_FORM_implicit_const:
+        return 0;
+    case DW_FORM_data1: case DW_FORM_ref1: case DW_FORM_flag: case DW_FORM_strx1: case DW_FORM_addrx1:
+        return 1;
+    case DW_FORM_data2: case DW_FORM_ref2: case DW_FORM_strx2: case DW_FORM_addrx2:
+        return 2;
+    case DW_FORM_strx3: case DW_FORM_addrx3:
+        return 3;
+    case DW_FORM_data4: case DW_FORM_ref4: case DW_FORM_strx4: case DW_FORM_addrx4: case DW_FORM_ref_sup4:
+        return 4;
+    case DW_FORM_data8: case DW_FORM_ref8: case DW_FORM_ref_sig8: case DW_FORM_ref_sup8:
+        return 8;
+    case DW_FORM_data16:
+        return 16;
+    case DW_FORM_addr:
+        return u->addr_size;
+    case DW_FORM_ref_addr:
+        return u->version <= 2 ? u->addr_size : u->offset_size;
+    case DW_FORM_strp: case DW_FORM_line_strp: case DW_FORM_sec_offset: case DW_FORM_strp_sup:
+    case DW_FORM_GNU_ref_alt: case DW_FORM_GNU_strp_alt:
+        return u->offset_size;
+    default:
+        return -1;
+    }
+}
+
+/* Past an attribute value of form at p: NULL when the form is not known
+ * here or the value runs past end. */
+static const uint8_t *skip_form(const unit_walk *u, unsigned form, const uint8_t *p, const uint8_t *end)
+{
+    uint64_t n;
+    int fixed = form_size(u, form);
+    if (fixed >= 0) {
+        n = (uint64_t)fixed;
+    } else {
+        switch (form) {
+        case DW_FORM_sdata: case DW_FORM_udata: case DW_FORM_ref_udata: case DW_FORM_strx: case DW_FORM_addrx:
+        case DW_FORM_rnglistx: case DW_FORM_loclistx: case DW_FORM_GNU_addr_index: case DW_FORM_GNU_str_index:
+            return skip_leb(p, end);
+        case DW_FORM_string: {
+            const uint8_t *z = memchr(p, 0, (size_t)(end - p));
+            return z ? z + 1 : NULL;
+        }
+        case DW_FORM_block1:
+            if (p >= end)
+                return NULL;
+            n = 1 + (uint64_t)*p;
+            break;
+        case DW_FORM_block2:
+            if (end - p < 2)
+                return NULL;
+            n = 2 + (uint64_t)(p[0] | p[1] << 8);
+            break;
+        case DW_FORM_block4:
+            if (end - p < 4)
+                return NULL;
+            n = 4 + ((uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24);
+            break;
+        case DW_FORM_block: case DW_FORM_exprloc:
+            if (!(p = read_uleb(p, end, &n)))
+                return NULL;
+            break;
+        case DW_FORM_indirect: {
+            uint64_t f2;
+            if (!(p = read_uleb(p, end, &f2)) || f2 == DW_FORM_indirect || f2 == DW_FORM_implicit_const)
+                return NULL;
+            return skip_form(u, (unsigned)f2, p, end);
+        }
+        default:
+            return NULL;
+        }
+    }
+    return n <= (uint64_t)(end - p) ? p + n : NULL;
+}
+
+/* The abbreviation of code, the DIE at addr (in the unit of cu) being one
+ * of them: asked of libdw the first time.  NULL when it cannot be. */
+static const abbrev_spec *abbrev_of(unit_walk *u, uint64_t code, void *addr, struct Dwarf_CU *cu)
+{
+    if (code < u->nab && u->ab[code].known)
+        return &u->ab[code];
+    if (code > 65535)
+        return NULL;
+    Dwarf_Die d = { .addr = addr, .cu = cu };
+    int tag = dwarf_tag(&d);
+    if (tag <= 0 || !d.abbrev || d.abbrev == (Dwarf_Abbrev *)-1l || dwarf_getabbrevcode(d.abbrev) != code)
+        return NULL;
+    if (code >= u->nab) {
+        size_t n = u->nab ? u->nab : 64;
+        while (n <= code)
+            n *= 2;
+        abbrev_spec *ab = realloc(u->ab, n * sizeof *ab);
+        if (!ab)
+            return NULL;
+        memset(ab + u->nab, 0, (n - u->nab) * sizeof *ab);
+        u->ab = ab;
+        u->nab = n;
+    }
+    /* its forms, up to the end of its list (libdw's dwarf_getattrcnt
+     * miscounts lists with implicit constants) */
+    size_t cnt = 0, sibling = SIZE_MAX, low = SIZE_MAX, high = SIZE_MAX, ranges = SIZE_MAX;
+    unsigned name, form;
+    for (; dwarf_getabbrevattr_data(d.abbrev, cnt, &name, &form, NULL, NULL) == 0; cnt++) {
+        if (name == DW_AT_sibling && sibling == SIZE_MAX)
+            sibling = cnt;
+        if (name == DW_AT_low_pc && low == SIZE_MAX)
+            low = cnt;
+        if (name == DW_AT_high_pc && high == SIZE_MAX)
+            high = cnt;
+        if (name == DW_AT_ranges)
+            ranges = cnt;
+        if (cnt == 65535 || form > 65535 ||
+            array_reserve(&u->forms, &u->capforms, u->nforms + cnt + 1, sizeof *u->forms, 256) < 0)
+            return NULL;
+        u->forms[u->nforms + cnt] = (uint16_t)form;
+    }
+    abbrev_spec *a = &u->ab[code];
+    a->tag = (uint32_t)tag;
+    a->children = dwarf_abbrevhaschildren(d.abbrev) > 0;
+    a->first = (uint32_t)u->nforms;
+    a->nforms = (uint16_t)cnt;
+    a->sibling = (uint16_t)(sibling < cnt ? sibling : cnt);
+    a->size = 0;
+    for (size_t i = 0; i < cnt && a->size >= 0; i++) {
+        int n = form_size(u, u->forms[a->first + i]);
+        if (i == a->sibling)
+            a->sib_at = (uint32_t)a->size;
+        if (i == low)
+            a->low_at = (uint32_t)a->size;
+        if (i == high)
+            a->high_at = (uint32_t)a->size;
+        a->size = n < 0 ? -1 : a->size + n;
+    }
+    a->no_pc = low == SIZE_MAX && high == SIZE_MAX && ranges == SIZE_MAX;
+    /* what dwarf_ranges reads first: then it is the whole answer */
+    if (a->size >= 0 && u->version >= 4 && low < cnt && high < cnt && u->forms[a->first + low] == DW_FORM_addr) {
+        a->high_form = u->forms[a->first + high];
+        a->pc_fast = a->high_form == DW_FORM_addr || a->high_form == DW_FORM_data1 ||
+                     a->high_form == DW_FORM_data2 || a->high_form == DW_FORM_data4 ||
+                     a->high_form == DW_FORM_data8;
+    }
+    u->nforms += cnt;
+    a->known = 1;
+    return a;
+}
+
+/* A reference of form at p as an offset in the section: 0 when it is
+ * not one read here. */
+static uint64_t ref_value(const unit_walk *u, unsigned form, const uint8_t *p, const uint8_t *end)
+{
+    uint64_t v = 0;
+    switch (form) {
+    case DW_FORM_ref1: v = p[0]; break;
+    case DW_FORM_ref2: v = (uint64_t)p[0] | (uint64_t)p[1] << 8; break;
+    case DW_FORM_ref4: memcpy(&v, p, 4); v = le64toh(v); break;
+    case DW_FORM_ref8: memcpy(&v, p, 8); v = le64toh(v); break;
+    case DW_FORM_ref_udata: if (!read_uleb(p, end, &v)) return 0; break;
+    default: return 0;
+    }
+    return u->start + v;
+}
+
+/* The DIE at *pp: its abbreviation (*pp moved past its attributes, *sib
+ * the offset its DW_AT_sibling gives or 0), or NULL for the null entry
+ * ending a list of siblings (*pp past it) or, with *pp set to NULL, when
+ * it cannot be read here. */
+static const abbrev_spec *next_die(unit_walk *u, struct Dwarf_CU *cu, const uint8_t **pp,
+                                   const uint8_t *end, uint64_t *sib)
+{
+    const uint8_t *p = *pp;
+    uint64_t code;
+    if (!(p = read_uleb(p, end, &code)) || code == 0) {
+        *pp = p;
+        return NULL;
+    }
+    const abbrev_spec *a = abbrev_of(u, code, (void *)*pp, cu);
+    if (!a) {
+        *pp = NULL;
+        return NULL;
+    }
+    const uint16_t *fm = u->forms + a->first;
+    *sib = 0;
+    if (a->size >= 0) { /* the common case: step over them at once */
+        if ((uint64_t)a->size > (uint64_t)(end - p)) {
+            *pp = NULL;
+            return NULL;
+        }
+        if (a->sibling < a->nforms)
+            *sib = ref_value(u, fm[a->sibling], p + a->sib_at, end);
+        *pp = p + a->size;
+        return a;
+    }
+    for (size_t i = 0; i < a->nforms && p; i++) {
+        if (i == a->sibling)
+            *sib = ref_value(u, fm[i], p, end);
+        p = skip_form(u, fm[i], p, end);
+    }
+    *pp = p;
+    return p ? a : NULL;
+}
+
+/* The children of die with code addresses, as children_of's entries (in
+ * *e, n of them): 0, or -1 when the walk cannot be done here.  A child's
+ * DW_AT_sibling is followed past its descendants, as libdw does. */
+static int walk_children(sym_symfile *f, Dwarf_Die *die, child_entry **e, size_t *n, size_t *cap)
+{
+    unit_walk *u = unit_walk_of(f, die);
+    if (!u)
+        return -1;
+    const uint8_t *base = (const uint8_t *)die->addr - dwarf_dieoffset(die), *end = base + u->end;
+    const uint8_t *p = die->addr;
+    uint64_t sib;
+    const abbrev_spec *a = next_die(u, die->cu, &p, end, &sib);
+    if (!a)
+        return -1;
+    if (!a->children)
+        return 0;
+    for (uint32_t order = 0; p < end; order++) {
+        const uint8_t *at = p;
+        if (!(a = next_die(u, die->cu, &p, end, &sib)))
+            return p ? 0 : -1; /* the end of the children, or a DIE not read here */
+        if (a->pc_fast && pc_tag((int)a->tag)) {
+            uint64_t lo = 0, hi = 0;
+            const uint8_t *attrs = p - a->size;
+            memcpy(&lo, attrs + a->low_at, u->addr_size);
+            memcpy(&hi, attrs + a->high_at, a->high_form == DW_FORM_addr ? u->addr_size
+                                            : (size_t)form_size(u, a->high_form));
+            lo = le64toh(lo);
+            hi = le64toh(hi) + (a->high_form == DW_FORM_addr ? 0 : lo);
+            if (array_reserve(e, cap, *n + 1, sizeof **e, 64) < 0)
+                return -1;
+            (*e)[(*n)++] = (child_entry){ lo, hi, (uint64_t)(at - base), 0, order };
+        } else if (!a->no_pc && pc_tag((int)a->tag)) {
+            Dwarf_Die child = { .addr = (void *)at, .cu = die->cu };
+            Dwarf_Addr rbase, start, stop;
+            ptrdiff_t off = 0;
+            while ((off = dwarf_ranges(&child, off, &rbase, &start, &stop)) > 0) {
+                if (array_reserve(e, cap, *n + 1, sizeof **e, 64) < 0)
+                    return -1;
+                (*e)[(*n)++] = (child_entry){ start, stop, (uint64_t)(at - base), 0, order };
+            }
+        }
+        if (sib > (uint64_t)(at - base) && sib < u->end) { /* as libdw, children or not */
+            p = base + sib;
+            continue;
+        }
+        for (size_t depth = a->children; depth && p < end;) { /* past its descendants */
+            const abbrev_spec *d = next_die(u, die->cu, &p, end, &sib);
+            if (!p)
+                return -1;
+            depth = d ? depth + d->children : depth - 1;
+        }
+    }
+    return 0;
+}
+
 /* The index of the children of die (a unit or a scope). */
 static child_index *children_of(sym_symfile *f, Dwarf_Die *die)
 {
@@ -660,7 +1023,7 @@ static child_index *children_of(sym_symfile *f, Dwarf_Die *die)
     uint32_t order = 0;
     if (dwarf_tag(die) == DW_TAG_compile_unit || dwarf_tag(die) == DW_TAG_partial_unit)
         f->unit_walks++;
-    if (dwarf_child(die, &child) == 0) {
+    if (walk_children(f, die, &e, &n, &cap) < 0 && (n = 0, ++f->libdw_walks, dwarf_child(die, &child) == 0)) {
         do {
             Dwarf_Addr base, start, end;
             ptrdiff_t off = pc_tag(dwarf_tag(&child)) ? 0 : -1;
@@ -674,7 +1037,10 @@ static child_index *children_of(sym_symfile *f, Dwarf_Die *die)
             order++;
         } while (dwarf_siblingof(&child, &child) == 0);
     }
-    if (sym_sort_by_key(e, n, sizeof *e) < 0) { /* stable: by lo, then in the DIEs' order */
+    size_t sorted = 1;
+    while (sorted < n && e[sorted - 1].lo <= e[sorted].lo) /* as a scope's children mostly are */
+        sorted++;
+    if (sorted < n && sym_sort_by_key(e, n, sizeof *e) < 0) { /* stable: by lo, then in the DIEs' order */
         free(e);
         return NULL;
     }
@@ -725,7 +1091,11 @@ static int first_holder(sym_symfile *f, Dwarf_Die *die, uint64_t pc, Dwarf_Die *
     for (size_t i = lo; i-- > 0 && ui->e[i].maxhi > pc;)
         if (pc < ui->e[i].hi && (!best || ui->e[i].order < best->order))
             best = &ui->e[i];
-    return best && dwarf_offdie(dwarf_cu_getdwarf(die->cu), best->off, child) ? 1 : 0;
+    if (!best)
+        return 0;
+    /* in die's unit: the DIE dwarf_offdie would make, without its search */
+    *child = (Dwarf_Die){ .addr = (char *)die->addr + (best->off - dwarf_dieoffset(die)), .cu = die->cu };
+    return 1;
 }
 
 /* *scope: the innermost inlined subroutine on pc's path in unit cu, else
@@ -827,6 +1197,28 @@ static uint64_t die_entry(Dwarf_Die *die)
     return a;
 }
 
+/* What a frame takes of a scope DIE: its name (interned, NULL: none) and
+ * entry, found once per scope (the addresses of a function come in
+ * clusters: following the abstract origin and demangling were most of
+ * the cost of an inline frame). */
+struct sym_scope_info {
+    const char *name;
+    uint64_t entry;
+};
+
+static struct sym_scope_info scope_info(sym_session *s, sym_symfile *f, Dwarf_Die *die)
+{
+    uint64_t off = dwarf_dieoffset(die);
+    uintptr_t v = (uintptr_t)hashmap_get(&f->scope_ids, off, 0);
+    if (v)
+        return f->scopes[v - 1];
+    struct sym_scope_info si = { intern_name(s, f, die_name(die)), die_entry(die) };
+    if (array_reserve(&f->scopes, &f->scopecap, f->nscopes + 1, sizeof *f->scopes, 64) == 0 &&
+        hashmap_put(&f->scope_ids, off, 0, (void *)(uintptr_t)(f->nscopes + 1)) == 0)
+        f->scopes[f->nscopes++] = si;
+    return si;
+}
+
 sym_entry *sym_symfile_resolve(sym_session *s, sym_symfile *f, uint64_t vaddr)
 {
     chain c;
@@ -870,18 +1262,18 @@ sym_entry *sym_symfile_resolve(sym_session *s, sym_symfile *f, uint64_t vaddr)
         sym_frame *fr = &c.f[c.n++];
         memset(fr, 0, sizeof *fr);
         fr->flags = TR_FRAME_SYMBOLIZED | TR_FRAME_INLINE;
-        fr->func = intern_name(s, f, die_name(&scopes[i]));
+        struct sym_scope_info si = scope_info(s, f, &scopes[i]);
+        fr->func = si.name;
         if (!fr->func) {
             fr->func = s->s_unknown;
             fr->flags |= SYM_UNKNOWN;
         }
-        uint64_t e = die_entry(&scopes[i]);
-        fr->offset = e && vaddr - bias >= e ? vaddr - bias - e : 0;
+        fr->offset = si.entry && vaddr - bias >= si.entry ? vaddr - bias - si.entry : 0;
     }
     if (!outer_name && i < nscopes && dwarf_tag(&scopes[i]) == DW_TAG_subprogram) {
-        outer_name = intern_name(s, f, die_name(&scopes[i]));
-        uint64_t e = die_entry(&scopes[i]);
-        outer_off = e && vaddr - bias >= e ? vaddr - bias - e : 0;
+        struct sym_scope_info si = scope_info(s, f, &scopes[i]);
+        outer_name = si.name;
+        outer_off = si.entry && vaddr - bias >= si.entry ? vaddr - bias - si.entry : 0;
     }
     sym_frame *fr = &c.f[c.n++];
     memset(fr, 0, sizeof *fr);

@@ -1490,7 +1490,7 @@ static const char *getscopes_inline(Dwfl_Module *mod, uint64_t vaddr)
 /* tr's symbol of every sized function's edges and of a sweep of .text in
  * the program at path is libdwfl's; full: 1 the test program itself, with
  * its DWARF and symbol table, 0 a stripped copy (only .dynsym), 2 a
- * library (its symbols only). */
+ * library (its symbols only), 3 another program with its DWARF. */
 static void match_libdwfl(const char *path, int full)
 {
     sym_options o;
@@ -1579,6 +1579,14 @@ static void match_libdwfl(const char *path, int full)
         sym_free(s);
         return;
     }
+    if (full == 3) {
+        /* every scope's children were read by stepping over the DIEs */
+        assert_true(with_inline > 0);
+        assert_int_equal(f->libdw_walks, 0);
+        free(addrs);
+        sym_free(s);
+        return;
+    }
     if (!full) {
         /* .text is gaps between the few exported symbols: libdwfl has
          * nothing to choose there, and is not asked */
@@ -1624,6 +1632,29 @@ static void test_stripped_symbols_match_libdwfl(void **state)
     match_libdwfl(path, 0);
     unlink(path);
     rmdir(dir);
+}
+
+/* The symbolize workload built with DWARF 4 and with DWARF 5 (their
+ * forms differ: strp and data against line_strp, implicit constants and
+ * rnglists): a scope's children are read by stepping over its DIEs by
+ * their abbreviations, libdw's walk never needed, and the inline frames
+ * are dwarf_getscopes'. */
+static void test_inline_scopes_dwarf_versions(void **state)
+{
+    (void)state;
+    const char *slash = strrchr(__FILE__, '/');
+    int dirlen = slash ? (int)(slash - __FILE__) : 1;
+    for (int v = 4; v <= 5; v++) {
+        char dir[] = "/tmp/tr-dwv-XXXXXX", path[64], cmd[4400];
+        assert_non_null(mkdtemp(dir));
+        snprintf(path, sizeof path, "%s/prog", dir);
+        snprintf(cmd, sizeof cmd, "cc -O2 -gdwarf-%d -fno-plt -o '%s' '%.*s/prog.c'", v, path, dirlen,
+                 slash ? __FILE__ : ".");
+        assert_int_equal(system(cmd), 0);
+        match_libdwfl(path, 3);
+        unlink(path);
+        rmdir(dir);
+    }
 }
 
 /* The C library this test runs with, a real library's symbol table: its
@@ -1892,6 +1923,7 @@ int main(void)
         cmocka_unit_test(test_tables_parse),
         cmocka_unit_test(test_symbols_match_libdwfl),
         cmocka_unit_test(test_stripped_symbols_match_libdwfl),
+        cmocka_unit_test(test_inline_scopes_dwarf_versions),
         cmocka_unit_test(test_library_symbols_match_libdwfl),
         cmocka_unit_test(test_symbol_cache),
         cmocka_unit_test(test_demangle_cache),
