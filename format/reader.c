@@ -582,14 +582,6 @@ static int is_magic_prefix(const uint8_t *p, size_t have)
     return have > 0 && !memcmp(p, m, have < 4 ? have : 4);
 }
 
-/* Is a the chunk at off, of frame content c (size bytes) and zstd frame z? */
-static int same_chunk(const adopted *a, uint64_t off, const uint8_t *c, uint32_t size, const uint8_t *z,
-                      uint32_t csize)
-{
-    return a->off == off && size == TR_CHUNK_SIZE && a->csize == csize && csize >= 4 &&
-           !memcmp(a->head, c, TR_CHUNK_SIZE) && !memcmp(a->tail, z + csize - 4, 4);
-}
-
 /* The caller's decompressed copy of the chunk at off (frame content c of
  * size bytes, zstd frame z), when it gave one: it becomes the loaded
  * chunk's buffer (1).  Copies of chunks before off are dropped: the reader
@@ -605,7 +597,8 @@ static int take_adopted(tr_reader *r, uint64_t off, const uint8_t *c, uint32_t s
             r->adopt[k++] = *a;
             continue;
         }
-        if (same_chunk(a, off, c, size, z, csize)) {
+        if (a->off == off && size == TR_CHUNK_SIZE && a->csize == csize && csize >= 4 &&
+            !memcmp(a->head, c, TR_CHUNK_SIZE) && !memcmp(a->tail, z + csize - 4, 4)) {
             tr_internal_buf_free(&r->chunk);
             r->chunk = a->raw;
             took = 1;
@@ -669,7 +662,8 @@ static int take_ahead(tr_reader *r, uint64_t off, const uint8_t *c, uint32_t siz
     if (!h || h->a.off != off || !h->a.csize) return 0;
     ahead_wait(h);
     adopted *a = &h->a;
-    int ok = h->ok && same_chunk(a, off, c, size, z, csize);
+    int ok = h->ok && size == TR_CHUNK_SIZE && a->csize == csize && !memcmp(a->head, c, TR_CHUNK_SIZE) &&
+             !memcmp(a->tail, z + csize - 4, 4);
     a->csize = 0;
     if (!ok) return 0;
     buf t = r->chunk; /* the buffers change places: each keeps its memory */
