@@ -1,7 +1,6 @@
 /* reader.c - reading streams front to back: frames, chunks, records,
  * definitions, and precise reports of what was lost. */
 #include <errno.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -79,23 +78,6 @@ typedef struct adopted {
     buf raw;
 } adopted;
 
-/* opt.decompress_thread: the chunk after the loaded one, decompressed on a
- * thread while the caller reads the loaded one's records.  The reader
- * takes its content as an adopted chunk (the same identity checks); when
- * the thread failed, the chunk is decompressed again where errors are
- * reported. */
-typedef struct ahead {
-    pthread_t thread;
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    int busy, quit; /* a chunk to decompress; the thread to end */
-    int ok;         /* it decompressed to rsize bytes */
-    uint32_t rsize;
-    ZSTD_DCtx *dctx;
-    buf z;          /* its zstd frame, copied (the input buffer moves) */
-    adopted a;      /* the chunk; csize 0: none */
-} ahead;
-
 enum { S_OUTSIDE, S_IN_STREAM, S_DONE };
 
 struct tr_reader {
@@ -154,7 +136,6 @@ struct tr_reader {
 
     adopted *adopt;        /* chunks decompressed by the caller (tr_reader_adopt_chunk) */
     size_t nadopt;
-    ahead *ahead;          /* opt.decompress_thread, once started */
 
     uint32_t incompat;     /* the current stream's TR_INCOMPAT_* flags */
     stack_images images;   /* STACK_DELTA: each thread's stack image in the chunk */
@@ -610,120 +591,6 @@ static int take_adopted(tr_reader *r, uint64_t off, const uint8_t *c, uint32_t s
     return took;
 }
 
-static void *ahead_main(void *arg)
-{
-    ahead *h = arg;
-    pthread_mutex_lock(&h->mu);
-    for (;;) {
-        while (!h->busy && !h->quit) pthread_cond_wait(&h->cv, &h->mu);
-        if (h->quit) break;
-        pthread_mutex_unlock(&h->mu);
-        size_t got = ZSTD_decompressDCtx(h->dctx, h->a.raw.p, h->rsize, h->z.p, h->a.csize);
-        pthread_mutex_lock(&h->mu);
-        h->ok = !ZSTD_isError(got) && got == h->rsize;
-        h->busy = 0;
-        pthread_cond_broadcast(&h->cv);
-    }
-    pthread_mutex_unlock(&h->mu);
-    return NULL;
-}
-
-static void ahead_wait(ahead *h)
-{
-    pthread_mutex_lock(&h->mu);
-    while (h->busy) pthread_cond_wait(&h->cv, &h->mu);
-    pthread_mutex_unlock(&h->mu);
-}
-
-static void ahead_free(tr_reader *r)
-{
-    ahead *h = r->ahead;
-    if (!h) return;
-    pthread_mutex_lock(&h->mu);
-    h->quit = 1;
-    pthread_cond_broadcast(&h->cv);
-    pthread_mutex_unlock(&h->mu);
-    pthread_join(h->thread, NULL);
-    pthread_mutex_destroy(&h->mu);
-    pthread_cond_destroy(&h->cv);
-    ZSTD_freeDCtx(h->dctx);
-    tr_internal_buf_free(&h->z);
-    tr_internal_buf_free(&h->a.raw);
-    free(h);
-    r->ahead = NULL;
-}
-
-/* The chunk the thread decompressed, when it is the one at off (frame
- * content c of size bytes, zstd frame z): it becomes the loaded chunk's
- * buffer (1). */
-static int take_ahead(tr_reader *r, uint64_t off, const uint8_t *c, uint32_t size, const uint8_t *z, uint32_t csize)
-{
-    ahead *h = r->ahead;
-    if (!h || h->a.off != off || !h->a.csize) return 0;
-    ahead_wait(h);
-    adopted *a = &h->a;
-    int ok = h->ok && size == TR_CHUNK_SIZE && a->csize == csize && !memcmp(a->head, c, TR_CHUNK_SIZE) &&
-             !memcmp(a->tail, z + csize - 4, 4);
-    a->csize = 0;
-    if (!ok) return 0;
-    buf t = r->chunk; /* the buffers change places: each keeps its memory */
-    r->chunk = a->raw;
-    r->chunk.len = h->rsize;
-    a->raw = t;
-    return 1;
-}
-
-/* With opt.decompress_thread: hand the chunk that follows the loaded one
- * to the thread, when its frames are whole in the input already.  Any
- * doubt (a damaged header, a size past the limits) leaves it to next_frame. */
-static void ahead_start(tr_reader *r)
-{
-    const uint8_t *p = r->in + r->in_pos;
-    size_t have = r->in_len - r->in_pos, max = r->opt.max_chunk ? r->opt.max_chunk : TR_RAW_MAX;
-    if (have < 8 + TR_CHUNK_SIZE || get_le32(p) != TR_SKIP_MAGIC || get_le32(p + 4) != TR_CHUNK_SIZE ||
-        get_le32(p + 8) != TR_KIND_CHUNK)
-        return;
-    uint32_t csize = get_le32(p + 8 + 16), rsize = get_le32(p + 8 + 20);
-    if (csize < 4 || rsize > max || csize > ZSTD_compressBound(max) || have - 8 - TR_CHUNK_SIZE < csize ||
-        get_le32(p + 8 + TR_CHUNK_SIZE - 4) != tr_crc32c(0, p + 8, TR_CHUNK_SIZE - 4))
-        return;
-    ahead *h = r->ahead;
-    if (!h) {
-        if (!(h = calloc(1, sizeof *h))) return;
-        if (!(h->dctx = ZSTD_createDCtx())) {
-            free(h);
-            return;
-        }
-        pthread_mutex_init(&h->mu, NULL);
-        pthread_cond_init(&h->cv, NULL);
-        if (pthread_create(&h->thread, NULL, ahead_main, h)) {
-            pthread_mutex_destroy(&h->mu);
-            pthread_cond_destroy(&h->cv);
-            ZSTD_freeDCtx(h->dctx);
-            free(h);
-            r->opt.decompress_thread = 0; /* no thread: as without the option */
-            return;
-        }
-        r->ahead = h;
-    }
-    ahead_wait(h);
-    adopted *a = &h->a;
-    h->z.len = a->raw.len = 0;
-    a->csize = 0;
-    if (tr_internal_buf_reserve(&h->z, csize) || tr_internal_buf_reserve(&a->raw, rsize ? rsize : 1)) return;
-    memcpy(h->z.p, p + 8 + TR_CHUNK_SIZE, csize);
-    a->off = offset(r);
-    memcpy(a->head, p + 8, TR_CHUNK_SIZE);
-    memcpy(a->tail, p + 8 + TR_CHUNK_SIZE + csize - 4, 4);
-    a->csize = csize;
-    h->rsize = rsize;
-    h->ok = 0;
-    pthread_mutex_lock(&h->mu);
-    h->busy = 1;
-    pthread_cond_broadcast(&h->cv);
-    pthread_mutex_unlock(&h->mu);
-}
-
 int tr_reader_adopt_chunk(tr_reader *r, uint64_t off, const void *chunk, size_t len, void *raw)
 {
     tr_stream_frame f;
@@ -900,7 +767,7 @@ static int next_frame(tr_reader *r, tr_record *rec)
         r->chunk.len = r->cpos = 0;
         r->run.left = 0;
         size_t got;
-        if (take_ahead(r, off, c, size, z, csize) || take_adopted(r, off, c, size, z, csize)) {
+        if (take_adopted(r, off, c, size, z, csize)) {
             got = rsize;
         } else {
             if (tr_internal_buf_reserve(&r->chunk, rsize ? rsize : 1)) return TR_E_NOMEM;
@@ -924,7 +791,6 @@ static int next_frame(tr_reader *r, tr_record *rec)
         consume(r, 8 + (size_t)size + csize);
         r->st.compressed_bytes += 8 + (uint64_t)size + csize;
         r->chunk.len = rsize;
-        if (r->opt.decompress_thread) ahead_start(r);
         tr_internal_stack_images_reset(&r->images);
         if (sf.flags & TR_CHUNK_FORGET) { /* no earlier stack node is referred to again */
             tr_internal_idtab_clear(&r->node_ids);
@@ -1401,7 +1267,6 @@ void tr_reader_free(tr_reader *r)
     free(r->stack_buf);
     free(r->events);
     free(r->sys_names);
-    ahead_free(r);
     for (size_t i = 0; i < r->nadopt; i++) tr_internal_buf_free(&r->adopt[i].raw);
     free(r->adopt);
     if (r->own_buf) free(r->in);

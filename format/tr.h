@@ -482,11 +482,6 @@ typedef struct tr_reader_options {
     int keep_definitions; /* 1: also deliver STRING/FRAME/STACK/EVENT_DEF records; 2: the same
                              but stack nodes (STACK, STACK_RUN records) are only absorbed, for a
                              tool that looks them up (tr_reader_stack_node) instead */
-    /* 1: decompress the next chunk on a thread of the reader's own while the
-     * caller works on the records of this one, when that chunk is in the
-     * input already (in memory, or read with this one).  The records are
-     * the same. */
-    int decompress_thread;
 } tr_reader_options;
 
 /* Open a reader on fd (read front to back, never seeks).  The fd stays

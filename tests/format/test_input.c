@@ -444,83 +444,6 @@ static void test_adopted_chunks_are_not_decompressed_again(void **state)
     free(t.p);
 }
 
-/* Everything read from b, or from an fd holding it, with or without the
- * decompressing thread. */
-static char *dump_with(const bytes *b, int thread, int fd_input, size_t *len)
-{
-    tr_reader *r;
-    tr_reader_options ro = {.keep_definitions = 1, .decompress_thread = thread};
-    int fd = -1;
-    if (fd_input) {
-        fd = memfd_create("in", 0);
-        assert_true(fd >= 0);
-        assert_int_equal(write(fd, b->p, b->len), (ssize_t)b->len);
-        assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
-        assert_int_equal(tr_reader_open(&r, fd, &ro), 0);
-    } else {
-        assert_int_equal(tr_reader_open_mem(&r, b->p, b->len, &ro), 0);
-    }
-    char *s = dump(r, len);
-    tr_reader_free(r);
-    if (fd >= 0) close(fd);
-    return s;
-}
-
-static int threads_now(void)
-{
-    FILE *f = fopen("/proc/self/status", "r");
-    assert_non_null(f);
-    char line[256];
-    int n = -1;
-    while (fgets(line, sizeof line, f))
-        if (sscanf(line, "Threads: %d", &n) == 1) break;
-    fclose(f);
-    return n;
-}
-
-static void test_decompress_thread_reads_the_same(void **state)
-{
-    (void)state;
-    bytes t = two_streams();
-    /* damaged copies: a chunk's payload (a corrupt chunk), a chunk's
-     * header (resynchronised), a cut in the middle of a chunk */
-    bytes v[4] = {t, {malloc(t.len), t.len}, {malloc(t.len), t.len}, {t.p, t.len / 2 + 7}};
-    memcpy(v[1].p, t.p, t.len);
-    memcpy(v[2].p, t.p, t.len);
-    tr_stream_frame f;
-    size_t k = 0;
-    for (size_t off = 0; off < t.len; off += f.size) {
-        assert_int_equal(tr_stream_frame_parse(t.p + off, t.len - off, &f), 1);
-        if (f.kind != TR_SFRAME_CHUNK || k++ % 3 != 1) continue;
-        v[1].p[off + f.size - f.csize / 2] ^= 0x5a;
-        v[2].p[off + 8 + 20] ^= 0x5a;
-    }
-    for (int i = 0; i < 4; i++)
-        for (int fd_input = 0; fd_input < 2; fd_input++) {
-            size_t want_len, len;
-            char *want = dump_with(&v[i], 0, fd_input, &want_len), *got = dump_with(&v[i], 1, fd_input, &len);
-            if (i) assert_non_null(strstr(want, "error"));
-            assert_int_equal(len, want_len);
-            assert_memory_equal(got, want, len);
-            free(want);
-            free(got);
-        }
-    /* the thread is the reader's: there once a chunk follows the one read,
-     * gone with the reader */
-    int before = threads_now();
-    tr_reader *r;
-    tr_reader_options ro = {.decompress_thread = 1};
-    assert_int_equal(tr_reader_open_mem(&r, t.p, t.len, &ro), 0);
-    tr_record rec;
-    while (tr_reader_next(r, &rec) == 1 && rec.type != TR_REC_SAMPLE) {}
-    assert_int_equal(threads_now(), before + 1);
-    tr_reader_free(r);
-    assert_int_equal(threads_now(), before);
-    free(v[1].p);
-    free(v[2].p);
-    free(t.p);
-}
-
 static void test_read_callback_short_reads_eintr_and_errors(void **state)
 {
     (void)state;
@@ -608,7 +531,6 @@ int main(void)
         cmocka_unit_test(test_head_split_at_every_offset_reads_the_same),
         cmocka_unit_test(test_read_callback_short_reads_eintr_and_errors),
         cmocka_unit_test(test_adopted_chunks_are_not_decompressed_again),
-        cmocka_unit_test(test_decompress_thread_reads_the_same),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
