@@ -28,7 +28,8 @@ struct tr_readahead {
     pthread_mutex_t mu;
     pthread_cond_t work, done;
     int started, failed, quit;
-    ZSTD_DCtx *dctx;
+    ZSTD_DCtx *dctx;  /* the thread's */
+    ZSTD_DCtx *cdctx; /* the caller's, for the chunk it decompresses while it waits */
     ra_job job[TR_READAHEAD_DEPTH];
 };
 
@@ -61,7 +62,8 @@ tr_readahead *tr_internal_readahead_new(void)
 {
     tr_readahead *a = calloc(1, sizeof *a);
     if (!a) return NULL;
-    if (!(a->dctx = ZSTD_createDCtx())) {
+    if (!(a->dctx = ZSTD_createDCtx()) || !(a->cdctx = ZSTD_createDCtx())) {
+        ZSTD_freeDCtx(a->dctx);
         free(a);
         return NULL;
     }
@@ -89,6 +91,7 @@ void tr_internal_readahead_free(tr_readahead *a)
     pthread_cond_destroy(&a->work);
     pthread_cond_destroy(&a->done);
     ZSTD_freeDCtx(a->dctx);
+    ZSTD_freeDCtx(a->cdctx);
     free(a);
 }
 
@@ -161,7 +164,23 @@ int tr_internal_readahead_take(tr_readahead *a, uint64_t off, uint32_t csize, ui
         else
             j->state = RA_FREE; /* passed, or not begun: the caller is sooner done alone */
     }
-    while (mine && mine->state == RA_BUSY) pthread_cond_wait(&a->done, &a->mu);
+    while (mine && mine->state == RA_BUSY) {
+        /* rather than wait, decompress the next one queued: where zstd is
+         * the slower side, the two share its work */
+        ra_job *next = NULL;
+        for (int i = 0; i < TR_READAHEAD_DEPTH && !next; i++)
+            if (a->job[i].state == RA_QUEUED) next = &a->job[i];
+        if (!next) {
+            pthread_cond_wait(&a->done, &a->mu);
+            continue;
+        }
+        next->state = RA_BUSY;
+        pthread_mutex_unlock(&a->mu);
+        size_t got = ZSTD_decompressDCtx(a->cdctx, next->raw.p, next->rsize, next->z, next->csize);
+        pthread_mutex_lock(&a->mu);
+        next->got = got;
+        next->state = RA_DONE;
+    }
     if (mine) {
         buf t = *chunk;
         *chunk = mine->raw;
