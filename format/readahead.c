@@ -33,26 +33,39 @@ struct tr_readahead {
     ra_job job[TR_READAHEAD_DEPTH];
 };
 
+/* The first queued job in the input, or NULL (the mutex held). */
+static ra_job *first_queued(tr_readahead *a)
+{
+    ra_job *j = NULL;
+    for (int i = 0; i < TR_READAHEAD_DEPTH; i++)
+        if (a->job[i].state == RA_QUEUED && (!j || a->job[i].off < j->off)) j = &a->job[i];
+    return j;
+}
+
+/* Decompress queued job j with d, the mutex released meanwhile (held on
+ * entry and on return). */
+static void decompress(tr_readahead *a, ra_job *j, ZSTD_DCtx *d)
+{
+    j->state = RA_BUSY;
+    pthread_mutex_unlock(&a->mu);
+    size_t got = ZSTD_decompressDCtx(d, j->raw.p, j->rsize, j->z, j->csize);
+    pthread_mutex_lock(&a->mu);
+    j->got = got;
+    j->state = j->passed ? RA_FREE : RA_DONE;
+    j->passed = 0;
+    pthread_cond_broadcast(&a->done);
+}
+
 static void *ra_main(void *arg)
 {
     tr_readahead *a = arg;
     pthread_mutex_lock(&a->mu);
     while (!a->quit) {
-        ra_job *j = NULL; /* the first queued in the input */
-        for (int i = 0; i < TR_READAHEAD_DEPTH; i++)
-            if (a->job[i].state == RA_QUEUED && (!j || a->job[i].off < j->off)) j = &a->job[i];
-        if (!j) {
+        ra_job *j = first_queued(a);
+        if (j)
+            decompress(a, j, a->dctx);
+        else
             pthread_cond_wait(&a->work, &a->mu);
-            continue;
-        }
-        j->state = RA_BUSY;
-        pthread_mutex_unlock(&a->mu);
-        size_t got = ZSTD_decompressDCtx(a->dctx, j->raw.p, j->rsize, j->z, j->csize);
-        pthread_mutex_lock(&a->mu);
-        j->got = got;
-        j->state = j->passed ? RA_FREE : RA_DONE;
-        j->passed = 0;
-        pthread_cond_broadcast(&a->done);
     }
     pthread_mutex_unlock(&a->mu);
     return NULL;
@@ -167,19 +180,11 @@ int tr_internal_readahead_take(tr_readahead *a, uint64_t off, uint32_t csize, ui
     while (mine && mine->state == RA_BUSY) {
         /* rather than wait, decompress the next one queued: where zstd is
          * the slower side, the two share its work */
-        ra_job *next = NULL;
-        for (int i = 0; i < TR_READAHEAD_DEPTH && !next; i++)
-            if (a->job[i].state == RA_QUEUED) next = &a->job[i];
-        if (!next) {
+        ra_job *next = first_queued(a);
+        if (next)
+            decompress(a, next, a->cdctx);
+        else
             pthread_cond_wait(&a->done, &a->mu);
-            continue;
-        }
-        next->state = RA_BUSY;
-        pthread_mutex_unlock(&a->mu);
-        size_t got = ZSTD_decompressDCtx(a->cdctx, next->raw.p, next->rsize, next->z, next->csize);
-        pthread_mutex_lock(&a->mu);
-        next->got = got;
-        next->state = RA_DONE;
     }
     if (mine) {
         buf t = *chunk;
