@@ -261,6 +261,28 @@ int tr_internal_rec_encode_body(buf *b, const tr_record *rec, const copy_delta *
  * (0 otherwise): the reader completes it. */
 int tr_internal_rec_decode_body(cur *c, tr_record *rec, copy_delta *d);
 
+/* ---- chunks decompressed ahead on a thread (readahead.c;
+ * tr_reader_options.decompress_thread) ---- */
+#define TR_READAHEAD_DEPTH 2 /* chunks queued or decompressed ahead at most */
+typedef struct tr_readahead tr_readahead;
+tr_readahead *tr_internal_readahead_new(void); /* no thread until the first chunk queued */
+void tr_internal_readahead_free(tr_readahead *a);
+/* Whether the chunk at input offset off is queued (or decompressed); and
+ * whether a slot is free for one more. */
+int tr_internal_readahead_has(tr_readahead *a, uint64_t off);
+int tr_internal_readahead_room(tr_readahead *a);
+/* Queue the chunk at input offset off: its zstd frame z of csize bytes
+ * (copied first with copy; else it stays where it is until taken or
+ * passed), rsize raw bytes.  1 queued, 0 not (no room, no memory, no thread). */
+int tr_internal_readahead_queue(tr_readahead *a, uint64_t off, const uint8_t *z, uint32_t csize,
+                                uint32_t rsize, int copy);
+/* The reader is at the chunk at off: 1 with its raw bytes in *chunk (the
+ * buffers swapped) and in *got what ZSTD_decompressDCtx returned (an error
+ * code or the size); 0 when it was not ahead (decompress it yourself).
+ * Chunks queued before off are dropped: the reader has passed them. */
+int tr_internal_readahead_take(tr_readahead *a, uint64_t off, uint32_t csize, uint32_t rsize, buf *chunk,
+                               size_t *got);
+
 #pragma GCC visibility pop
 
 #endif

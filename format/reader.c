@@ -1,6 +1,7 @@
 /* reader.c - reading streams front to back: frames, chunks, records,
  * definitions, and precise reports of what was lost. */
 #include <errno.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -139,6 +140,7 @@ struct tr_reader {
 
     uint32_t incompat;     /* the current stream's TR_INCOMPAT_* flags */
     stack_images images;   /* STACK_DELTA: each thread's stack image in the chunk */
+    tr_readahead *ra;      /* decompress_thread: the chunks ahead */
 
     tr_reader_stats st;
     tr_reader_diag diag;
@@ -146,10 +148,19 @@ struct tr_reader {
 
 /* ---- input ---- */
 
-/* Make n bytes available at in+in_pos; returns how many are (less at EOF). */
-static size_t need(tr_reader *r, size_t n)
+/* Whether a read of the input returns without waiting: an fd that polls
+ * readable (a regular file always does); never said of a tr_read_fn. */
+static int ready(const tr_reader *r)
 {
-    while (r->in_len - r->in_pos < n && !r->eof && r->own_buf) {
+    struct pollfd pfd = {r->fd, POLLIN, 0};
+    return r->fd >= 0 && poll(&pfd, 1, 0) > 0;
+}
+
+/* Make n bytes available at in+in_pos; returns how many are (less at EOF,
+ * or with !wait when the input has no more for now). */
+static size_t need_at(tr_reader *r, size_t n, int wait)
+{
+    while (r->in_len - r->in_pos < n && !r->eof && r->own_buf && (wait || ready(r))) {
         if (r->in_pos) {
             memmove(r->in, r->in + r->in_pos, r->in_len - r->in_pos);
             r->in_len -= r->in_pos;
@@ -181,6 +192,8 @@ static size_t need(tr_reader *r, size_t n)
     size_t have = r->in_len - r->in_pos;
     return have < n ? have : n;
 }
+
+static size_t need(tr_reader *r, size_t n) { return need_at(r, n, 1); }
 
 static uint64_t offset(const tr_reader *r) { return r->in_off + r->in_pos; }
 
@@ -615,6 +628,39 @@ int tr_reader_adopt_chunk(tr_reader *r, uint64_t off, const void *chunk, size_t 
     return 0;
 }
 
+/* decompress_thread: queue the chunks that follow, from at bytes past the
+ * reader's position on, for the thread to decompress, as far as the input
+ * has them now (a pipe is not waited for).  What is no whole, sound chunk
+ * frame ends the look: the reader meets it in its turn. */
+static void read_ahead(tr_reader *r, size_t at)
+{
+    size_t max = r->opt.max_chunk ? r->opt.max_chunk : TR_RAW_MAX;
+    if (!r->ra && !(r->ra = tr_internal_readahead_new())) return;
+    for (int frames = 0; frames < 4 * TR_READAHEAD_DEPTH && tr_internal_readahead_room(r->ra); frames++) {
+        if (need_at(r, at + 8, 0) < at + 8) return;
+        const uint8_t *p = r->in + r->in_pos + at;
+        uint32_t size = get_le32(p + 4);
+        if (get_le32(p) != TR_SKIP_MAGIC || size < 8 || size > TR_FRAME_MAX) return;
+        if (need_at(r, at + 8 + size, 0) < at + 8 + size) return;
+        p = r->in + r->in_pos + at;
+        tr_stream_frame f;
+        if (get_le32(p + 8 + size - 4) != tr_crc32c(0, p + 8, size - 4) || frame_fields(p + 8, size, &f) < 0)
+            return;
+        if (f.kind == TR_SFRAME_CHUNK) {
+            uint64_t off = offset(r) + at;
+            if (f.rsize > max || f.csize > ZSTD_compressBound(max) || need_at(r, at + f.size, 0) < at + f.size)
+                return;
+            p = r->in + r->in_pos + at;
+            int adopted = 0;
+            for (size_t i = 0; i < r->nadopt; i++) adopted |= r->adopt[i].off == off;
+            if (!adopted && !tr_internal_readahead_has(r->ra, off) &&
+                !tr_internal_readahead_queue(r->ra, off, p + 8 + size, f.csize, f.rsize, r->own_buf))
+                return;
+        }
+        at += f.size;
+    }
+}
+
 /* Read the next frame: a stream record in *rec (NF_RECORD), a chunk loaded
  * (NF_CHUNK), a frame skipped (NF_SKIPPED), 0 at the end of input, or an error. */
 static int next_frame(tr_reader *r, tr_record *rec)
@@ -769,7 +815,13 @@ static int next_frame(tr_reader *r, tr_record *rec)
         size_t got;
         if (take_adopted(r, off, c, size, z, csize)) {
             got = rsize;
+        } else if (r->ra && tr_internal_readahead_take(r->ra, off, csize, rsize, &r->chunk, &got)) {
+            /* decompressed ahead */
         } else {
+            if (r->opt.decompress_thread) { /* the next ones meanwhile */
+                read_ahead(r, 8 + (size_t)size + csize);
+                z = r->in + r->in_pos + 8 + size;
+            }
             if (tr_internal_buf_reserve(&r->chunk, rsize ? rsize : 1)) return TR_E_NOMEM;
             got = ZSTD_decompressDCtx(r->dctx, r->chunk.p, rsize, z, csize);
         }
@@ -789,6 +841,7 @@ static int next_frame(tr_reader *r, tr_record *rec)
             return e;
         }
         consume(r, 8 + (size_t)size + csize);
+        if (r->opt.decompress_thread) read_ahead(r, 0);
         r->st.compressed_bytes += 8 + (uint64_t)size + csize;
         r->chunk.len = rsize;
         tr_internal_stack_images_reset(&r->images);
@@ -1259,6 +1312,7 @@ int tr_reader_open_mem(tr_reader **out, const void *data, size_t len, const tr_r
 void tr_reader_free(tr_reader *r)
 {
     if (!r) return;
+    tr_internal_readahead_free(r->ra);
     tables_clear(r);
     tr_internal_stack_images_free(&r->images);
     free(r->strs);

@@ -482,6 +482,14 @@ typedef struct tr_reader_options {
     int keep_definitions; /* 1: also deliver STRING/FRAME/STACK/EVENT_DEF records; 2: the same
                              but stack nodes (STACK, STACK_RUN records) are only absorbed, for a
                              tool that looks them up (tr_reader_stack_node) instead */
+    /* 1: decompress the chunks that follow the current one (up to two) on a
+     * thread of the reader's own while the caller consumes the current
+     * one's records; their buffers are reused.  The records, errors and
+     * diagnostics are the same, at the same places.  The thread starts when
+     * a second chunk is met (a trace of one chunk gets none).  Only what the
+     * input has now is read ahead: a pipe is never waited for, and a
+     * tr_read_fn is called no sooner than without. */
+    int decompress_thread;
 } tr_reader_options;
 
 /* Open a reader on fd (read front to back, never seeks).  The fd stays

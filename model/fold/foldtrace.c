@@ -543,7 +543,7 @@ int fold_trace(struct fold *f, struct lines *l, const char *shown)
     /* the lines reader may hold bytes already read: hand them over */
     const uint8_t *pre = (const uint8_t *)l->buf + l->start;
     size_t prelen = l->end - l->start;
-    tr_reader_options ro = {.decompress_thread = 1}; /* the next chunk while this one is folded */
+    tr_reader_options ro = { .decompress_thread = 1 }; /* chunks decompressed ahead on a thread */
     int rc = tr_reader_open_fd(&t.r, fd, pre, prelen, &ro);
     if (rc < 0) {
         cli_warn("%s: %s", shown, tr_strerror(rc));

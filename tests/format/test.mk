@@ -13,6 +13,10 @@ test_input_SRCS := tests/format/test_input.c tests/format/synth.c tests/format/d
 UNIT_TESTS += test_threads
 test_threads_SRCS := tests/format/test_threads.c tests/format/synth.c
 test_threads_LIBS := -pthread
+# readers that decompress ahead on a thread: the same records, errors and places
+UNIT_TESTS += test_readahead
+test_readahead_SRCS := tests/format/test_readahead.c tests/format/synth.c tests/format/dump.c
+test_readahead_LIBS := -pthread
 UNIT_TESTS += test_fuzz_replay
 test_fuzz_replay_SRCS := tests/format/fuzz_replay.c tests/format/fuzz_reader.c
 
