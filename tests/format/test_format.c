@@ -1099,6 +1099,62 @@ static void test_compress_thread_reports_a_closed_pipe(void **state)
     close(p[1]);
 }
 
+/* A compressor that cannot write (a full pipe: a reader or disk that stalls, a compressor
+ * without CPU) does not stop the caller, a recorder that must drain kernel buffers: dozens of
+ * chunks queue up (the queue was four chunks).  Should the caller block, SIGALRM drains the
+ * pipe, so that the test fails instead of hanging. */
+static int stalled_pipe = -1;
+static volatile sig_atomic_t had_to_drain;
+
+static void drain_stalled_pipe(int sig)
+{
+    (void)sig;
+    char junk[65536];
+    had_to_drain = 1;
+    fcntl(stalled_pipe, F_SETFL, O_NONBLOCK);
+    while (read(stalled_pipe, junk, sizeof junk) > 0) continue;
+    alarm(1);
+}
+
+static void test_compress_thread_queues_while_the_pipe_is_full(void **state)
+{
+    (void)state;
+    int p[2];
+    assert_int_equal(pipe(p), 0);
+    tr_writer *w;
+    tr_writer_options o = {.chunk_size = 4096, .compress_thread = 1};
+    assert_int_equal(tr_writer_open(&w, p[1], &o), 0); /* the start frame, written now */
+    char junk[4096] = {0};
+    assert_int_equal(fcntl(p[1], F_SETFL, O_NONBLOCK), 0);
+    while (write(p[1], junk, sizeof junk) > 0) continue; /* full */
+    assert_int_equal(fcntl(p[1], F_SETFL, 0), 0);          /* the compressor's writes block */
+    stalled_pipe = p[0];
+    had_to_drain = 0;
+    signal(SIGALRM, drain_stalled_pipe);
+    alarm(10);
+    assert_int_equal(synth_samples(w, 6000, 5), 0); /* dozens of chunks, none written yet */
+    alarm(0);
+    int drained = had_to_drain;
+    pid_t reader = fork();
+    if (reader == 0) {
+        close(p[1]);
+        fcntl(p[0], F_SETFL, 0);
+        while (read(p[0], junk, sizeof junk) > 0) continue;
+        _exit(0);
+    }
+    close(p[0]);
+    assert_int_equal(tr_writer_finish(w, 0), 0);
+    tr_writer_stats st;
+    tr_writer_get_stats(w, &st);
+    tr_writer_free(w);
+    close(p[1]);
+    int ws;
+    assert_int_equal(waitpid(reader, &ws, 0), reader);
+    signal(SIGALRM, SIG_DFL);
+    assert_true(st.chunks > 20);
+    assert_int_equal(drained, 0);
+}
+
 /* Chunks under 16 KiB at small_level: smaller, and they read the same. */
 static void test_small_chunks_at_their_own_level(void **state)
 {
@@ -1349,6 +1405,7 @@ int main(void)
         cmocka_unit_test(test_stack_addr_hostile_records),
         cmocka_unit_test(test_compress_thread_writes_the_same_stream),
         cmocka_unit_test(test_compress_thread_reports_a_closed_pipe),
+        cmocka_unit_test(test_compress_thread_queues_while_the_pipe_is_full),
         cmocka_unit_test(test_small_chunks_at_their_own_level),
         cmocka_unit_test(test_stack_runs_read_as_stack_records),
         cmocka_unit_test(test_thread_stacks_read_as_stack_addrs),
