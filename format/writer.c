@@ -209,16 +209,21 @@ static void *compressor_main(void *arg)
         if (e) c->err = e;
         else if (written) count_chunk(w, j->raw.len, written);
         c->bytes -= j->raw.len;
-        if (!c->spare.p) {
-            c->spare = j->raw;
-            c->spare.len = 0;
-        } else {
-            tr_internal_buf_free(&j->raw);
-        }
+        buf done = j->raw;
         j->raw = (buf){0};
+        if (!c->spare.p) {
+            c->spare = done;
+            c->spare.len = 0;
+            done = (buf){0};
+        }
         c->head = (c->head + 1) % QUEUE;
         c->n--;
         pthread_cond_broadcast(&c->cv);
+        if (done.p) { /* freed without the lock, which the caller may be waiting for */
+            pthread_mutex_unlock(&c->mu);
+            tr_internal_buf_free(&done);
+            pthread_mutex_lock(&c->mu);
+        }
     }
     pthread_mutex_unlock(&c->mu);
     return NULL;
@@ -255,6 +260,9 @@ static int flush_chunk(tr_writer *w)
         }
         pthread_mutex_unlock(&c->mu);
         if (w->err) return w->err;
+        /* no spare (the compressor is behind): room for a chunk like this one at once, not
+         * by doublings, each a copy; untouched, it is no resident memory */
+        if (!w->chunk.p && (e = tr_internal_buf_reserve(&w->chunk, j.raw.len))) return w->err = e;
     } else {
         size_t written;
         if ((e = write_chunk(w, &j, 0, &written))) return w->err = e;
