@@ -399,7 +399,9 @@ typedef struct tr_writer_options {
      * of raw records, and the caller waits only past that; a compressor
      * 8 MiB behind compresses at zstd's --fast=20 until it catches up.  The
      * output is otherwise the same; a write error is returned by a later
-     * call; tr_writer_flush and tr_writer_finish return once all is written. */
+     * call; tr_writer_flush and tr_writer_finish return once all is written.
+     * 2: the same, the thread at a nice value 10 above the caller's (a
+     * recorder short of CPU drains its buffers first, compresses later). */
     int compress_thread;
     /* zstd level of chunks of less than 16 KiB (those of a slow recording,
      * ended by tr_writer_poll); 0 = level.  On such small chunks zstd's

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <sys/resource.h>
 #include <sys/uio.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -196,6 +197,8 @@ static void *compressor_main(void *arg)
 {
     tr_writer *w = arg;
     compressor *c = w->comp;
+    if (w->opt.compress_thread == 2) /* below the caller: it drains, this thread can wait */
+        setpriority(PRIO_PROCESS, (id_t)gettid(), getpriority(PRIO_PROCESS, (id_t)gettid()) + 10);
     pthread_mutex_lock(&c->mu);
     for (;;) {
         while (!c->n && !c->quit) pthread_cond_wait(&c->cv, &c->mu);

@@ -1,5 +1,6 @@
 /* test_format.c - the trace library: round trips, interning, streaming,
  * truncation, corruption, concatenation, versions, forward compatibility. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -1164,6 +1166,33 @@ static void test_compress_thread_queues_while_the_pipe_is_full(void **state)
     assert_int_equal(drained, 0);
 }
 
+/* compress_thread 2: the compressor runs at a nice value 10 above the caller's. */
+static void test_compress_thread_below_the_caller(void **state)
+{
+    (void)state;
+    int p[2];
+    assert_int_equal(pipe(p), 0);
+    tr_writer *w;
+    tr_writer_options o = {.compress_thread = 2};
+    assert_int_equal(tr_writer_open(&w, p[1], &o), 0);
+    assert_int_equal(tr_writer_meta(w, "k", "v"), 0);
+    assert_int_equal(tr_writer_flush(w), 0); /* the thread ran: its nice is set */
+    int mine = getpriority(PRIO_PROCESS, 0), below = 0;
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/task", (int)getpid());
+    DIR *d = opendir(path);
+    assert_non_null(d);
+    for (struct dirent *e; (e = readdir(d));)
+        if (e->d_name[0] != '.' && atoi(e->d_name) != gettid() &&
+            getpriority(PRIO_PROCESS, (id_t)atoi(e->d_name)) == (mine + 10 > 19 ? 19 : mine + 10))
+            below++;
+    closedir(d);
+    assert_int_equal(below, 1);
+    tr_writer_free(w);
+    close(p[0]);
+    close(p[1]);
+}
+
 static int fill_n_samples(tr_writer *w, void *arg)
 {
     return synth_samples(w, *(uint64_t *)arg, 5);
@@ -1437,6 +1466,7 @@ int main(void)
         cmocka_unit_test(test_compress_thread_reports_a_closed_pipe),
         cmocka_unit_test(test_compress_thread_queues_while_the_pipe_is_full),
         cmocka_unit_test(test_compress_thread_catches_up_faster),
+        cmocka_unit_test(test_compress_thread_below_the_caller),
         cmocka_unit_test(test_small_chunks_at_their_own_level),
         cmocka_unit_test(test_stack_runs_read_as_stack_records),
         cmocka_unit_test(test_thread_stacks_read_as_stack_addrs),
