@@ -251,12 +251,7 @@ done:
     free(out);
 }
 
-/* kallsyms_subset's lines, in one pass over a kallsyms text read from fd in
- * blocks, for the sorted addresses a: no copy of the text (the cache is 5 MB,
- * and a recorder reads it when it ends, at its peak memory), no table of its
- * symbols.  The text must begin with head (else -2: a cache of another boot)
- * and its text symbols be in address order (else -3: kallsyms_subset sorts
- * them); -1 when it cannot be read or out of memory. */
+/* out with line and a newline appended; NULL (out freed) when out of memory. */
 static char *emit_line(char *out, size_t *len, size_t *cap, const char *line, size_t n)
 {
     if (!out || array_reserve(&out, cap, *len + n + 2, 1, 1 << 12) < 0) {
@@ -270,6 +265,12 @@ static char *emit_line(char *out, size_t *len, size_t *cap, const char *line, si
     return out;
 }
 
+/* kallsyms_subset's lines, in one pass over a kallsyms text read from fd in
+ * blocks, for the sorted addresses a: no copy of the text (the cache is 5 MB,
+ * and a recorder reads it when it ends, at its peak memory), no table of its
+ * symbols.  The text must begin with head (else -2: a cache of another boot)
+ * and its text symbols be in address order (else -3: kallsyms_subset sorts
+ * them); -1 when it cannot be read or out of memory. */
 static int subset_stream(int fd, const char *head, const uint64_t *a, size_t na, char **out, size_t *out_len,
                          uint64_t *text, uint64_t *etext)
 {
