@@ -393,11 +393,15 @@ typedef struct tr_writer_options {
      * across records (a recorder that interns each sample's stack as it
      * goes). */
     uint32_t stack_limit;
-    /* 1: compress and write chunks on a thread of the writer's own (up to
-     * four chunks queued), while the caller goes on adding records to the
-     * next chunk (a recorder that must drain kernel buffers while zstd
-     * works).  The output is the same; a write error is returned by a later
-     * call; tr_writer_flush and tr_writer_finish return once all is written. */
+    /* 1: compress and write chunks on a thread of the writer's own, while
+     * the caller goes on adding records to the next chunk (a recorder that
+     * must drain kernel buffers while zstd works).  Chunks queue up to 64 MiB
+     * of raw records, and the caller waits only past that; a compressor
+     * 8 MiB behind compresses at zstd's --fast=20 until it catches up.  The
+     * output is otherwise the same; a write error is returned by a later
+     * call; tr_writer_flush and tr_writer_finish return once all is written.
+     * 2: the same, the thread at a nice value 10 above the caller's (a
+     * recorder short of CPU drains its buffers first, compresses later). */
     int compress_thread;
     /* zstd level of chunks of less than 16 KiB (those of a slow recording,
      * ended by tr_writer_poll); 0 = level.  On such small chunks zstd's

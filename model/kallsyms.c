@@ -251,6 +251,107 @@ done:
     free(out);
 }
 
+/* out with line and a newline appended; NULL (out freed) when out of memory. */
+static char *emit_line(char *out, size_t *len, size_t *cap, const char *line, size_t n)
+{
+    if (!out || array_reserve(&out, cap, *len + n + 2, 1, 1 << 12) < 0) {
+        free(out);
+        return NULL;
+    }
+    memcpy(out + *len, line, n);
+    *len += n;
+    out[(*len)++] = '\n';
+    out[*len] = 0;
+    return out;
+}
+
+/* kallsyms_subset's lines, in one pass over a kallsyms text read from fd in
+ * blocks, for the sorted addresses a: no copy of the text (the cache is 5 MB,
+ * and a recorder reads it when it ends, at its peak memory), no table of its
+ * symbols.  The text must begin with head (else -2: a cache of another boot)
+ * and its text symbols be in address order (else -3: kallsyms_subset sorts
+ * them); -1 when it cannot be read or out of memory. */
+static int subset_stream(int fd, const char *head, const uint64_t *a, size_t na, char **out, size_t *out_len,
+                         uint64_t *text, uint64_t *etext)
+{
+    size_t cap = 0, len = 0, bcap = 0, have = 0, pcap = 0, plen = 0, i = 0, hlen = strlen(head);
+    char *o = NULL, *blk = NULL, *prev = NULL;
+    uint64_t paddr = 0;
+    int rc = -1, prev_out = 0, have_prev = 0, first = 1;
+    *text = *etext = 0;
+    if (array_reserve(&o, &cap, 1, 1, 1 << 12) < 0)
+        return -1;
+    o[0] = 0;
+    for (int eof = 0; !eof;) {
+        if (array_reserve(&blk, &bcap, have + 65537, 1, 1 << 16) < 0)
+            goto done;
+        ssize_t got = read(fd, blk + have, bcap - have - 1);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0)
+            goto done;
+        eof = got == 0;
+        have += (size_t)got;
+        blk[have] = 0;
+        if (first && (have >= hlen || eof)) {
+            if (have < hlen || memcmp(blk, head, hlen)) {
+                rc = -2;
+                goto done;
+            }
+            first = 0;
+        }
+        if (first)
+            continue;
+        char *p = blk, *end = blk + have;
+        for (;;) {
+            char *nl = memchr(p, '\n', (size_t)(end - p));
+            if (!nl && !(eof && p < end))
+                break; /* a partial line: the next block ends it */
+            size_t l = nl ? (size_t)(nl - p) : (size_t)(end - p);
+            const char *e;
+            uint64_t ad = hex(p, &e);
+            char type = e != p && e[0] == ' ' ? e[1] : 0;
+            if (!strncmp(e, " T _text", 8) && (e[8] == '\n' || !e[8]))
+                *text = ad;
+            if (!strncmp(e, " T _etext", 9) && (e[9] == '\n' || !e[9]))
+                *etext = ad;
+            if (ad && (type == 't' || type == 'T' || type == 'w' || type == 'W')) {
+                if (have_prev && ad < paddr) {
+                    rc = -3;
+                    goto done;
+                }
+                int cover = 0; /* prev is the last symbol at or below an address under this one */
+                for (; i < na && a[i] < ad; i++)
+                    cover |= have_prev && paddr <= a[i];
+                if (cover && !prev_out && !(o = emit_line(o, &len, &cap, prev, plen)))
+                    goto done;
+                if (cover && !(o = emit_line(o, &len, &cap, p, l)))
+                    goto done;
+                if (array_reserve(&prev, &pcap, l + 1, 1, 256) < 0)
+                    goto done;
+                memcpy(prev, p, l);
+                plen = l, paddr = ad, prev_out = cover, have_prev = 1;
+            }
+            p += l + (nl ? 1 : 0);
+            if (!nl)
+                break;
+        }
+        have = (size_t)(end - p);
+        memmove(blk, p, have);
+    }
+    if (have_prev && !prev_out && i < na && paddr <= a[na - 1] && !(o = emit_line(o, &len, &cap, prev, plen)))
+        goto done;
+    rc = 0;
+done:
+    free(blk);
+    free(prev);
+    if (rc)
+        free(o);
+    *out = rc ? NULL : o;
+    *out_len = rc ? 0 : len;
+    return rc;
+}
+
 char *kallsyms_of(const hashmap *addrs, size_t *out_len, uint64_t *text, uint64_t *etext)
 {
     char path[PATH_MAX], head[96], *all = NULL, *out = NULL;
@@ -265,15 +366,16 @@ char *kallsyms_of(const hashmap *addrs, size_t *out_len, uint64_t *text, uint64_
     if (cache)
         cache_head(head, sizeof head);
     cache = cache && head[0];
-    int fresh = cache && (all = read_all(path, &len)) && !strncmp(all, head, strlen(head));
-    if (fresh && (out = kallsyms_subset(all, a, na, out_len, &t, &e))) {
-        /* kallsyms_subset sorted the addresses */
-        if (t && na && a[0] >= t && a[na - 1] < e)
-            goto done;
-        free(out);
-        out = NULL;
+    qsort(a, na, sizeof *a, u64_cmp);
+    int fd = cache ? open(path, O_RDONLY | O_CLOEXEC) : -1, fresh = 0;
+    if (fd >= 0) {
+        fresh = subset_stream(fd, head, a, na, &out, out_len, &t, &e) != -2;
+        close(fd);
     }
-    free(all);
+    if (out && t && na && a[0] >= t && a[na - 1] < e)
+        goto done;
+    free(out);
+    out = NULL;
     if (!(all = read_all("/proc/kallsyms", &len)))
         goto done;
     out = kallsyms_subset(all, a, na, out_len, &t, &e);

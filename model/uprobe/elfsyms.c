@@ -263,8 +263,46 @@ int64_t elf_ifunc_offset(const struct elffile *f, const char *name)
  * (__strcmp_avx2: vpxor %xmm15,...).  Such leading instructions that write only vector
  * registers leave the arguments (integer registers) and the return address (at the stack
  * pointer) as they were at entry: the probe goes on the first instruction after them. */
+/* Capstone, loaded when a probe point is first checked: linked, its 3 MB of relocated tables
+ * would be in the resident memory of every run of the tools that link this library (a
+ * recorder's peak RSS counts them).  The soname is the one of the header's ABI. */
+#define CS_SONAME_(v) "libcapstone.so." #v
+#define CS_SONAME(v) CS_SONAME_(v)
+static struct capstone {
+    cs_err (*open)(cs_arch, cs_mode, csh *);
+    cs_err (*option)(csh, cs_opt_type, size_t);
+    size_t (*disasm)(csh, const uint8_t *, size_t, uint64_t, size_t, cs_insn **);
+    cs_err (*regs_access)(csh, const cs_insn *, cs_regs, uint8_t *, cs_regs, uint8_t *);
+    const char *(*reg_name)(csh, unsigned int);
+    void (*free)(cs_insn *, size_t);
+    cs_err (*close)(csh *);
+} *capstone(void)
+{
+    static struct capstone cs;
+    static int tried;
+    if (!tried) {
+        tried = 1;
+        void *h = dlopen(CS_SONAME(CS_API_MAJOR), RTLD_LAZY | RTLD_LOCAL);
+        if (h) {
+            cs.open = (cs_err(*)(cs_arch, cs_mode, csh *))(uintptr_t)dlsym(h, "cs_open");
+            cs.option = (cs_err(*)(csh, cs_opt_type, size_t))(uintptr_t)dlsym(h, "cs_option");
+            cs.disasm = (size_t(*)(csh, const uint8_t *, size_t, uint64_t, size_t, cs_insn **))(uintptr_t)dlsym(
+                h, "cs_disasm");
+            cs.regs_access = (cs_err(*)(csh, const cs_insn *, cs_regs, uint8_t *, cs_regs, uint8_t *))(uintptr_t)dlsym(
+                h, "cs_regs_access");
+            cs.reg_name = (const char *(*)(csh, unsigned int))(uintptr_t)dlsym(h, "cs_reg_name");
+            cs.free = (void (*)(cs_insn *, size_t))(uintptr_t)dlsym(h, "cs_free");
+            cs.close = (cs_err(*)(csh *))(uintptr_t)dlsym(h, "cs_close");
+        }
+    }
+    return cs.open && cs.option && cs.disasm && cs.regs_access && cs.reg_name && cs.free && cs.close ? &cs : NULL;
+}
+
 uint64_t elf_probe_point(const char *path, uint64_t off)
 {
+    struct capstone *c = capstone();
+    if (!c)
+        return off;
     uint8_t code[64];
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
@@ -272,11 +310,11 @@ uint64_t elf_probe_point(const char *path, uint64_t off)
     ssize_t n = pread(fd, code, sizeof code, (off_t)off);
     close(fd);
     csh cs;
-    if (n <= 0 || cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
+    if (n <= 0 || c->open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
         return off;
-    cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
+    c->option(cs, CS_OPT_DETAIL, CS_OPT_ON);
     cs_insn *insn = NULL;
-    size_t count = cs_disasm(cs, code, (size_t)n, off, 4, &insn);
+    size_t count = c->disasm(cs, code, (size_t)n, off, 4, &insn);
     uint64_t at = off;
     for (size_t i = 0; i < count; i++) {
         const cs_insn *in = &insn[i];
@@ -285,11 +323,11 @@ uint64_t elf_probe_point(const char *path, uint64_t off)
             break;
         cs_regs rd, wr;
         uint8_t nrd = 0, nwr = 0;
-        if (cs_regs_access(cs, in, rd, &nrd, wr, &nwr) != CS_ERR_OK)
+        if (c->regs_access(cs, in, rd, &nrd, wr, &nwr) != CS_ERR_OK)
             break;
         int vector_only = 1;
         for (uint8_t k = 0; k < nwr && vector_only; k++) {
-            const char *r = cs_reg_name(cs, wr[k]);
+            const char *r = c->reg_name(cs, wr[k]);
             vector_only = r && (!strncmp(r, "xmm", 3) || !strncmp(r, "ymm", 3) || !strncmp(r, "zmm", 3));
         }
         for (uint8_t k = 0; k < in->detail->x86.op_count && vector_only; k++)
@@ -300,7 +338,7 @@ uint64_t elf_probe_point(const char *path, uint64_t off)
         at = in->address + in->size;
     }
     if (count)
-        cs_free(insn, count);
-    cs_close(&cs);
+        c->free(insn, count);
+    c->close(&cs);
     return at;
 }

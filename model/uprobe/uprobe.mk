@@ -5,5 +5,6 @@
 #     NAME_LIBS += $(UPROBE_LIBS)
 # and includes "uprobe/uprobe.h".
 UPROBE_SRCS := $(wildcard model/uprobe/*.c)
-UPROBE_LIBS := $(or $(call pc,--libs,libelf),-lelf) $(or $(call pc,--libs,capstone),-lcapstone) -ldl
+# Capstone is opened when first needed (elf_probe_point), not linked: its headers only.
+UPROBE_LIBS := $(or $(call pc,--libs,libelf),-lelf) -ldl
 CFLAGS_model/uprobe := $(call pc,--cflags,capstone)

@@ -1,5 +1,6 @@
 /* test_format.c - the trace library: round trips, interning, streaming,
  * truncation, corruption, concatenation, versions, forward compatibility. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -1099,6 +1101,119 @@ static void test_compress_thread_reports_a_closed_pipe(void **state)
     close(p[1]);
 }
 
+/* A compressor that cannot write (a full pipe: a reader or disk that stalls, a compressor
+ * without CPU) does not stop the caller, a recorder that must drain kernel buffers: dozens of
+ * chunks queue up (the queue was four chunks).  Should the caller block, SIGALRM drains the
+ * pipe, so that the test fails instead of hanging. */
+static int stalled_pipe = -1;
+static volatile sig_atomic_t had_to_drain;
+
+static void drain_stalled_pipe(int sig)
+{
+    (void)sig;
+    char junk[65536];
+    had_to_drain = 1;
+    fcntl(stalled_pipe, F_SETFL, O_NONBLOCK);
+    while (read(stalled_pipe, junk, sizeof junk) > 0) continue;
+    alarm(1);
+}
+
+/* n synthetic samples written through a pipe that is full until all are added; *drained
+ * says whether the caller blocked (SIGALRM had to drain the pipe). */
+static tr_writer_stats write_stalled(const tr_writer_options *o, uint64_t n, int *drained)
+{
+    int p[2];
+    assert_int_equal(pipe(p), 0);
+    tr_writer *w;
+    assert_int_equal(tr_writer_open(&w, p[1], o), 0); /* the start frame, written now */
+    char junk[4096] = {0};
+    assert_int_equal(fcntl(p[1], F_SETFL, O_NONBLOCK), 0);
+    while (write(p[1], junk, sizeof junk) > 0) continue; /* full */
+    assert_int_equal(fcntl(p[1], F_SETFL, 0), 0);          /* the compressor's writes block */
+    stalled_pipe = p[0];
+    had_to_drain = 0;
+    signal(SIGALRM, drain_stalled_pipe);
+    alarm(10);
+    assert_int_equal(synth_samples(w, n, 5), 0); /* none written yet */
+    alarm(0);
+    *drained = had_to_drain;
+    pid_t reader = fork();
+    if (reader == 0) {
+        close(p[1]);
+        fcntl(p[0], F_SETFL, 0);
+        while (read(p[0], junk, sizeof junk) > 0) continue;
+        _exit(0);
+    }
+    close(p[0]);
+    assert_int_equal(tr_writer_finish(w, 0), 0);
+    tr_writer_stats st;
+    tr_writer_get_stats(w, &st);
+    tr_writer_free(w);
+    close(p[1]);
+    int ws;
+    assert_int_equal(waitpid(reader, &ws, 0), reader);
+    signal(SIGALRM, SIG_DFL);
+    return st;
+}
+
+static void test_compress_thread_queues_while_the_pipe_is_full(void **state)
+{
+    (void)state;
+    int drained;
+    tr_writer_options o = {.chunk_size = 4096, .compress_thread = 1};
+    tr_writer_stats st = write_stalled(&o, 6000, &drained);
+    assert_true(st.chunks > 20);
+    assert_int_equal(drained, 0);
+}
+
+/* compress_thread 2: the compressor runs at a nice value 10 above the caller's. */
+static void test_compress_thread_below_the_caller(void **state)
+{
+    (void)state;
+    int p[2];
+    assert_int_equal(pipe(p), 0);
+    tr_writer *w;
+    tr_writer_options o = {.compress_thread = 2};
+    assert_int_equal(tr_writer_open(&w, p[1], &o), 0);
+    assert_int_equal(tr_writer_meta(w, "k", "v"), 0);
+    assert_int_equal(tr_writer_flush(w), 0); /* the thread ran: its nice is set */
+    int mine = getpriority(PRIO_PROCESS, 0), below = 0;
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/task", (int)getpid());
+    DIR *d = opendir(path);
+    assert_non_null(d);
+    for (struct dirent *e; (e = readdir(d));)
+        if (e->d_name[0] != '.' && atoi(e->d_name) != gettid() &&
+            getpriority(PRIO_PROCESS, (id_t)atoi(e->d_name)) == (mine + 10 > 19 ? 19 : mine + 10))
+            below++;
+    closedir(d);
+    assert_int_equal(below, 1);
+    tr_writer_free(w);
+    close(p[0]);
+    close(p[1]);
+}
+
+static int fill_n_samples(tr_writer *w, void *arg)
+{
+    return synth_samples(w, *(uint64_t *)arg, 5);
+}
+
+/* A compressor 8 MiB behind compresses faster (zstd's --fast=20): more bytes than the same
+ * chunks written as they come. */
+static void test_compress_thread_catches_up_faster(void **state)
+{
+    (void)state;
+    int drained;
+    uint64_t n = 1000000; /* 16 MiB of raw records */
+    tr_writer_options o = {.chunk_size = 1 << 20, .compress_thread = 1};
+    tr_writer_stats st = write_stalled(&o, n, &drained);
+    bytes b = write_trace(fill_n_samples, &n, &o, 1);
+    assert_int_equal(drained, 0);
+    assert_true(st.raw_bytes > (10u << 20));
+    assert_true(st.compressed_bytes > b.len + b.len / 10);
+    free(b.p);
+}
+
 /* Chunks under 16 KiB at small_level: smaller, and they read the same. */
 static void test_small_chunks_at_their_own_level(void **state)
 {
@@ -1411,6 +1526,9 @@ int main(void)
         cmocka_unit_test(test_stack_addr_hostile_records),
         cmocka_unit_test(test_compress_thread_writes_the_same_stream),
         cmocka_unit_test(test_compress_thread_reports_a_closed_pipe),
+        cmocka_unit_test(test_compress_thread_queues_while_the_pipe_is_full),
+        cmocka_unit_test(test_compress_thread_catches_up_faster),
+        cmocka_unit_test(test_compress_thread_below_the_caller),
         cmocka_unit_test(test_small_chunks_at_their_own_level),
         cmocka_unit_test(test_stack_runs_read_as_stack_records),
         cmocka_unit_test(test_stack_runs_keep_first_definitions),

@@ -1,6 +1,7 @@
 /* model/uprobe/uprobe.h: SDT notes read from this program's own (a probe with a semaphore,
  * its arguments as <sys/sdt.h> notes them), SDT argument specs to uprobe fetch arguments,
- * register names of every width, data symbols at their file offsets. */
+ * register names of every width, data symbols at their file offsets, probe points past leading
+ * AVX instructions (capstone, opened at run time). */
 #define _SDT_HAS_SEMAPHORES 1
 #include <setjmp.h>
 #include <stdarg.h>
@@ -100,12 +101,31 @@ static void test_registers(void **state)
     assert_null(uprobe_register("rdi", 3));
 }
 
+/* glibc's __strcmp_avx2 begins with vpxor %xmm15,%xmm15,%xmm15 (5 bytes), then mov %edi,%eax:
+ * uprobes cannot step the first, the probe goes on the second; a function starting with an
+ * ordinary instruction keeps its point. */
+static void test_probe_point(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/tr-test-probe-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    static const uint8_t code[] = {0x90, 0xc4, 0x41, 0x01, 0xef, 0xff, 0x89, 0xf8, 0x09, 0xf0, 0xc3};
+    assert_int_equal(write(fd, code, sizeof code), (int)sizeof code);
+    close(fd);
+    assert_int_equal(elf_probe_point(path, 1), 6);
+    assert_int_equal(elf_probe_point(path, 0), 0);
+    assert_int_equal(elf_probe_point(path, 6), 6);
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sdt_read),
         cmocka_unit_test(test_sdt_args),
         cmocka_unit_test(test_registers),
+        cmocka_unit_test(test_probe_point),
     };
     return cmocka_run_group_tests(tests, self_exe, NULL);
 }

@@ -6,7 +6,7 @@ test_perf_events_SRCS := tests/perf/test_perf_events.c recorders/tr-rec-perf/eve
   recorders/tr-rec-perf/ring.c recorders/tr-rec-perf/target.c
 test_perf_record_SRCS := tests/perf/test_perf_record.c tests/perf/tracefile.c
 test_perf_record_LIBS := $(or $(call pc,--libs,libelf),-lelf)
-test_perf_events_LIBS := -lpfm
+test_perf_events_LIBS :=
 CFLAGS_tests/perf := -Irecorders/tr-rec-perf
 CLI_TEST_DIRS += tests/perf/cases
 # tr-viewtrace: a small trace with a chosen producer and view, for tr-cat's views (cases/cat-views)
