@@ -46,11 +46,14 @@ typedef struct node {
     uint32_t parent, frame;
 } node;
 
-/* A STACK_RUN record being delivered node by node (keep_definitions). */
+/* A STACK_RUN or STACK_CHAIN record being delivered node by node
+ * (keep_definitions). */
 typedef struct stack_run {
-    const uint8_t *p, *end; /* its frame ids not yet delivered */
+    const uint8_t *p, *end; /* its frame ids (entries) not yet delivered */
     uint32_t next, parent;  /* the next node's id and parent */
     uint32_t left;          /* nodes not yet delivered */
+    int chain;              /* a STACK_CHAIN */
+    uint32_t pending;       /* a chain's frame delivered, whose node is not yet */
 } stack_run;
 
 typedef struct meta_kv {
@@ -108,6 +111,10 @@ struct tr_reader {
     node *nodes;
     size_t nnodes, capnodes;
     stack_run run;          /* in the loaded chunk */
+    /* what the loaded chunk's STACK_CHAIN records code against
+     * (spec/FORMAT.md 4.1): the last node and frame they defined, and the
+     * frame of their last entry */
+    struct { uint32_t node, frame, entry; } chain;
     uint64_t stack_forgets; /* FORGET chunks read in the stream */
     uint32_t *stack_buf;    /* tr_reader_stack's frames, TR_MAX_DEPTH of them */
     uint32_t stack_buf_id;  /* whose frames stack_buf holds (0: none) */
@@ -623,7 +630,7 @@ static int next_frame(tr_reader *r, tr_record *rec)
         if (major > TR_VERSION_MAJOR || major == 0)
             return set_diag(r, TR_E_VERSION, off, "stream version %u.%u; this reader knows %d.x", major, minor,
                             TR_VERSION_MAJOR);
-        if (incompat & ~(TR_INCOMPAT_STACK_DELTA | TR_INCOMPAT_STACK_RUNS | TR_INCOMPAT_STACK_ADDR))
+        if (incompat & ~TR_INCOMPAT_KNOWN)
             return set_diag(r, TR_E_INCOMPAT, off, "incompatible feature flags 0x%x", incompat);
         if (r->state == S_IN_STREAM) {
             /* deliver the end of the cut stream first, then come back here */
@@ -722,6 +729,7 @@ static int next_frame(tr_reader *r, tr_record *rec)
         r->st.compressed_bytes += 8 + (uint64_t)size + csize;
         r->chunk.len = rsize;
         tr_internal_stack_images_reset(&r->images);
+        memset(&r->chain, 0, sizeof r->chain);
         if (sf.flags & TR_CHUNK_FORGET) { /* no earlier stack node is referred to again */
             tr_internal_idtab_clear(&r->node_ids);
             r->nnodes = 0;
@@ -858,7 +866,7 @@ static int run_begin(tr_reader *r, tr_record *rec, cur *b)
     if (b->bad || !first || parent >= first || !count || count > (size_t)(b->end - b->p) ||
         first - 1 > UINT32_MAX - count)
         return malformed(r, "stack_run");
-    r->run = (stack_run){b->p, b->end, first, parent, count};
+    r->run = (stack_run){b->p, b->end, first, parent, count, 0, 0};
     if (r->opt.keep_definitions == 1) return run_next(r, rec);
     for (; count; count--, parent = first++) {
         uint32_t frame = cur_u32(b);
@@ -870,11 +878,75 @@ static int run_begin(tr_reader *r, tr_record *rec, cur *b)
     return 0;
 }
 
+/* The next entry of the STACK_CHAIN record being read: the frame it
+ * defines, as a FRAME record (delivered with keep_definitions), then its
+ * node, as a STACK record (delivered with keep_definitions 1).  1
+ * delivered, 0 absorbed, or an error. */
+static int chain_next(tr_reader *r, tr_record *rec)
+{
+    stack_run *sr = &r->run;
+    uint32_t frame = sr->pending;
+    rec->stream = r->stream;
+    rec->time = 0;
+    rec->pid = rec->tid = rec->cpu = -1;
+    if (!frame) {
+        cur b = {sr->p, sr->end, 0};
+        uint64_t e = cur_varint(&b), id;
+        if (e >= 2) { /* a frame defined before: the last entry's + 1 + delta */
+            id = r->chain.entry + 1 + (uint64_t)unzigzag(e - 2);
+        } else { /* defined here: 0 the last one defined + 1, 1 an id */
+            id = e ? cur_varint(&b) : (uint64_t)r->chain.frame + 1;
+            rec->type = TR_REC_FRAME;
+            rec->u.frame.id = (uint32_t)id;
+            tr_internal_frame_decode(&b, &rec->u.frame.frame);
+        }
+        if (b.bad || !id || id > UINT32_MAX) return malformed(r, "stack_chain");
+        sr->p = b.p;
+        frame = r->chain.entry = (uint32_t)id;
+        if (e < 2) {
+            int rc = absorb(r, rec);
+            if (rc) return rc;
+            r->chain.frame = frame;
+            if (r->opt.keep_definitions) {
+                sr->pending = frame;
+                return 1;
+            }
+        }
+    }
+    sr->pending = 0;
+    rec->type = TR_REC_STACK;
+    rec->u.stack.id = sr->next;
+    rec->u.stack.parent = sr->parent;
+    rec->u.stack.frame = frame;
+    sr->parent = sr->next++;
+    sr->left--;
+    int rc = absorb_node(r, rec->u.stack.id, rec->u.stack.parent, frame);
+    return rc ? rc : r->opt.keep_definitions == 1;
+}
+
+/* A STACK_CHAIN record (spec/FORMAT.md 4.1): first id (relative to the
+ * chunk's last chain node), first - parent, count, then count entries. */
+static int chain_begin(tr_reader *r, tr_record *rec, cur *b)
+{
+    int64_t first = (int64_t)r->chain.node + 1 + cur_svarint(b);
+    uint64_t up = cur_varint(b), count = cur_varint(b);
+    if (b->bad || first < 1 || first > UINT32_MAX || !up || up > (uint64_t)first || !count ||
+        count > (size_t)(b->end - b->p) || (uint64_t)first - 1 > UINT32_MAX - count)
+        return malformed(r, "stack_chain");
+    r->run = (stack_run){b->p, b->end, (uint32_t)first, (uint32_t)(first - (int64_t)up), (uint32_t)count, 1, 0};
+    r->chain.node = (uint32_t)(first + (int64_t)count - 1);
+    while (r->run.left) {
+        int e = chain_next(r, rec);
+        if (e) return e;
+    }
+    return 0;
+}
+
 /* Decode the next record of the loaded chunk: 1 delivered, 0 absorbed or
  * skipped, <0 error (the rest of the chunk is dropped). */
 static int next_record(tr_reader *r, tr_record *rec)
 {
-    if (r->run.left) return run_next(r, rec);
+    if (r->run.left) return r->run.chain ? chain_next(r, rec) : run_next(r, rec);
     cur c = {r->chunk.p + r->cpos, r->chunk.p + r->chunk.len, 0};
     uint64_t type = cur_varint(&c);
     uint64_t len = cur_varint(&c);
@@ -903,9 +975,15 @@ static int next_record(tr_reader *r, tr_record *rec)
     }
     if (type == TR_REC_STREAM_START || type == TR_REC_STREAM_END) b.bad = 1;
     if (type == TR_REC_STACK_RUN) return run_begin(r, rec, &b);
+    if (type == TR_REC_STACK_CHAIN) return chain_begin(r, rec, &b);
     const char *name = tr_rec_type_name((uint32_t)type);
-    copy_delta d = {0, 0, 0};
+    copy_delta d = {0};
     int e = b.bad ? TR_E_CORRUPT_RECORD : name ? tr_internal_rec_decode_body(&b, rec, &d) : 0;
+    if (!e && d.stack_rel) { /* the stack id relative to the chunk's last chain node */
+        int64_t id = (int64_t)r->chain.node + d.stack_delta;
+        if (!(r->incompat & TR_INCOMPAT_STACK_CHAINS) || id < 0 || id > UINT32_MAX) e = TR_E_CORRUPT_RECORD;
+        else rec->u.sample.stack = (uint32_t)id;
+    }
     if (!e && d.addressed && !(r->incompat & TR_INCOMPAT_STACK_ADDR))
         e = TR_E_CORRUPT_RECORD; /* a copy placed by address in a stream without them */
     else if (!e && type == TR_REC_SAMPLE && (r->incompat & TR_INCOMPAT_STACK_DELTA))
