@@ -456,7 +456,7 @@ static void start_stream(struct rw *c)
     /* chunks of 128 KiB: a reader down the pipe (tr-cat, tr-fold) starts
      * while this one still resolves, and they compress as well; zstd level
      * 1: on the bench's traces 15% smaller than level 3 and a little cheaper */
-    tr_writer_options wo = {.stack_delta = c->o->keep_stack_copy ? 2 : 0, .stack_runs = 1, .chunk_size = 128u << 10,
+    tr_writer_options wo = {.stack_delta = c->o->keep_stack_copy ? 2 : 0, .stack_runs = 2, .chunk_size = 128u << 10,
                             .level = 1};
     werr(c, tr_writer_open(&c->w, c->out_fd, &wo));
 }

@@ -553,7 +553,7 @@ int perf_record(struct perf_opts *o)
      * stacks, which bounds its memory however long the recording */
     /* chunks are compressed on a second thread: the rings are drained while zstd works */
     /* a slow recording's small chunks at zstd's level 19: cc -g at 999 Hz 9% smaller, for 30 us a sample */
-    tr_writer_options wo = {.stack_delta = o->callgraph == CG_DWARF ? 2 : 0, .stack_runs = 1, .stack_limit = 1u << 20,
+    tr_writer_options wo = {.stack_delta = o->callgraph == CG_DWARF ? 2 : 0, .stack_runs = 2, .stack_limit = 1u << 20,
                             .level = zstd_level(o), .compress_thread = 1, .small_level = 19};
     int rc = tr_writer_open(&s->w, s->out_fd, &wo);
     if (rc < 0)
