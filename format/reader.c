@@ -835,6 +835,29 @@ static int malformed(tr_reader *r, const char *name)
                     (unsigned long long)r->chunk_seq, name ? name : "unknown");
 }
 
+/* rec as a definition that a STACK_RUN or STACK_CHAIN holds: no time, no task */
+static void run_record(tr_reader *r, tr_record *rec, uint32_t type)
+{
+    rec->type = type;
+    rec->stream = r->stream;
+    rec->time = 0;
+    rec->pid = rec->tid = rec->cpu = -1;
+}
+
+/* The next node of the run being read, of frame: absorbed, and in rec as a
+ * STACK record. */
+static int run_node(tr_reader *r, tr_record *rec, uint32_t frame)
+{
+    stack_run *sr = &r->run;
+    run_record(r, rec, TR_REC_STACK);
+    rec->u.stack.id = sr->next;
+    rec->u.stack.parent = sr->parent;
+    rec->u.stack.frame = frame;
+    sr->parent = sr->next++;
+    sr->left--;
+    return absorb_node(r, rec->u.stack.id, rec->u.stack.parent, frame);
+}
+
 /* The next node of the STACK_RUN record being delivered, as a STACK
  * record: 1, or an error. */
 static int run_next(tr_reader *r, tr_record *rec)
@@ -844,16 +867,7 @@ static int run_next(tr_reader *r, tr_record *rec)
     uint32_t frame = cur_u32(&b);
     if (b.bad) return malformed(r, "stack_run");
     sr->p = b.p;
-    rec->type = TR_REC_STACK;
-    rec->stream = r->stream;
-    rec->time = 0;
-    rec->pid = rec->tid = rec->cpu = -1;
-    rec->u.stack.id = sr->next;
-    rec->u.stack.parent = sr->parent;
-    rec->u.stack.frame = frame;
-    sr->parent = sr->next++;
-    sr->left--;
-    int e = absorb_node(r, rec->u.stack.id, rec->u.stack.parent, frame);
+    int e = run_node(r, rec, frame);
     return e ? e : 1;
 }
 
@@ -886,9 +900,6 @@ static int chain_next(tr_reader *r, tr_record *rec)
 {
     stack_run *sr = &r->run;
     uint32_t frame = sr->pending;
-    rec->stream = r->stream;
-    rec->time = 0;
-    rec->pid = rec->tid = rec->cpu = -1;
     if (!frame) {
         cur b = {sr->p, sr->end, 0};
         uint64_t e = cur_varint(&b), id;
@@ -896,7 +907,7 @@ static int chain_next(tr_reader *r, tr_record *rec)
             id = r->chain.entry + 1 + (uint64_t)unzigzag(e - 2);
         } else { /* defined here: 0 the last one defined + 1, 1 an id */
             id = e ? cur_varint(&b) : (uint64_t)r->chain.frame + 1;
-            rec->type = TR_REC_FRAME;
+            run_record(r, rec, TR_REC_FRAME);
             rec->u.frame.id = (uint32_t)id;
             tr_internal_frame_decode(&b, &rec->u.frame.frame);
         }
@@ -914,13 +925,7 @@ static int chain_next(tr_reader *r, tr_record *rec)
         }
     }
     sr->pending = 0;
-    rec->type = TR_REC_STACK;
-    rec->u.stack.id = sr->next;
-    rec->u.stack.parent = sr->parent;
-    rec->u.stack.frame = frame;
-    sr->parent = sr->next++;
-    sr->left--;
-    int rc = absorb_node(r, rec->u.stack.id, rec->u.stack.parent, frame);
+    int rc = run_node(r, rec, frame);
     return rc ? rc : r->opt.keep_definitions == 1;
 }
 
