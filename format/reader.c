@@ -310,6 +310,17 @@ static inline int absorb_node(tr_reader *r, uint32_t id, uint32_t parent, uint32
     return idtab_put(&r->node_ids, id, (uint32_t)r->nnodes);
 }
 
+static int absorb_frame(tr_reader *r, uint32_t id, const tr_frame *frame)
+{
+    if (!id || idtab_get(&r->frame_ids, id)) return 0;
+    if (PUSH(r->frames, r->nframes, r->capframes)) return TR_E_NOMEM;
+    tr_frame *f = arena_alloc(&r->arena, sizeof *f);
+    if (!f) return TR_E_NOMEM;
+    *f = *frame;
+    r->frames[r->nframes++] = f;
+    return tr_internal_idtab_put(&r->frame_ids, id, (uint32_t)r->nframes);
+}
+
 static int absorb(tr_reader *r, const tr_record *rec)
 {
     const __typeof__(rec->u) *u = &rec->u;
@@ -324,15 +335,8 @@ static int absorb(tr_reader *r, const tr_record *rec)
         r->nstrs++;
         return tr_internal_idtab_put(&r->str_ids, u->string.id, (uint32_t)r->nstrs);
     }
-    case TR_REC_FRAME: {
-        if (!u->frame.id || idtab_get(&r->frame_ids, u->frame.id)) return 0;
-        if (PUSH(r->frames, r->nframes, r->capframes)) return TR_E_NOMEM;
-        tr_frame *f = arena_alloc(&r->arena, sizeof *f);
-        if (!f) return TR_E_NOMEM;
-        *f = u->frame.frame;
-        r->frames[r->nframes++] = f;
-        return tr_internal_idtab_put(&r->frame_ids, u->frame.id, (uint32_t)r->nframes);
-    }
+    case TR_REC_FRAME:
+        return absorb_frame(r, u->frame.id, &u->frame.frame);
     case TR_REC_STACK:
         return absorb_node(r, u->stack.id, u->stack.parent, u->stack.frame);
     case TR_REC_EVENT_DEF: {
@@ -892,45 +896,50 @@ static int run_begin(tr_reader *r, tr_record *rec, cur *b)
     return 0;
 }
 
-/* The next entry of the STACK_CHAIN record being read: the frame it
- * defines, as a FRAME record (delivered with keep_definitions), then its
- * node, as a STACK record (delivered with keep_definitions 1).  1
- * delivered, 0 absorbed, or an error. */
+/* One entry of a STACK_CHAIN record (spec/FORMAT.md 4.1): its frame's id,
+ * or 0 when malformed.  *f is the frame when the entry defines it (*def). */
+static inline uint32_t chain_entry(tr_reader *r, cur *b, tr_frame *f, int *def)
+{
+    uint64_t e = cur_varint(b), id;
+    if ((*def = e < 2)) { /* defined here: 0 the last one defined + 1, 1 an id */
+        id = e ? cur_varint(b) : (uint64_t)r->chain.frame + 1;
+        tr_internal_frame_decode(b, f);
+    } else { /* defined before: the last entry's + 1 + delta */
+        id = r->chain.entry + 1 + (uint64_t)unzigzag(e - 2);
+    }
+    if (b->bad || !id || id > UINT32_MAX) return 0;
+    if (*def) r->chain.frame = (uint32_t)id;
+    return r->chain.entry = (uint32_t)id;
+}
+
+/* The next entry of the STACK_CHAIN record being delivered: the frame it
+ * defines, as a FRAME record, then its node, as a STACK record (delivered
+ * with keep_definitions 1).  1 delivered, 0 absorbed, or an error. */
 static int chain_next(tr_reader *r, tr_record *rec)
 {
     stack_run *sr = &r->run;
     uint32_t frame = sr->pending;
     if (!frame) {
         cur b = {sr->p, sr->end, 0};
-        uint64_t e = cur_varint(&b), id;
-        if (e >= 2) { /* a frame defined before: the last entry's + 1 + delta */
-            id = r->chain.entry + 1 + (uint64_t)unzigzag(e - 2);
-        } else { /* defined here: 0 the last one defined + 1, 1 an id */
-            id = e ? cur_varint(&b) : (uint64_t)r->chain.frame + 1;
-            run_record(r, rec, TR_REC_FRAME);
-            rec->u.frame.id = (uint32_t)id;
-            tr_internal_frame_decode(&b, &rec->u.frame.frame);
-        }
-        if (b.bad || !id || id > UINT32_MAX) return malformed(r, "stack_chain");
+        int def;
+        if (!(frame = chain_entry(r, &b, &rec->u.frame.frame, &def))) return malformed(r, "stack_chain");
         sr->p = b.p;
-        frame = r->chain.entry = (uint32_t)id;
-        if (e < 2) {
-            int rc = absorb(r, rec);
-            if (rc) return rc;
-            r->chain.frame = frame;
-            if (r->opt.keep_definitions) {
-                sr->pending = frame;
-                return 1;
-            }
+        if (def) {
+            int e = absorb_frame(r, frame, &rec->u.frame.frame);
+            if (e) return e;
+            run_record(r, rec, TR_REC_FRAME);
+            rec->u.frame.id = sr->pending = frame;
+            return 1;
         }
     }
     sr->pending = 0;
-    int rc = run_node(r, rec, frame);
-    return rc ? rc : r->opt.keep_definitions == 1;
+    int e = run_node(r, rec, frame);
+    return e ? e : r->opt.keep_definitions == 1;
 }
 
 /* A STACK_CHAIN record (spec/FORMAT.md 4.1): first id (relative to the
- * chunk's last chain node), first - parent, count, then count entries. */
+ * chunk's last chain node), first - parent, count, then count entries.
+ * Absorbed whole, or delivered entry by entry with keep_definitions. */
 static int chain_begin(tr_reader *r, tr_record *rec, cur *b)
 {
     int64_t first = (int64_t)r->chain.node + 1 + cur_svarint(b);
@@ -938,11 +947,18 @@ static int chain_begin(tr_reader *r, tr_record *rec, cur *b)
     if (b->bad || first < 1 || first > UINT32_MAX || !up || up > (uint64_t)first || !count ||
         count > (size_t)(b->end - b->p) || (uint64_t)first - 1 > UINT32_MAX - count)
         return malformed(r, "stack_chain");
-    r->run = (stack_run){b->p, b->end, (uint32_t)first, (uint32_t)(first - (int64_t)up), (uint32_t)count, 1, 0};
+    uint32_t id = (uint32_t)first, parent = (uint32_t)(first - (int64_t)up);
     r->chain.node = (uint32_t)(first + (int64_t)count - 1);
-    while (r->run.left) {
-        int e = chain_next(r, rec);
-        if (e) return e;
+    if (r->opt.keep_definitions) {
+        r->run = (stack_run){b->p, b->end, id, parent, (uint32_t)count, 1, 0};
+        return chain_next(r, rec);
+    }
+    for (; count; count--, parent = id++) {
+        tr_frame f;
+        int def, e;
+        uint32_t frame = chain_entry(r, b, &f, &def);
+        if (!frame) return malformed(r, "stack_chain");
+        if ((def && (e = absorb_frame(r, frame, &f))) || (e = absorb_node(r, id, parent, frame))) return e;
     }
     return 0;
 }
