@@ -253,6 +253,11 @@ static inline int type_has_prefix(uint32_t t) { return (t & 0x20) != 0; }
 typedef struct copy_delta {
     size_t kept, tail;
     int addressed;
+    /* sample sflags bit 5 (1.4): the stack id is written relative to
+     * stack_base (encoding); stack_delta is what was read (decoding) */
+    int stack_rel;
+    uint32_t stack_base;
+    int64_t stack_delta;
 } copy_delta;
 int tr_internal_rec_encode_body(buf *b, const tr_record *rec, const copy_delta *d);
 /* Decode a body (after the prefix) into rec; 0 or TR_E_CORRUPT_RECORD.
@@ -260,6 +265,10 @@ int tr_internal_rec_encode_body(buf *b, const tr_record *rec, const copy_delta *
  * only its written bytes in stack_copy and the rest's length in *kept
  * (0 otherwise): the reader completes it. */
 int tr_internal_rec_decode_body(cur *c, tr_record *rec, copy_delta *d);
+/* A frame's fields after its id, as in a FRAME record: flags, addr, and
+ * the symbolized ones (also a STACK_CHAIN's frames). */
+int tr_internal_frame_encode(buf *b, const tr_frame *f);
+void tr_internal_frame_decode(cur *c, tr_frame *f);
 
 /* ---- chunks decompressed ahead on a thread (readahead.c;
  * tr_reader_options.decompress_thread) ---- */

@@ -47,11 +47,14 @@ typedef struct node {
     uint32_t parent, frame;
 } node;
 
-/* A STACK_RUN record being delivered node by node (keep_definitions). */
+/* A STACK_RUN or STACK_CHAIN record being delivered node by node
+ * (keep_definitions). */
 typedef struct stack_run {
-    const uint8_t *p, *end; /* its frame ids not yet delivered */
+    const uint8_t *p, *end; /* its frame ids (entries) not yet delivered */
     uint32_t next, parent;  /* the next node's id and parent */
     uint32_t left;          /* nodes not yet delivered */
+    int chain;              /* a STACK_CHAIN */
+    uint32_t pending;       /* a chain's frame delivered, whose node is not yet */
 } stack_run;
 
 typedef struct meta_kv {
@@ -119,6 +122,10 @@ struct tr_reader {
     node *nodes;
     size_t nnodes, capnodes;
     stack_run run;          /* in the loaded chunk */
+    /* what the loaded chunk's STACK_CHAIN records code against
+     * (spec/FORMAT.md 4.1): the last node and frame they defined, and the
+     * frame of their last entry */
+    struct { uint32_t node, frame, entry; } chain;
     uint64_t stack_forgets; /* FORGET chunks read in the stream */
     uint32_t *stack_buf;    /* tr_reader_stack's frames, TR_MAX_DEPTH of them */
     uint32_t stack_buf_id;  /* whose frames stack_buf holds (0: none) */
@@ -329,6 +336,17 @@ static inline int absorb_node(tr_reader *r, uint32_t id, uint32_t parent, uint32
     return idtab_put(&r->node_ids, id, (uint32_t)r->nnodes);
 }
 
+static int absorb_frame(tr_reader *r, uint32_t id, const tr_frame *frame)
+{
+    if (!id || idtab_get(&r->frame_ids, id)) return 0;
+    if (PUSH(r->frames, r->nframes, r->capframes)) return TR_E_NOMEM;
+    tr_frame *f = arena_alloc(&r->arena, sizeof *f);
+    if (!f) return TR_E_NOMEM;
+    *f = *frame;
+    r->frames[r->nframes++] = f;
+    return tr_internal_idtab_put(&r->frame_ids, id, (uint32_t)r->nframes);
+}
+
 static int absorb(tr_reader *r, const tr_record *rec)
 {
     const __typeof__(rec->u) *u = &rec->u;
@@ -343,15 +361,8 @@ static int absorb(tr_reader *r, const tr_record *rec)
         r->nstrs++;
         return tr_internal_idtab_put(&r->str_ids, u->string.id, (uint32_t)r->nstrs);
     }
-    case TR_REC_FRAME: {
-        if (!u->frame.id || idtab_get(&r->frame_ids, u->frame.id)) return 0;
-        if (PUSH(r->frames, r->nframes, r->capframes)) return TR_E_NOMEM;
-        tr_frame *f = arena_alloc(&r->arena, sizeof *f);
-        if (!f) return TR_E_NOMEM;
-        *f = u->frame.frame;
-        r->frames[r->nframes++] = f;
-        return tr_internal_idtab_put(&r->frame_ids, u->frame.id, (uint32_t)r->nframes);
-    }
+    case TR_REC_FRAME:
+        return absorb_frame(r, u->frame.id, &u->frame.frame);
     case TR_REC_STACK:
         return absorb_node(r, u->stack.id, u->stack.parent, u->stack.frame);
     case TR_REC_EVENT_DEF: {
@@ -734,7 +745,7 @@ static int next_frame(tr_reader *r, tr_record *rec)
         if (major > TR_VERSION_MAJOR || major == 0)
             return set_diag(r, TR_E_VERSION, off, "stream version %u.%u; this reader knows %d.x", major, minor,
                             TR_VERSION_MAJOR);
-        if (incompat & ~(TR_INCOMPAT_STACK_DELTA | TR_INCOMPAT_STACK_RUNS | TR_INCOMPAT_STACK_ADDR))
+        if (incompat & ~TR_INCOMPAT_KNOWN)
             return set_diag(r, TR_E_INCOMPAT, off, "incompatible feature flags 0x%x", incompat);
         if (r->state == S_IN_STREAM) {
             /* deliver the end of the cut stream first, then come back here */
@@ -845,6 +856,7 @@ static int next_frame(tr_reader *r, tr_record *rec)
         r->st.compressed_bytes += 8 + (uint64_t)size + csize;
         r->chunk.len = rsize;
         tr_internal_stack_images_reset(&r->images);
+        memset(&r->chain, 0, sizeof r->chain);
         if (sf.flags & TR_CHUNK_FORGET) { /* no earlier stack node is referred to again */
             tr_internal_idtab_clear(&r->node_ids);
             r->nnodes = 0;
@@ -950,6 +962,29 @@ static int malformed(tr_reader *r, const char *name)
                     (unsigned long long)r->chunk_seq, name ? name : "unknown");
 }
 
+/* rec as a definition that a STACK_RUN or STACK_CHAIN holds: no time, no task */
+static void run_record(tr_reader *r, tr_record *rec, uint32_t type)
+{
+    rec->type = type;
+    rec->stream = r->stream;
+    rec->time = 0;
+    rec->pid = rec->tid = rec->cpu = -1;
+}
+
+/* The next node of the run being read, of frame: absorbed, and in rec as a
+ * STACK record. */
+static int run_node(tr_reader *r, tr_record *rec, uint32_t frame)
+{
+    stack_run *sr = &r->run;
+    run_record(r, rec, TR_REC_STACK);
+    rec->u.stack.id = sr->next;
+    rec->u.stack.parent = sr->parent;
+    rec->u.stack.frame = frame;
+    sr->parent = sr->next++;
+    sr->left--;
+    return absorb_node(r, rec->u.stack.id, rec->u.stack.parent, frame);
+}
+
 /* The next node of the STACK_RUN record being delivered, as a STACK
  * record: 1, or an error. */
 static int run_next(tr_reader *r, tr_record *rec)
@@ -959,16 +994,7 @@ static int run_next(tr_reader *r, tr_record *rec)
     uint32_t frame = cur_u32(&b);
     if (b.bad) return malformed(r, "stack_run");
     sr->p = b.p;
-    rec->type = TR_REC_STACK;
-    rec->stream = r->stream;
-    rec->time = 0;
-    rec->pid = rec->tid = rec->cpu = -1;
-    rec->u.stack.id = sr->next;
-    rec->u.stack.parent = sr->parent;
-    rec->u.stack.frame = frame;
-    sr->parent = sr->next++;
-    sr->left--;
-    int e = absorb_node(r, rec->u.stack.id, rec->u.stack.parent, frame);
+    int e = run_node(r, rec, frame);
     return e ? e : 1;
 }
 
@@ -981,7 +1007,7 @@ static int run_begin(tr_reader *r, tr_record *rec, cur *b)
     if (b->bad || !first || parent >= first || !count || count > (size_t)(b->end - b->p) ||
         first - 1 > UINT32_MAX - count)
         return malformed(r, "stack_run");
-    r->run = (stack_run){b->p, b->end, first, parent, count};
+    r->run = (stack_run){b->p, b->end, first, parent, count, 0, 0};
     if (r->opt.keep_definitions == 1) return run_next(r, rec);
     uint32_t *d; /* ids in order, the common case: the table's entries filled in place */
     if (!tr_internal_array_reserve(&r->nodes, &r->capnodes, r->nnodes + count, sizeof *r->nodes, 64) &&
@@ -1011,11 +1037,78 @@ static int run_begin(tr_reader *r, tr_record *rec, cur *b)
     return 0;
 }
 
+/* One entry of a STACK_CHAIN record (spec/FORMAT.md 4.1): its frame's id,
+ * or 0 when malformed.  *f is the frame when the entry defines it (*def). */
+static inline uint32_t chain_entry(tr_reader *r, cur *b, tr_frame *f, int *def)
+{
+    uint64_t e = cur_varint(b), id;
+    if ((*def = e < 2)) { /* defined here: 0 the last one defined + 1, 1 an id */
+        id = e ? cur_varint(b) : (uint64_t)r->chain.frame + 1;
+        tr_internal_frame_decode(b, f);
+    } else { /* defined before: the last entry's + 1 + delta */
+        id = r->chain.entry + 1 + (uint64_t)unzigzag(e - 2);
+    }
+    if (b->bad || !id || id > UINT32_MAX) return 0;
+    if (*def) r->chain.frame = (uint32_t)id;
+    return r->chain.entry = (uint32_t)id;
+}
+
+/* The next entry of the STACK_CHAIN record being delivered: the frame it
+ * defines, as a FRAME record, then its node, as a STACK record (delivered
+ * with keep_definitions 1).  1 delivered, 0 absorbed, or an error. */
+static int chain_next(tr_reader *r, tr_record *rec)
+{
+    stack_run *sr = &r->run;
+    uint32_t frame = sr->pending;
+    if (!frame) {
+        cur b = {sr->p, sr->end, 0};
+        int def;
+        if (!(frame = chain_entry(r, &b, &rec->u.frame.frame, &def))) return malformed(r, "stack_chain");
+        sr->p = b.p;
+        if (def) {
+            int e = absorb_frame(r, frame, &rec->u.frame.frame);
+            if (e) return e;
+            run_record(r, rec, TR_REC_FRAME);
+            rec->u.frame.id = sr->pending = frame;
+            return 1;
+        }
+    }
+    sr->pending = 0;
+    int e = run_node(r, rec, frame);
+    return e ? e : r->opt.keep_definitions == 1;
+}
+
+/* A STACK_CHAIN record (spec/FORMAT.md 4.1): first id (relative to the
+ * chunk's last chain node), first - parent, count, then count entries.
+ * Absorbed whole, or delivered entry by entry with keep_definitions. */
+static int chain_begin(tr_reader *r, tr_record *rec, cur *b)
+{
+    int64_t first = (int64_t)r->chain.node + 1 + cur_svarint(b);
+    uint64_t up = cur_varint(b), count = cur_varint(b);
+    if (b->bad || first < 1 || first > UINT32_MAX || !up || up > (uint64_t)first || !count ||
+        count > (size_t)(b->end - b->p) || (uint64_t)first - 1 > UINT32_MAX - count)
+        return malformed(r, "stack_chain");
+    uint32_t id = (uint32_t)first, parent = (uint32_t)(first - (int64_t)up);
+    r->chain.node = (uint32_t)(first + (int64_t)count - 1);
+    if (r->opt.keep_definitions) {
+        r->run = (stack_run){b->p, b->end, id, parent, (uint32_t)count, 1, 0};
+        return chain_next(r, rec);
+    }
+    for (; count; count--, parent = id++) {
+        tr_frame f;
+        int def, e;
+        uint32_t frame = chain_entry(r, b, &f, &def);
+        if (!frame) return malformed(r, "stack_chain");
+        if ((def && (e = absorb_frame(r, frame, &f))) || (e = absorb_node(r, id, parent, frame))) return e;
+    }
+    return 0;
+}
+
 /* Decode the next record of the loaded chunk: 1 delivered, 0 absorbed or
  * skipped, <0 error (the rest of the chunk is dropped). */
 static int next_record(tr_reader *r, tr_record *rec)
 {
-    if (r->run.left) return run_next(r, rec);
+    if (r->run.left) return r->run.chain ? chain_next(r, rec) : run_next(r, rec);
     cur c = {r->chunk.p + r->cpos, r->chunk.p + r->chunk.len, 0};
     uint64_t type = cur_varint(&c);
     uint64_t len = cur_varint(&c);
@@ -1044,9 +1137,15 @@ static int next_record(tr_reader *r, tr_record *rec)
     }
     if (type == TR_REC_STREAM_START || type == TR_REC_STREAM_END) b.bad = 1;
     if (type == TR_REC_STACK_RUN) return run_begin(r, rec, &b);
+    if (type == TR_REC_STACK_CHAIN) return chain_begin(r, rec, &b);
     const char *name = tr_rec_type_name((uint32_t)type);
-    copy_delta d = {0, 0, 0};
+    copy_delta d = {0};
     int e = b.bad ? TR_E_CORRUPT_RECORD : name ? tr_internal_rec_decode_body(&b, rec, &d) : 0;
+    if (!e && d.stack_rel) { /* the stack id relative to the chunk's last chain node */
+        int64_t id = (int64_t)r->chain.node + d.stack_delta;
+        if (!(r->incompat & TR_INCOMPAT_STACK_CHAINS) || id < 0 || id > UINT32_MAX) e = TR_E_CORRUPT_RECORD;
+        else rec->u.sample.stack = (uint32_t)id;
+    }
     if (!e && d.addressed && !(r->incompat & TR_INCOMPAT_STACK_ADDR))
         e = TR_E_CORRUPT_RECORD; /* a copy placed by address in a stream without them */
     else if (!e && type == TR_REC_SAMPLE && (r->incompat & TR_INCOMPAT_STACK_DELTA))

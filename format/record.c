@@ -7,7 +7,7 @@
 static const char *const type_names[128] = {
     [TR_REC_STRING] = "string",       [TR_REC_FRAME] = "frame",
     [TR_REC_STACK] = "stack",         [TR_REC_EVENT_DEF] = "event",
-    [TR_REC_STACK_RUN] = "stack_run",
+    [TR_REC_STACK_RUN] = "stack_run",  [TR_REC_STACK_CHAIN] = "stack_chain",
     [TR_REC_META] = "meta",           [TR_REC_SYSCALL_TABLE] = "syscall_table",
     [TR_REC_BLOB] = "blob",           [TR_REC_COMM] = "comm",
     [TR_REC_FORK] = "fork",           [TR_REC_EXIT] = "exit",
@@ -62,6 +62,20 @@ static int put_args(buf *b, uint32_t n, const uint64_t *args)
     return 0;
 }
 
+int tr_internal_frame_encode(buf *b, const tr_frame *f)
+{
+    PUT(f->flags);
+    PUT(f->addr);
+    if (f->flags & TR_FRAME_SYMBOLIZED) {
+        PUT(f->func);
+        PUT(f->module);
+        PUT(f->file);
+        PUT(f->offset);
+        PUT(f->line);
+    }
+    return 0;
+}
+
 int tr_internal_rec_encode_body(buf *b, const tr_record *rec, const copy_delta *d)
 {
     const __typeof__(rec->u) *u = &rec->u;
@@ -70,20 +84,9 @@ int tr_internal_rec_encode_body(buf *b, const tr_record *rec, const copy_delta *
         PUT(u->string.id);
         PUTB(u->string.str, u->string.len);
         return 0;
-    case TR_REC_FRAME: {
-        const tr_frame *f = &u->frame.frame;
+    case TR_REC_FRAME:
         PUT(u->frame.id);
-        PUT(f->flags);
-        PUT(f->addr);
-        if (f->flags & TR_FRAME_SYMBOLIZED) {
-            PUT(f->func);
-            PUT(f->module);
-            PUT(f->file);
-            PUT(f->offset);
-            PUT(f->line);
-        }
-        return 0;
-    }
+        return tr_internal_frame_encode(b, &u->frame.frame);
     case TR_REC_STACK:
         PUT(u->stack.id);
         PUT(u->stack.parent);
@@ -140,10 +143,11 @@ int tr_internal_rec_encode_body(buf *b, const tr_record *rec, const copy_delta *
         if (kept > u->sample.stack_copy_len || tail > u->sample.stack_copy_len - kept) return TR_E_INVAL;
         size_t written = u->sample.stack_copy_len - kept;
         uint32_t f = (u->sample.abi ? 1u : 0) | (written ? 2u : 0) | (u->sample.raw_len ? 4u : 0) |
-                     (kept ? 8u : 0) | (d && d->addressed ? 16u : 0);
+                     (kept ? 8u : 0) | (d && d->addressed ? 16u : 0) | (d && d->stack_rel ? 32u : 0);
         PUT(u->sample.event);
         PUT(u->sample.period);
-        PUT(u->sample.stack);
+        if (f & 32) PUTS((int64_t)u->sample.stack - d->stack_base);
+        else PUT(u->sample.stack);
         PUT(f);
         if (f & 1) {
             int n = __builtin_popcountll(u->sample.regs_mask);
@@ -272,30 +276,33 @@ static void get_args(cur *c, uint32_t *n, uint64_t *args)
     for (uint32_t i = *n; i < 6; i++) args[i] = 0;
 }
 
+void tr_internal_frame_decode(cur *c, tr_frame *f)
+{
+    memset(f, 0, sizeof *f);
+    f->flags = cur_u32(c);
+    f->addr = cur_varint(c);
+    if (f->flags & TR_FRAME_SYMBOLIZED) {
+        f->func = cur_u32(c);
+        f->module = cur_u32(c);
+        f->file = cur_u32(c);
+        f->offset = cur_varint(c);
+        f->line = cur_u32(c);
+    }
+}
+
 int tr_internal_rec_decode_body(cur *c, tr_record *rec, copy_delta *d)
 {
     __typeof__(rec->u) *u = &rec->u;
-    *d = (copy_delta){0, 0, 0};
+    *d = (copy_delta){0};
     switch (rec->type) {
     case TR_REC_STRING:
         u->string.id = cur_u32(c);
         REST(u->string.str, u->string.len);
         break;
-    case TR_REC_FRAME: {
-        tr_frame *f = &u->frame.frame;
-        memset(f, 0, sizeof *f);
+    case TR_REC_FRAME:
         u->frame.id = cur_u32(c);
-        f->flags = cur_u32(c);
-        f->addr = cur_varint(c);
-        if (f->flags & TR_FRAME_SYMBOLIZED) {
-            f->func = cur_u32(c);
-            f->module = cur_u32(c);
-            f->file = cur_u32(c);
-            f->offset = cur_varint(c);
-            f->line = cur_u32(c);
-        }
+        tr_internal_frame_decode(c, &u->frame.frame);
         break;
-    }
     case TR_REC_STACK:
         u->stack.id = cur_u32(c);
         u->stack.parent = cur_u32(c);
@@ -350,8 +357,16 @@ int tr_internal_rec_decode_body(cur *c, tr_record *rec, copy_delta *d)
     case TR_REC_SAMPLE: {
         u->sample.event = cur_u32(c);
         u->sample.period = cur_varint(c);
-        u->sample.stack = cur_u32(c);
+        uint64_t stack = cur_varint(c);
         uint32_t f = cur_u32(c);
+        if (f & 32) { /* relative: the reader resolves it */
+            d->stack_rel = 1;
+            d->stack_delta = unzigzag(stack);
+            stack = 0;
+        } else if (stack > UINT32_MAX) {
+            c->bad = 1;
+        }
+        u->sample.stack = (uint32_t)stack;
         u->sample.abi = 0;
         u->sample.regs_mask = 0;
         u->sample.nregs = 0;

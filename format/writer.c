@@ -114,6 +114,10 @@ struct tr_writer {
     size_t nsticky, capsticky;
 
     stack_images images; /* opt.stack_delta: each thread's stack image in the chunk */
+    /* opt.stack_runs 2: what the open chunk's STACK_CHAIN records code
+     * against (spec/FORMAT.md 4.1): the last node and the last frame they
+     * defined, and the frame of their last entry; 0 at a chunk's start */
+    struct { uint32_t node, frame, entry; } chain;
 
     tr_writer_stats st;
 };
@@ -274,6 +278,7 @@ static int flush_chunk(tr_writer *w)
     w->raw_since_key += j.raw.len;
     w->seq++;
     tr_internal_stack_images_reset(&w->images);
+    memset(&w->chain, 0, sizeof w->chain);
     w->chunk.len = 0;
     w->chunk_records = 0;
     w->have_time = 0;
@@ -340,7 +345,7 @@ static int encode(tr_writer *w, const tr_record *rec, stack_image **im, copy_del
 {
     int e;
     *im = NULL;
-    *d = (copy_delta){0, 0, 0};
+    *d = (copy_delta){0};
     if (w->opt.stack_delta && rec->type == TR_REC_SAMPLE && rec->u.sample.stack_copy_len) {
         size_t n = rec->u.sample.stack_copy_len;
         const uint8_t *s = rec->u.sample.stack_copy;
@@ -354,6 +359,13 @@ static int encode(tr_writer *w, const tr_record *rec, stack_image **im, copy_del
         } else if ((d->kept = tr_internal_stack_image_suffix(*im, s, n)) < STACK_KEPT_MIN) {
             d->kept = 0;
         }
+    }
+    /* a stack just defined is the chunk's last chain node: 0 written; an
+     * older one keeps its id, which repeats as the stack does */
+    if (w->opt.stack_runs == 2 && rec->type == TR_REC_SAMPLE && rec->u.sample.stack &&
+        rec->u.sample.stack == w->chain.node) {
+        d->stack_rel = 1;
+        d->stack_base = w->chain.node;
     }
     w->body.len = 0;
     if ((e = tr_internal_rec_encode_body(&w->body, rec, d))) return e == TR_E_NOMEM ? (w->err = e) : e;
@@ -373,7 +385,7 @@ static int append(tr_writer *w, const tr_record *rec)
     if (w->body.len > TR_RAW_MAX / 2) return TR_E_TOO_LARGE;
     if (w->chunk.len + w->body.len + 64 > TR_RAW_MAX) {
         if ((e = flush_chunk(w))) return e;
-        if (im && (e = encode(w, rec, &im, &d))) return e;
+        if ((im || d.stack_rel) && (e = encode(w, rec, &im, &d))) return e; /* what it codes against is reset */
         if (w->body.len > TR_RAW_MAX / 2) return TR_E_TOO_LARGE; /* written whole, it is too large */
     }
     uint8_t pre[40];
@@ -821,6 +833,45 @@ static int emit_run(tr_writer *w, const uint32_t *path, uint32_t n)
     return put_record(w, TR_REC_STACK_RUN, NULL, 0, &w->body);
 }
 
+/* One STACK_CHAIN record: the n nodes path[n-1] (its parent defined
+ * already), path[n-2] ... path[0], each the parent of the next and with
+ * the next id; a frame not yet defined in the epoch is defined where the
+ * chain first uses it (its strings are, before). */
+static int emit_chain(tr_writer *w, const uint32_t *path, uint32_t n)
+{
+    int e;
+    for (uint32_t i = 0; i < n; i++) {
+        const tr_frame *f = &w->frames[w->stacks[path[i] - w->stack_base].frame];
+        if ((e = emit_string(w, f->func)) || (e = emit_string(w, f->module)) || (e = emit_string(w, f->file)))
+            return e;
+    }
+    /* under 64 bytes a node and its frame: flushed first, the chain is
+     * coded against the chunk it goes in */
+    if (w->chunk.len + 64 + (size_t)n * 64 > TR_RAW_MAX && (e = flush_chunk(w))) return e;
+    buf *b = &w->body;
+    b->len = 0;
+    uint32_t first = path[n - 1];
+    if ((e = buf_svarint(b, (int64_t)first - w->chain.node - 1)) ||
+        (e = buf_varint(b, first - w->stacks[first - w->stack_base].parent)) || (e = buf_varint(b, n)))
+        return w->err = e;
+    for (uint32_t i = n; i-- > 0;) {
+        uint32_t frame = w->stacks[path[i] - w->stack_base].frame;
+        if (w->frame_epoch[frame] != w->epoch) { /* defined here: 0 the next id, or 1 and the id */
+            w->frame_epoch[frame] = w->epoch;
+            int next = frame == w->chain.frame + 1;
+            if ((e = buf_varint(b, next ? 0 : 1)) || (!next && (e = buf_varint(b, frame))) ||
+                (e = tr_internal_frame_encode(b, &w->frames[frame])))
+                return w->err = e;
+            w->chain.frame = frame;
+        } else if ((e = buf_varint(b, 2 + zigzag((int64_t)frame - w->chain.entry - 1)))) {
+            return w->err = e;
+        }
+        w->chain.entry = frame;
+    }
+    w->chain.node = first + n - 1;
+    return put_record(w, TR_REC_STACK_CHAIN, NULL, 0, b);
+}
+
 static int emit_stack(tr_writer *w, uint32_t id)
 {
     if (!id) return 0;
@@ -835,7 +886,7 @@ static int emit_stack(tr_writer *w, uint32_t id)
     int e;
     for (uint32_t i = n; i-- > 0;) {
         uint32_t s = path[i] - w->stack_base;
-        if ((e = emit_frame(w, w->stacks[s].frame))) return e;
+        if (w->opt.stack_runs != 2 && (e = emit_frame(w, w->stacks[s].frame))) return e;
         w->stack_epoch[s] = w->epoch;
     }
     if (w->opt.stack_runs) {
@@ -843,7 +894,8 @@ static int emit_stack(tr_writer *w, uint32_t id)
         for (uint32_t end = n; end > 0;) {
             uint32_t start = end - 1;
             while (start > 0 && path[start - 1] == path[start] + 1) start--;
-            if ((e = emit_run(w, path + start, end - start))) return e;
+            e = w->opt.stack_runs == 2 ? emit_chain(w, path + start, end - start) : emit_run(w, path + start, end - start);
+            if (e) return e;
             end = start;
         }
         return 0;
@@ -935,7 +987,8 @@ int tr_writer_open(tr_writer **out, int fd, const tr_writer_options *opt)
     put_le32(s + 8, 0);  /* compatible feature flags */
     put_le32(s + 12, (w->opt.stack_delta ? TR_INCOMPAT_STACK_DELTA : 0) |
                          (w->opt.stack_delta == 2 ? TR_INCOMPAT_STACK_ADDR : 0) |
-                         (w->opt.stack_runs ? TR_INCOMPAT_STACK_RUNS : 0)); /* incompatible feature flags */
+                         (w->opt.stack_runs == 1 ? TR_INCOMPAT_STACK_RUNS : 0) |
+                         (w->opt.stack_runs == 2 ? TR_INCOMPAT_STACK_CHAINS : 0)); /* incompatible feature flags */
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     put_le64(s + 16, tr_internal_hash64(&ts, sizeof ts, (uint64_t)getpid())); /* stream id */

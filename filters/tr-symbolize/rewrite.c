@@ -494,7 +494,7 @@ static void start_stream(struct rw *c)
      * suite's python, cc and deep -g outputs 3-10% smaller than level -1
      * (--fast=1) for 3-19% more instructions, 6-19% cheaper than level 3
      * (spec/tr-symbolize.md) */
-    tr_writer_options wo = {.stack_delta = c->o->keep_stack_copy ? 2 : 0, .stack_runs = 1, .chunk_size = 128u << 10,
+    tr_writer_options wo = {.stack_delta = c->o->keep_stack_copy ? 2 : 0, .stack_runs = 2, .chunk_size = 128u << 10,
                             .level = 1, .compress_thread = 1};
     werr(c, tr_writer_open(&c->w, c->out_fd, &wo));
 }

@@ -664,7 +664,7 @@ static int tail_walk(const uint8_t *b, size_t len, tail_stream **out, size_t *no
             if (array_reserve(&st, &cap, n + 1, sizeof *st, 4) < 0)
                 goto bad;
             st[n++] = (tail_stream){ .readable = f.major == TR_VERSION_MAJOR &&
-                !(f.incompat & ~(TR_INCOMPAT_STACK_DELTA | TR_INCOMPAT_STACK_RUNS | TR_INCOMPAT_STACK_ADDR)) };
+                !(f.incompat & ~TR_INCOMPAT_KNOWN) };
         } else if (f.kind == TR_SFRAME_CHUNK) {
             if (!n)
                 goto bad;

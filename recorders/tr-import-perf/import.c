@@ -462,7 +462,7 @@ int import_perfdata(struct perfdata *pd, const struct import_opts *o, int fd, in
     for (size_t i = 0; i < pd->nevs; i++)
         dwarf |= (pd->evs[i].attr.sample_type & PERF_SAMPLE_STACK_USER) != 0;
     /* stack copies delta-coded and stacks in runs, as tr-rec-perf writes them */
-    tr_writer_options wo = {.stack_delta = dwarf ? 2 : 0, .stack_runs = 1, .stack_limit = 1u << 20};
+    tr_writer_options wo = {.stack_delta = dwarf ? 2 : 0, .stack_runs = 2, .stack_limit = 1u << 20};
     int rc = tr_writer_open(&im.w, fd, &wo);
     if (rc < 0)
         return rc;

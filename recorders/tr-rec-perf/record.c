@@ -557,7 +557,7 @@ int perf_record(struct perf_opts *o)
      * dwarf at 20 kHz, load 8: twice the samples, half the losses; its queue of 64 MiB is
      * under perf's memory there) */
     /* a slow recording's small chunks at zstd's level 19: cc -g at 999 Hz 9% smaller, for 30 us a sample */
-    tr_writer_options wo = {.stack_delta = o->callgraph == CG_DWARF ? 2 : 0, .stack_runs = 1, .stack_limit = 1u << 20,
+    tr_writer_options wo = {.stack_delta = o->callgraph == CG_DWARF ? 2 : 0, .stack_runs = 2, .stack_limit = 1u << 20,
                             .level = zstd_level(o),
                             .compress_thread = o->callgraph == CG_DWARF ? 2 : 1, .small_level = 19};
     int rc = tr_writer_open(&s->w, s->out_fd, &wo);

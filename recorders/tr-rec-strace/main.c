@@ -120,7 +120,7 @@ int main(int argc, char **argv)
             cli_die(CLI_EXIT_FAIL, "stdout: %s", strerror(errno));
     }
     tr_writer *w;
-    tr_writer_options wo = {.stack_runs = 1}; /* -k stacks: new chains in one record each */
+    tr_writer_options wo = {.stack_runs = 2}; /* -k stacks: new chains in one record each */
     int rc = tr_writer_open(&w, fd, &wo);
     if (rc < 0)
         cli_die(CLI_EXIT_FAIL, "%s: %s", shown, tr_strerror(rc));

@@ -565,7 +565,9 @@ int cat_info(struct cat_ctx *c)
                     incompat & TR_INCOMPAT_STACK_ADDR    ? ", stack copies delta-coded by address"
                     : incompat & TR_INCOMPAT_STACK_DELTA ? ", stack copies delta-coded"
                                                          : "",
-                    incompat & TR_INCOMPAT_STACK_RUNS ? ", stack nodes in runs" : "");
+                    incompat & TR_INCOMPAT_STACK_CHAINS ? ", stack nodes in chains"
+                    : incompat & TR_INCOMPAT_STACK_RUNS ? ", stack nodes in runs"
+                                                        : "");
             continue;
         }
         if (rec.type == TR_REC_STREAM_END) {

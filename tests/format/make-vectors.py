@@ -105,6 +105,8 @@ runs = run('-r', '-c', '1024', '-k', '4096', 'samples', '300')
 put('spec/vectors/pass', 'stack-runs.tr', runs)
 put('spec/vectors/pass', 'stack-addr.tr', run('-a', 'stacks', '24', '160'))
 put('spec/vectors/pass', 'switch.tr', run('switch'))
+chains = run('-C', '-c', '1024', '-k', '4096', 'samples', '300')
+put('spec/vectors/pass', 'stack-chains.tr', chains)
 # fail vectors
 put('spec/vectors/fail', 'empty.tr', b'')
 put('spec/vectors/fail', 'not-a-trace.tr', b'# this is a text file, not a trace\n')
@@ -144,6 +146,20 @@ def run_parent_not_before(raw):
     assert j - i == k - j  # parent := first, in the same number of bytes
     raw[j:k] = raw[i:j]
 put('spec/vectors/fail', 'stack-run-parent-not-before.tr', rewrite_first_chunk(bytearray(runs), run_parent_not_before))
+def chain_parent_not_before(raw):
+    i, end = records(raw, 0x06)[1]
+    _, j = varint(raw, i)
+    up, k = varint(raw, j)
+    assert k - j == 1  # up := 0: the parent is not below the first node
+    raw[j] = 0
+put('spec/vectors/fail', 'stack-chain-parent-not-before.tr',
+    rewrite_first_chunk(bytearray(chains), chain_parent_not_before))
+def sample_relative_without_chains(raw):
+    i, end = records(raw, 0x30)[0]
+    for _ in range(4 + 3): _, i = varint(raw, i)     # prefix; event, period, stack
+    assert raw[i] < 0x20
+    raw[i] |= 0x20  # sflags bit 5: a relative stack id, in a stream without STACK_CHAINS
+put('spec/vectors/fail', 'stack-relative-without-chains.tr', rewrite_first_chunk(bytearray(allt), sample_relative_without_chains))
 # issue 13, 11: diagnostics that name what is there
 d = bytearray(samples); c = frames(d, b'TRCH')[1]; struct.pack_into('<I', d, c + 8 + 16, 0xffffffff); recrc(d, c)
 put('spec/vectors/fail', 'oversized-zstd-frame.tr', bytes(d))

@@ -110,10 +110,12 @@ static summary read_all(const bytes *b)
 
 /* ---- tests ---- */
 
-static void test_round_trip_every_type(void **state)
+/* stack_runs 2: stack nodes and the frames they use (symbolized, inline)
+ * in STACK_CHAIN records, samples' stack ids relative: read the same */
+static void round_trip_every_type(int stack_runs)
 {
-    (void)state;
-    bytes b = write_trace(fill_all, NULL, NULL, 1);
+    tr_writer_options o = {.stack_runs = stack_runs};
+    bytes b = write_trace(fill_all, NULL, &o, 1);
     tr_reader *r;
     assert_int_equal(tr_reader_open_mem(&r, b.p, b.len, NULL), 0);
     tr_record rec;
@@ -221,6 +223,13 @@ static void test_round_trip_every_type(void **state)
     assert_memory_equal(tr_reader_blob(r, "kallsyms", &bl), "ffffffff81000000", 16);
     tr_reader_free(r);
     free(b.p);
+}
+
+static void test_round_trip_every_type(void **state)
+{
+    (void)state;
+    round_trip_every_type(0);
+    round_trip_every_type(2);
 }
 
 /* A switch record (1.3): its thread, time and flags come back. */
@@ -439,7 +448,7 @@ static void test_version_rules(void **state)
     b.p[16] = 0x80; /* an unknown compatible flag: ignored */
     recrc(b.p);
     assert_int_equal(read_all(&b).fatal, 0);
-    b.p[20] = 8; /* an unknown incompatible flag (bit 3): refused */
+    b.p[20] = 16; /* an unknown incompatible flag (bit 4): refused */
     recrc(b.p);
     assert_int_equal(read_all(&b).fatal, TR_E_INCOMPAT);
     free(b.p);
@@ -1362,7 +1371,7 @@ static stack_list read_stacks(const bytes *b, int keep_definitions)
     }
     tr_reader_stats st;
     tr_reader_get_stats(r, &st);
-    l.runs = (int)st.per_type[TR_REC_STACK_RUN];
+    l.runs = (int)(st.per_type[TR_REC_STACK_RUN] + st.per_type[TR_REC_STACK_CHAIN]);
     l.forgets = tr_reader_stack_forgets(r);
     assert_int_equal(st.unresolved_refs, 0);
     tr_reader_free(r);
@@ -1462,6 +1471,42 @@ static void test_stack_runs_keep_first_definitions(void **state)
     free(b.p);
 }
 
+/* STACK_CHAIN records (1.4) read as the STACK_RUN records and the FRAME
+ * records they replace, whatever the reader delivers, across key chunks
+ * (which define old frames again, by explicit id) and forgets; and take
+ * fewer bytes. */
+static void test_stack_chains_read_as_runs(void **state)
+{
+    (void)state;
+    for (int thread = 0; thread < 2; thread++) {
+        deep_arg a = {3000, thread};
+        tr_writer_options runs = {.chunk_size = 16384, .key_interval = 65536, .stack_runs = 1,
+                                  .stack_limit = thread ? 500 : 0};
+        tr_writer_options chains = runs;
+        chains.stack_runs = 2;
+        bytes b1 = write_trace(fill_deep, &a, &runs, 1), b2 = write_trace(fill_deep, &a, &chains, 1);
+        assert_int_equal(b2.p[20], TR_INCOMPAT_STACK_CHAINS);
+        for (int keep = 0; keep < 3; keep++) {
+            stack_list l1 = read_stacks(&b1, keep), l2 = read_stacks(&b2, keep);
+            assert_int_equal(l1.n, l2.n);
+            assert_memory_equal(l1.v, l2.v, l1.n * sizeof *l1.v);
+            assert_true(l2.runs > 0);
+            if (keep == 1) assert_true(l2.stack_defs > 3 * l2.runs);
+            else assert_int_equal(l2.stack_defs, 0);
+            /* the frames a chain defines are delivered as FRAME records */
+            if (keep) assert_true(l2.frame_defs >= l1.frame_defs / 2);
+            else assert_int_equal(l2.frame_defs, 0);
+            if (thread) assert_true(l2.forgets > 5);
+            else assert_int_equal(l2.forgets, 0);
+            free(l1.v);
+            free(l2.v);
+        }
+        assert_true(b2.len < b1.len);
+        free(b1.p);
+        free(b2.p);
+    }
+}
+
 static void test_thread_stacks_read_as_stack_addrs(void **state)
 {
     (void)state;
@@ -1532,6 +1577,7 @@ int main(void)
         cmocka_unit_test(test_small_chunks_at_their_own_level),
         cmocka_unit_test(test_stack_runs_read_as_stack_records),
         cmocka_unit_test(test_stack_runs_keep_first_definitions),
+        cmocka_unit_test(test_stack_chains_read_as_runs),
         cmocka_unit_test(test_thread_stacks_read_as_stack_addrs),
         cmocka_unit_test(test_stack_limit_forgets_and_stacks_still_read),
     };

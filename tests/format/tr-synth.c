@@ -12,7 +12,8 @@
  *   options: -c CHUNK (raw bytes per chunk), -k KEY (key interval), -u (unfinished),
  *            -d (stack copies delta-coded: format 1.1's STACK_DELTA),
  *            -a (stack copies placed by address: format 1.2's STACK_ADDR),
- *            -r (stack nodes defined in runs: format 1.2's STACK_RUNS) */
+ *            -r (stack nodes defined in runs: format 1.2's STACK_RUNS),
+ *            -C (stack nodes and their frames in chains: format 1.4's STACK_CHAINS) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,13 +130,14 @@ int main(int argc, char **argv)
 {
     tr_writer_options o = {0};
     int c, unfinished = 0;
-    while ((c = getopt(argc, argv, "c:k:udar")) != -1) {
+    while ((c = getopt(argc, argv, "c:k:udarC")) != -1) {
         if (c == 'c') o.chunk_size = strtoull(optarg, NULL, 0);
         else if (c == 'k') o.key_interval = strtoull(optarg, NULL, 0);
         else if (c == 'u') unfinished = 1;
         else if (c == 'd') o.stack_delta = 1;
         else if (c == 'a') o.stack_delta = 2;
         else if (c == 'r') o.stack_runs = 1;
+        else if (c == 'C') o.stack_runs = 2;
         else return 2;
     }
     if (optind < argc && !strcmp(argv[optind], "dump")) {
@@ -146,7 +148,7 @@ int main(int argc, char **argv)
         return st;
     }
     if (optind >= argc || isatty(1)) {
-        fprintf(stderr, "usage: tr-synth [-c CHUNK] [-k KEY] [-u] [-d] [-a] [-r] all|samples N|stacks N MAX|phase NAME N|remap|twoprocs|switch > FILE\n");
+        fprintf(stderr, "usage: tr-synth [-c CHUNK] [-k KEY] [-u] [-d] [-a] [-r] [-C] all|samples N|stacks N MAX|phase NAME N|remap|twoprocs|switch > FILE\n");
         return 2;
     }
     tr_writer *w;
