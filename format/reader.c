@@ -820,7 +820,9 @@ static int next_frame(tr_reader *r, tr_record *rec)
             r->diag.lost_bytes = 8 + size + n;
             return e;
         }
-        const uint8_t *z = r->in + r->in_pos + 8 + size;
+        /* need() may have moved the input: the frame's content and payload anew */
+        c = r->in + r->in_pos + 8;
+        const uint8_t *z = c + size;
         r->chunk.len = r->cpos = 0;
         r->run.left = 0;
         size_t got;

@@ -398,6 +398,74 @@ static char *dump_adopted(const bytes *in, const bytes *t, size_t at, size_t *le
     return s;
 }
 
+/* A stream of blobs of random bytes, 3 MiB compressed: read from an fd, its
+ * chunks cross the end of the reader's 1 MiB input buffer, which is then
+ * moved or grown under the chunk being read. */
+static bytes random_blobs(void)
+{
+    int fd = memfd_create("t", 0);
+    assert_true(fd >= 0);
+    tr_writer_options o = {.chunk_size = 200u << 10};
+    tr_writer *w;
+    assert_int_equal(tr_writer_open(&w, fd, &o), 0);
+    static uint8_t data[150u << 10];
+    uint64_t x = 88172645463325252ull;
+    for (int i = 0; i < 21; i++) {
+        for (size_t k = 0; k < sizeof data; k++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            data[k] = (uint8_t)x;
+        }
+        char name[16];
+        snprintf(name, sizeof name, "r%d", i);
+        assert_int_equal(tr_writer_blob(w, name, data, sizeof data, 0), 0);
+    }
+    assert_int_equal(tr_writer_finish(w, 0), 0);
+    tr_writer_free(w);
+    bytes b = {NULL, (size_t)lseek(fd, 0, SEEK_END)};
+    b.p = malloc(b.len + 1);
+    assert_non_null(b.p);
+    assert_int_equal(pread(fd, b.p, b.len, 0), (ssize_t)b.len);
+    close(fd);
+    return b;
+}
+
+/* Chunks given for a trace read from an fd are taken though the input
+ * moved while the chunk was read: with every payload damaged, a chunk not
+ * taken reads as corrupt. */
+static void test_adopted_chunks_from_an_fd(void **state)
+{
+    (void)state;
+    bytes t = random_blobs();
+    assert_true(t.len > (3u << 20));
+    size_t want_len, len;
+    char *want = dump_mem(&t, &want_len);
+    assert_null(strstr(want, "error"));
+    int fd = memfd_create("bad", 0);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, t.p, t.len), (ssize_t)t.len);
+    assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+    tr_stream_frame f;
+    for (size_t off = 0; off < t.len; off += f.size) {
+        assert_int_equal(tr_stream_frame_parse(t.p + off, t.len - off, &f), 1);
+        if (f.kind != TR_SFRAME_CHUNK) continue;
+        uint8_t b = t.p[off + 8 + 40 + f.csize / 2] ^ 0x5a;
+        assert_int_equal(pwrite(fd, &b, 1, (off_t)(off + 8 + 40 + f.csize / 2)), 1);
+    }
+    tr_reader *r;
+    tr_reader_options ro = {.keep_definitions = 1};
+    assert_int_equal(tr_reader_open_fd(&r, fd, NULL, 0, &ro), 0);
+    assert_true(adopt_chunks(r, &t, 0) > 10);
+    char *got = dump(r, &len);
+    tr_reader_free(r);
+    close(fd);
+    assert_null(strstr(got, "error"));
+    assert_int_equal(len, want_len);
+    assert_memory_equal(got, want, len);
+    free(got);
+    free(want);
+    free(t.p);
+}
+
 static void test_adopted_chunks_are_not_decompressed_again(void **state)
 {
     (void)state;
@@ -531,6 +599,7 @@ int main(void)
         cmocka_unit_test(test_head_split_at_every_offset_reads_the_same),
         cmocka_unit_test(test_read_callback_short_reads_eintr_and_errors),
         cmocka_unit_test(test_adopted_chunks_are_not_decompressed_again),
+        cmocka_unit_test(test_adopted_chunks_from_an_fd),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
