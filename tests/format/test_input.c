@@ -33,6 +33,17 @@ static void append(bytes *b, const void *p, size_t n)
     b->len += n;
 }
 
+/* What fd holds, and fd closed. */
+static bytes fd_bytes(int fd)
+{
+    bytes b = {NULL, (size_t)lseek(fd, 0, SEEK_END)};
+    b.p = malloc(b.len + 1);
+    assert_non_null(b.p);
+    assert_int_equal(pread(fd, b.p, b.len, 0), (ssize_t)b.len);
+    close(fd);
+    return b;
+}
+
 /* A finished stream of every record type and n samples, in chunks of
  * chunk_size raw bytes. */
 static bytes stream_of(uint64_t n, uint64_t seed, int stack_copies, size_t chunk_size)
@@ -47,13 +58,7 @@ static bytes stream_of(uint64_t n, uint64_t seed, int stack_copies, size_t chunk
     if (stack_copies) assert_int_equal(synth_stack_copies(w, 40, 2048, seed), 0);
     assert_int_equal(tr_writer_finish(w, 0), 0);
     tr_writer_free(w);
-    bytes b = {NULL, 0};
-    b.len = (size_t)lseek(fd, 0, SEEK_END);
-    b.p = malloc(b.len + 1);
-    assert_non_null(b.p);
-    assert_int_equal(pread(fd, b.p, b.len, 0), (ssize_t)b.len);
-    close(fd);
-    return b;
+    return fd_bytes(fd);
 }
 
 static bytes stream(uint64_t n, uint64_t seed, int stack_copies)
@@ -421,12 +426,7 @@ static bytes random_blobs(void)
     }
     assert_int_equal(tr_writer_finish(w, 0), 0);
     tr_writer_free(w);
-    bytes b = {NULL, (size_t)lseek(fd, 0, SEEK_END)};
-    b.p = malloc(b.len + 1);
-    assert_non_null(b.p);
-    assert_int_equal(pread(fd, b.p, b.len, 0), (ssize_t)b.len);
-    close(fd);
-    return b;
+    return fd_bytes(fd);
 }
 
 /* Chunks given for a trace read from an fd are taken though the input
