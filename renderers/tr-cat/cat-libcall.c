@@ -17,13 +17,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "array.h"
 #include "cat.h"
 #include "keys.h"
 #include "libproto.h"
 
 #define ALIGN 48 /* ltrace's column of " = " */
-#define LIVE_LAG_NS 2000000000ull /* live: events this much older than the newest record print */
-#define IDLE_LAG_NS 300000000ull  /* live and quiet: events this much older than now print */
 
 struct lc_item {
     uint64_t time, dur;
@@ -368,27 +367,17 @@ static int is_live(struct cat_ctx *c)
 void cat_libcall_idle(struct cat_ctx *c)
 {
     struct cat_libcall_state *S = c->libcall;
-    struct timespec ts;
-    if (!S || !S->n || c->o->json || !is_live(c) || clock_gettime(CLOCK_MONOTONIC, &ts) < 0)
+    if (!S || !S->n || c->o->json || !is_live(c))
         return;
-    uint64_t now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-    /* the recorder's clock is this one when its newest record is neither in the future nor a
-     * minute old: otherwise wait for records */
-    if (now < IDLE_LAG_NS || S->newest > now || now - S->newest > 60000000000ull || now - IDLE_LAG_NS <= S->oldest)
-        return;
-    flush(c, 0, now - IDLE_LAG_NS);
+    uint64_t until = cat_idle_until(S->newest, S->oldest);
+    if (until)
+        flush(c, 0, until);
 }
 
 static struct lc_item *new_item(struct cat_libcall_state *S, const tr_record *rec)
 {
-    if (S->n == S->cap) {
-        size_t cap = S->cap ? S->cap * 2 : 256;
-        struct lc_item *nv = realloc(S->items, cap * sizeof *nv);
-        if (!nv)
-            return NULL;
-        S->items = nv;
-        S->cap = cap;
-    }
+    if (array_reserve(&S->items, &S->cap, S->n + 1, sizeof *S->items, 256) < 0)
+        return NULL;
     struct lc_item *it = &S->items[S->n++];
     memset(it, 0, sizeof *it);
     it->type = rec->type;
@@ -410,8 +399,8 @@ static int held(struct cat_ctx *c, uint64_t end)
         S->oldest = S->items[S->n - 1].time;
     if (end > S->newest)
         S->newest = end;
-    if (is_live(c) && S->newest > LIVE_LAG_NS && S->newest - LIVE_LAG_NS > S->oldest)
-        return flush(c, 0, S->newest - LIVE_LAG_NS) < 0 ? -1 : 1;
+    if (is_live(c) && S->newest > CAT_LIVE_LAG_NS && S->newest - CAT_LIVE_LAG_NS > S->oldest)
+        return flush(c, 0, S->newest - CAT_LIVE_LAG_NS) < 0 ? -1 : 1;
     return 1;
 }
 

@@ -79,6 +79,17 @@ int cat_input_live(const struct cat_ctx *c)
     return c->file && !strcmp(c->file, "stdin") && fstat(0, &st) == 0 && S_ISFIFO(st.st_mode);
 }
 
+uint64_t cat_idle_until(uint64_t newest, uint64_t oldest)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_MONOTONIC, &ts) < 0)
+        return 0;
+    uint64_t now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    if (now < CAT_IDLE_LAG_NS || newest > now || now - newest > 60000000000ull || now - CAT_IDLE_LAG_NS <= oldest)
+        return 0;
+    return now - CAT_IDLE_LAG_NS;
+}
+
 static int has_id(const int32_t *ids, size_t n, int32_t v)
 {
     for (size_t i = 0; i < n; i++)

@@ -23,10 +23,6 @@
 #include "syscount.h"
 
 #define WINDOW_MAX 50000 /* buffered records before a partial flush */
-#define LIVE_LAG_NS 2000000000ull /* events this much older than the newest record are printed */
-/* reading a pipe that has gone quiet: events this much older than now are printed (the
- * recorder writes what it has every 100 ms) */
-#define IDLE_LAG_NS 300000000ull
 
 struct event {
     uint64_t time;
@@ -381,8 +377,8 @@ static void flush_some(struct cat_ctx *c, uint64_t newest)
             if (S->items[i].time > hi) hi = S->items[i].time;
         }
         flush_items(c, 0, lo + (hi - lo) / 2);
-    } else if (is_live(c) && newest > LIVE_LAG_NS && newest - LIVE_LAG_NS > S->oldest && S->n) {
-        flush_items(c, 0, newest - LIVE_LAG_NS);
+    } else if (is_live(c) && newest > CAT_LIVE_LAG_NS && newest - CAT_LIVE_LAG_NS > S->oldest && S->n) {
+        flush_items(c, 0, newest - CAT_LIVE_LAG_NS);
         note_oldest(S);
     }
 }
@@ -390,16 +386,12 @@ static void flush_some(struct cat_ctx *c, uint64_t newest)
 void cat_syscall_idle(struct cat_ctx *c)
 {
     struct cat_syscall_state *S = c->syscall;
-    struct timespec ts;
-    if (!S || !S->n || c->o->json || !is_live(c) || clock_gettime(CLOCK_MONOTONIC, &ts) < 0)
+    if (!S || !S->n || c->o->json || !is_live(c))
         return;
-    uint64_t now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-    /* the recorder's clock is this one (CLOCK_MONOTONIC of the same machine) when its
-     * newest record is not in the future nor a minute old: otherwise wait for records */
-    if (now < IDLE_LAG_NS || S->newest > now || now - S->newest > 60000000000ull ||
-        now - IDLE_LAG_NS <= S->oldest)
+    uint64_t until = cat_idle_until(S->newest, S->oldest);
+    if (!until)
         return;
-    flush_items(c, 0, now - IDLE_LAG_NS);
+    flush_items(c, 0, until);
     note_oldest(S);
 }
 

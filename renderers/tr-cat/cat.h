@@ -188,6 +188,14 @@ void cat_syscall_idle(struct cat_ctx *c);
 void cat_libcall_idle(struct cat_ctx *c); /* the same for library calls */
 /* Whether the input is a pipe (a recorder writing as it goes): the views print as it comes. */
 int cat_input_live(const struct cat_ctx *c);
+/* Live: events this much older than the newest record print. */
+#define CAT_LIVE_LAG_NS 2000000000ull
+/* Live and quiet (the recorder writes what it has every 100 ms): events this much older than now print. */
+#define CAT_IDLE_LAG_NS 300000000ull
+/* The time up to which a quiet live view prints what it holds (now less CAT_IDLE_LAG_NS), or 0:
+ * when the recorder's clock is not this one (CLOCK_MONOTONIC of the same machine: its newest
+ * record is in the future or a minute old), or nothing held (oldest) is that old. */
+uint64_t cat_idle_until(uint64_t newest, uint64_t oldest);
 int cat_ftrace_record(struct cat_ctx *c, const tr_record *rec);
 int cat_ftrace_summary(struct cat_ctx *c);
 int cat_ftrace_account(struct cat_ctx *c, const tr_record *rec);
