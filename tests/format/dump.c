@@ -5,7 +5,7 @@
 
 #include "synth.h"
 
-static void bytes(const uint8_t *p, size_t n)
+static void hex(const uint8_t *p, size_t n)
 {
     putchar('[');
     for (size_t i = 0; i < n; i++) printf("%02x", p[i]);
@@ -40,7 +40,7 @@ static void caps(tr_reader *r, uint32_t n, const tr_capture *c)
         printf(" cap{%u %u %u ", c[i].arg, c[i].kind, c[i].flags);
         str(r, c[i].struct_name);
         putchar(' ');
-        bytes(c[i].data, c[i].len);
+        hex(c[i].data, c[i].len);
         putchar('}');
     }
 }
@@ -89,7 +89,7 @@ int synth_dump(tr_reader *r)
         case TR_REC_SWITCH: printf(" %u", u->sw.flags); break;
         case TR_REC_MMAP:
             printf(" %" PRIx64 " %" PRIx64 " %" PRIx64 " %u %u ", u->mmap.start, u->mmap.len, u->mmap.pgoff, u->mmap.prot, u->mmap.flags);
-            bytes(u->mmap.build_id, u->mmap.build_id_len);
+            hex(u->mmap.build_id, u->mmap.build_id_len);
             printf(" %.*s", (int)u->mmap.path_len, u->mmap.path);
             break;
         case TR_REC_SAMPLE:
@@ -99,8 +99,8 @@ int synth_dump(tr_reader *r)
                 printf(" abi=%u mask=%" PRIx64, u->sample.abi, u->sample.regs_mask);
                 for (uint32_t i = 0; i < u->sample.nregs; i++) printf(" %" PRIx64, u->sample.regs[i]);
             }
-            if (u->sample.stack_copy_len) bytes(u->sample.stack_copy, u->sample.stack_copy_len);
-            if (u->sample.raw_len) printf(" raw%u", u->sample.raw_flags), bytes(u->sample.raw, u->sample.raw_len);
+            if (u->sample.stack_copy_len) hex(u->sample.stack_copy, u->sample.stack_copy_len);
+            if (u->sample.raw_len) printf(" raw%u", u->sample.raw_flags), hex(u->sample.raw, u->sample.raw_len);
             break;
         case TR_REC_COUNTER:
             printf(" ev=%u %" PRIu64 " %" PRIu64 " %" PRIu64 " run=%u f=%u", u->counter.event, u->counter.value,
@@ -114,7 +114,7 @@ int synth_dump(tr_reader *r)
             break;
         case TR_REC_SIGNAL:
             printf(" %u %d %u ", u->signal.signo, u->signal.code, u->signal.flags);
-            bytes(u->signal.siginfo, u->signal.siginfo_len);
+            hex(u->signal.siginfo, u->signal.siginfo_len);
             break;
         case TR_REC_LIBCALL:
             printf(" "), str(r, u->libcall.func);
@@ -124,7 +124,7 @@ int synth_dump(tr_reader *r)
             break;
         case TR_REC_TRACE_EVENT:
             printf(" ev=%u f=%u ", u->trace_event.event, u->trace_event.flags);
-            bytes(u->trace_event.data, u->trace_event.len);
+            hex(u->trace_event.data, u->trace_event.len);
             break;
         case TR_REC_FUNCTION:
             printf(" %" PRIx64 " %" PRIx64 " %u %u %" PRIu64, u->function.ip, u->function.parent_ip, u->function.kind,
@@ -139,7 +139,7 @@ int synth_dump(tr_reader *r)
         case TR_REC_MODULE_STATUS:
             printf(" "), str(r, u->module_status.module);
             printf(" %u ", u->module_status.status), str(r, u->module_status.detail), putchar(' ');
-            bytes(u->module_status.build_id, u->module_status.build_id_len);
+            hex(u->module_status.build_id, u->module_status.build_id_len);
             break;
         }
         putchar('\n');

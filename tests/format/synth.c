@@ -1,5 +1,7 @@
 /* synth.c - deterministic synthetic traces (see synth.h). */
 #include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 #include "synth.h"
@@ -242,4 +244,18 @@ int synth_stack_copies(tr_writer *w, uint64_t n, size_t max_copy, uint64_t seed)
         if ((e = tr_writer_add(w, &r))) return e;
     }
     return 0;
+}
+
+bytes synth_fd_bytes(int fd)
+{
+    bytes b = {NULL, 0};
+    off_t end = lseek(fd, 0, SEEK_END);
+    if (end >= 0 && (b.p = malloc((size_t)end + 1)) && pread(fd, b.p, (size_t)end, 0) == end) {
+        b.len = (size_t)end;
+    } else {
+        free(b.p);
+        b.p = NULL;
+    }
+    close(fd);
+    return b;
 }

@@ -17,4 +17,11 @@ int synth_phase(tr_writer *w, const char *name, uint64_t n);
 int synth_stack_copies(tr_writer *w, uint64_t n, size_t max_copy, uint64_t seed);
 /* Print every decoded field of every record (dump.c); 1 if errors were met. */
 int synth_dump(tr_reader *r);
+/* A trace in memory. */
+typedef struct {
+    uint8_t *p;
+    size_t len;
+} bytes;
+/* What fd holds (p NULL when it cannot be read), and fd closed. */
+bytes synth_fd_bytes(int fd);
 #endif

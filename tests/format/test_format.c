@@ -25,11 +25,6 @@
 
 /* ---- helpers ---- */
 
-typedef struct {
-    uint8_t *p;
-    size_t len;
-} bytes;
-
 /* Run fill() against a writer on a memfd and return the bytes written. */
 static bytes write_trace(int (*fill)(tr_writer *, void *), void *arg, const tr_writer_options *o, int finish)
 {
@@ -41,11 +36,8 @@ static bytes write_trace(int (*fill)(tr_writer *, void *), void *arg, const tr_w
     if (finish) assert_int_equal(tr_writer_finish(w, 7), 0);
     else assert_int_equal(tr_writer_flush(w), 0);
     tr_writer_free(w);
-    bytes b;
-    b.len = (size_t)lseek(fd, 0, SEEK_END);
-    b.p = malloc(b.len + 1);
-    assert_int_equal(pread(fd, b.p, b.len, 0), (ssize_t)b.len);
-    close(fd);
+    bytes b = synth_fd_bytes(fd);
+    assert_non_null(b.p);
     return b;
 }
 

@@ -20,28 +20,12 @@
 
 /* ---- helpers ---- */
 
-typedef struct {
-    uint8_t *p;
-    size_t len;
-} bytes;
-
 static void append(bytes *b, const void *p, size_t n)
 {
     b->p = realloc(b->p, b->len + n + 1);
     assert_non_null(b->p);
     memcpy(b->p + b->len, p, n);
     b->len += n;
-}
-
-/* What fd holds, and fd closed. */
-static bytes fd_bytes(int fd)
-{
-    bytes b = {NULL, (size_t)lseek(fd, 0, SEEK_END)};
-    b.p = malloc(b.len + 1);
-    assert_non_null(b.p);
-    assert_int_equal(pread(fd, b.p, b.len, 0), (ssize_t)b.len);
-    close(fd);
-    return b;
 }
 
 /* A finished stream of every record type and n samples, in chunks of
@@ -58,7 +42,9 @@ static bytes stream_of(uint64_t n, uint64_t seed, int stack_copies, size_t chunk
     if (stack_copies) assert_int_equal(synth_stack_copies(w, 40, 2048, seed), 0);
     assert_int_equal(tr_writer_finish(w, 0), 0);
     tr_writer_free(w);
-    return fd_bytes(fd);
+    bytes b = synth_fd_bytes(fd);
+    assert_non_null(b.p);
+    return b;
 }
 
 static bytes stream(uint64_t n, uint64_t seed, int stack_copies)
@@ -426,7 +412,9 @@ static bytes random_blobs(void)
     }
     assert_int_equal(tr_writer_finish(w, 0), 0);
     tr_writer_free(w);
-    return fd_bytes(fd);
+    bytes b = synth_fd_bytes(fd);
+    assert_non_null(b.p);
+    return b;
 }
 
 /* Chunks given for a trace read from an fd are taken though the input

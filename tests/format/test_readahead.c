@@ -20,11 +20,6 @@
 #include "synth.h"
 #include "tr.h"
 
-typedef struct {
-    uint8_t *p;
-    size_t len;
-} bytes;
-
 enum { FROM_MEM, FROM_FILE, FROM_PIPE };
 
 /* A pipe fed by a thread in small pieces, so that the reader finds now
@@ -168,11 +163,8 @@ static bytes many_chunks(uint64_t seed)
     assert_int_equal(synth_stack_copies(w, 120, 2048, seed), 0);
     assert_int_equal(tr_writer_finish(w, 0), 0);
     tr_writer_free(w);
-    bytes b = {NULL, (size_t)lseek(fd, 0, SEEK_END)};
-    b.p = malloc(b.len + 1);
+    bytes b = synth_fd_bytes(fd);
     assert_non_null(b.p);
-    assert_int_equal(pread(fd, b.p, b.len, 0), (ssize_t)b.len);
-    close(fd);
     return b;
 }
 
@@ -207,11 +199,8 @@ static void test_vectors_read_the_same_ahead(void **state)
             snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
             int fd = open(path, O_RDONLY);
             assert_true(fd >= 0);
-            bytes b = {NULL, (size_t)lseek(fd, 0, SEEK_END)};
-            b.p = malloc(b.len + 1);
+            bytes b = synth_fd_bytes(fd);
             assert_non_null(b.p);
-            assert_int_equal(pread(fd, b.p, b.len, 0), (ssize_t)b.len);
-            close(fd);
             same_ahead(&b, 0, path);
             free(b.p);
             files++;
