@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <limits.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -404,6 +405,25 @@ char *cli_read_file(const char *path, size_t *len)
 }
 
 void cli_ignore_sigpipe(void) { signal(SIGPIPE, SIG_IGN); }
+
+void cli_heap_on_huge_pages(void)
+{
+    enum { HEAP_RESERVE = 256 << 20, HUGE_PAGE = 2 << 20 };
+    /* the heap grows by HEAP_RESERVE once, is advised, and is never
+     * trimmed back below it */
+    mallopt(M_TRIM_THRESHOLD, 2 * HEAP_RESERVE);
+    mallopt(M_TOP_PAD, HEAP_RESERVE);
+    char *start = sbrk(0);
+    /* more than the heap's free top holds, so that it grows (volatile: a
+     * malloc the compiler may not drop); under cli_init's mmap threshold */
+    void *volatile grow = malloc(mallinfo2().keepcost + 4096);
+    free(grow);
+    char *end = sbrk(0);
+    mallopt(M_TOP_PAD, 128 << 10); /* glibc's default again */
+    uintptr_t lo = ((uintptr_t)start + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
+    if (start != (char *)-1 && (uintptr_t)end > lo)
+        madvise((void *)lo, (uintptr_t)end - lo, MADV_HUGEPAGE); /* EINVAL without THP: no matter */
+}
 
 static int command_signal; /* the signal that killed the command */
 

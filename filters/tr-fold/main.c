@@ -58,6 +58,7 @@ int main(int argc, char **argv)
     struct fold_opts o;
     fold_opts_init(&o);
     cli_init(&tool, argc, argv);
+    cli_heap_on_huge_pages();
     int c;
     while ((c = cli_getopt(argc, argv)) != -1) {
         switch (c) {

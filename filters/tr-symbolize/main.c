@@ -57,6 +57,7 @@ int main(int argc, char **argv)
     sym_options_init(&o.sym);
     o.sym.cache_dir = sym_default_cache_dir();
     cli_init(&tool, argc, argv);
+    cli_heap_on_huge_pages();
     while ((c = cli_getopt(argc, argv)) != -1) {
         switch (c) {
         case 'o': output = cli_optarg; break;
