@@ -1200,7 +1200,13 @@ static const sym_entry *resolve_user_slow(sym_session *s, sym_proc *p, uint64_t 
         s->stats.cache_hits++;
         return e;
     }
-    e = sym_symfile_resolve(s, f, vaddr);
+    if (!sym_addrcache_get(s, f, vaddr, &e)) { /* resolved in an earlier run, or now */
+        sym_symbol_info sym;
+        if ((e = sym_symfile_lookup(s, f, vaddr, &sym)) && sym.name)
+            sym_push_symbol(s, f->id, f->path, sym.name, sym.start, sym.size, 0);
+        if (e)
+            sym_addrcache_add(s, f, vaddr, e->f, e->n, &sym);
+    }
     if (!e || cache_put(s, f->id, vaddr, e) < 0)
         return NULL;
     return e;

@@ -234,6 +234,7 @@ struct sym_symfile {
     struct sym_scope_info *scopes; size_t nscopes, scopecap; /* a scope's name and entry, once */
     uint64_t symtab_lookups, unit_walks; /* libdwfl symbol searches, unit indexes built */
     uint64_t libdw_walks;  /* scopes whose children libdw's walk read (not symfile.c's) */
+    struct sym_addrcache *ac; int ac_none; /* addrcache.c: its answers of other runs */
 };
 /* The symfile of (path, build_id), found and opened on first use (never NULL
  * unless out of memory; check ->status). */
@@ -243,8 +244,11 @@ sym_symfile *sym_symfile_get(sym_session *s, const char *path, const uint8_t *bu
 void sym_hexstr(char *out, const uint8_t *b, size_t n);
 /* File vaddr of file offset off. */
 uint64_t sym_symfile_vaddr(const sym_symfile *f, uint64_t off);
-/* Resolve vaddr (already adjusted for return addresses) into a new entry. */
+/* Resolve vaddr (already adjusted for return addresses) into a new entry,
+ * pushing the SYMBOL it names (sym_push_symbol). */
 sym_entry *sym_symfile_resolve(sym_session *s, sym_symfile *f, uint64_t vaddr);
+/* The same, the SYMBOL in *sym instead (name NULL: none). */
+sym_entry *sym_symfile_lookup(sym_session *s, sym_symfile *f, uint64_t vaddr, sym_symbol_info *sym);
 void sym_symfile_free(sym_symfile *f);
 /* The symbol of vaddr as resolving names it (name interned, start and
  * size file addresses): 0, or -1 when none. */
@@ -252,6 +256,17 @@ int sym_symfile_symbol(sym_session *s, sym_symfile *f, uint64_t vaddr, const cha
                        uint64_t *start, uint64_t *size);
 /* Read 8 bytes at file offset off of f's found file: 0 or -1. */
 int sym_symfile_read(sym_symfile *f, uint64_t off, uint64_t *val);
+
+/* ---- addrcache.c: the answers of a binary's addresses, from run to run ---- */
+/* The answer of vaddr of f when the cache holds it: 1 with *out a new
+ * entry (NULL: out of memory), its SYMBOL pushed; 0 when it is not there. */
+int sym_addrcache_get(sym_session *s, sym_symfile *f, uint64_t vaddr, sym_entry **out);
+/* Keep this answer (frames fr, n of them; the SYMBOL sym, name NULL: none)
+ * for the cache. */
+void sym_addrcache_add(sym_session *s, sym_symfile *f, uint64_t vaddr, const sym_frame *fr, size_t n,
+                       const sym_symbol_info *sym);
+/* Write the answers kept, merged with the cache's, and free f's cache. */
+void sym_addrcache_free(sym_symfile *f);
 
 /* ---- dwpart.c: compressed separate debug info, inflated only as needed ---- */
 typedef struct sym_dwpart sym_dwpart;

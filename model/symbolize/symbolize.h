@@ -92,6 +92,8 @@ typedef struct sym_options {
      * (a temporary file renamed over), checked (checksums included) before
      * what is read of them is used (a damaged, truncated or foreign file
      * is ignored and replaced), and grown when a later run needs more.
+     * Also CACHE_DIR/symbols/ (symbol tables) and CACHE_DIR/addrs/ (the
+     * frames addresses resolved to, answered from there by the next run).
      * The cache never changes what resolves, only what it costs; failures
      * to read or write it are silent, and it can be deleted at any time. */
     const char *cache_dir;

@@ -452,6 +452,7 @@ void sym_symfile_free(sym_symfile *f)
         unit_walk_free(sl->val);
     hashmap_free(&f->walk_units);
     free(f->scopes);
+    sym_addrcache_free(f); /* after the entries it depends on are written */
     if (f->dwfl)
         dwfl_end(f->dwfl);
     if (f->fd >= 0)
@@ -1221,8 +1222,18 @@ static struct sym_scope_info scope_info(sym_session *s, sym_symfile *f, Dwarf_Di
 
 sym_entry *sym_symfile_resolve(sym_session *s, sym_symfile *f, uint64_t vaddr)
 {
+    sym_symbol_info sym;
+    sym_entry *e = sym_symfile_lookup(s, f, vaddr, &sym);
+    if (e && sym.name)
+        sym_push_symbol(s, f->id, f->path, sym.name, sym.start, sym.size, 0);
+    return e;
+}
+
+sym_entry *sym_symfile_lookup(sym_session *s, sym_symfile *f, uint64_t vaddr, sym_symbol_info *sym)
+{
     chain c;
     c.n = 0;
+    *sym = (sym_symbol_info){ 0 };
     const char *outer_name = NULL;
     uint64_t outer_off = 0;
     Dwarf_Die scopes[1];
@@ -1236,7 +1247,7 @@ sym_entry *sym_symfile_resolve(sym_session *s, sym_symfile *f, uint64_t vaddr)
         if (is && is->name) {
             outer_name = is->name;
             outer_off = vaddr - is->start;
-            sym_push_symbol(s, f->id, f->path, outer_name, is->start, is->size, 0);
+            *sym = (sym_symbol_info){ f->path, outer_name, is->start, is->size, 0 };
         }
         if ((s->opt.inlines || s->opt.lines || !outer_name) && f->has_dwarf) {
             Dwarf_Die *d = NULL;

@@ -1848,6 +1848,114 @@ static void test_symbol_cache(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* ---- the answers kept from run to run (addrcache.c) ---- */
+
+/* Samples at a sweep of outer_spin (inl_spin inlined in it), each under
+ * target_mid (a return address). */
+static int build_sweep(tr_writer *w, void *arg)
+{
+    (void)arg;
+    if (begin(w) < 0)
+        return -1;
+    for (uint64_t k = 0; k < 240; k += 3) {
+        uint64_t a[2] = { (uint64_t)(uintptr_t)&outer_spin + k, (uint64_t)(uintptr_t)&target_mid + 5 };
+        uint32_t fl[2] = { 0, 0 };
+        if (add_sample(w, a, fl, 2, NULL) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The frames of every sample of buf and the SYMBOLs pushed, as text, with
+ * the cache in cache (NULL: none); the session's statistics in *st. */
+static char *addr_cache_run(const void *buf, size_t len, const char *cache, sym_stats *st)
+{
+    sym_options o;
+    sym_options_init(&o);
+    o.cache_dir = cache;
+    struct result r;
+    sym_session *s = resolve_all(buf, len, &o, 0, &r);
+    size_t cap = 1 << 16, n = 0;
+    char *out = malloc(cap);
+    assert_non_null(out);
+    for (size_t i = 0; i < r.n; i++) {
+        for (size_t k = 0; k < r.s[i].n; k++) {
+            const sym_frame *f = &r.s[i].f[k];
+            if (cap - n < 600)
+                assert_non_null(out = realloc(out, cap *= 2));
+            n += (size_t)snprintf(out + n, cap - n, "%s+%llx %x %s;", f->func, (unsigned long long)f->offset,
+                                  f->flags, f->module);
+        }
+        out[n++] = '\n';
+    }
+    sym_symbol_info si;
+    while (sym_symbols_take_new(s, &si)) {
+        if (cap - n < 600)
+            assert_non_null(out = realloc(out, cap *= 2));
+        n += (size_t)snprintf(out + n, cap - n, "symbol %s %s %llx %llx\n", si.module, si.name,
+                              (unsigned long long)si.start, (unsigned long long)si.size);
+    }
+    out[n] = '\0';
+    sym_get_stats(s, st);
+    result_free(&r);
+    sym_free(s);
+    return out;
+}
+
+/* A run keeps its answers in CACHE/addrs/BUILD-ID.d1.i1; the next answers
+ * from them (no DWARF unit indexed) the same frames and SYMBOLs; a file
+ * damaged or short is not used (the same answers, made again) and
+ * replaced. */
+static void test_addr_cache(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/tr-addrcache-XXXXXX", entry[300], good[64], cmd[700], hex[129];
+    assert_non_null(mkdtemp(dir));
+    off_t at;
+    file_build_id(exe_path(), hex, &at);
+    snprintf(entry, sizeof entry, "%s/addrs/%s.d1.i1", dir, hex);
+    snprintf(good, sizeof good, "%s/good", dir);
+    size_t len;
+    void *buf = self_trace(build_sweep, NULL, &len);
+    assert_non_null(buf);
+    sym_stats st;
+    char *ref = addr_cache_run(buf, len, NULL, &st);
+    assert_non_null(strstr(ref, "inl_spin")); /* inline frames among them */
+    assert_true(st.unit_indexes > 0);
+
+    char *out = addr_cache_run(buf, len, dir, &st);
+    assert_string_equal(out, ref);
+    free(out);
+    assert_int_equal(access(entry, F_OK), 0);
+    copy_file(entry, good);
+    out = addr_cache_run(buf, len, dir, &st);
+    assert_string_equal(out, ref);
+    assert_int_equal(st.unit_indexes, 0); /* answered from the file */
+    free(out);
+
+    struct stat sb;
+    assert_int_equal(stat(good, &sb), 0);
+    const char *damage[] = {
+        "printf '\\001' | dd of=%s bs=1 seek=%lld conv=notrunc status=none", /* a byte of the answers */
+        "truncate -s %2$lld %1$s",                                            /* short */
+    };
+    for (size_t k = 0; k < sizeof damage / sizeof *damage; k++) {
+        copy_file(good, entry);
+        snprintf(cmd, sizeof cmd, damage[k], entry, (long long)sb.st_size / 2);
+        assert_int_equal(system(cmd), 0);
+        out = addr_cache_run(buf, len, dir, &st);
+        assert_string_equal(out, ref); /* the same answers, */
+        assert_true(st.unit_indexes > 0); /* made again */
+        free(out);
+        snprintf(cmd, sizeof cmd, "cmp -s %s %s", entry, good);
+        assert_int_equal(system(cmd), 0); /* and the file replaced by a good one */
+    }
+    free(ref);
+    free(buf);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* Demangled names kept in the cache: a later table finds them there; a
  * damaged file is not used (the names demangled again) and replaced. */
 static void test_demangle_cache(void **state)
@@ -1926,6 +2034,7 @@ int main(void)
         cmocka_unit_test(test_inline_scopes_dwarf_versions),
         cmocka_unit_test(test_library_symbols_match_libdwfl),
         cmocka_unit_test(test_symbol_cache),
+        cmocka_unit_test(test_addr_cache),
         cmocka_unit_test(test_demangle_cache),
         cmocka_unit_test_setup_teardown(test_dwarf_cache, dwcache_setup, dwcache_teardown),
         cmocka_unit_test_setup_teardown(test_dwarf_cache_unused, dwcache_setup, dwcache_teardown),
