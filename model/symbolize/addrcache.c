@@ -25,7 +25,9 @@
  * repairs it as a run without this file would.  A file that is short,
  * foreign or damaged (checksums of the header and of the rest) is not
  * used, and written over.  With --lines (a line per address) nothing is
- * kept.  As every cache entry, it changes what a run costs, never what it
+ * kept, nor for a binary without DWARF: its symbol table (symtable.c,
+ * cached too) answers as fast as this file would (cc1 on the cc trace:
+ * 7.7 M instructions more to write the file cold, 5.5 M less warm).  As every cache entry, it changes what a run costs, never what it
  * resolves.
  */
 #include <stddef.h>
@@ -154,7 +156,7 @@ static struct sym_addrcache *ac_of(sym_session *s, sym_symfile *f)
 {
     if (f->ac || f->ac_none)
         return f->ac;
-    if (!s->opt.cache_dir || s->opt.lines || !f->build_id_len || !f->mod || !(f->ac = calloc(1, sizeof *f->ac))) {
+    if (!s->opt.cache_dir || s->opt.lines || !f->build_id_len || !f->mod || !f->has_dwarf || !(f->ac = calloc(1, sizeof *f->ac))) {
         f->ac_none = 1;
         return NULL;
     }
