@@ -109,9 +109,13 @@ static uint64_t source_sum(const struct sym_addrcache *ac, const char *hex)
         struct stat st;
         uint64_t v[5] = { 0, 0, 0, 0, 0 };
         snprintf(path, sizeof path, "%s/%s/%s%s", ac->dir, entry[i][0], hex, entry[i][1]);
-        if (stat(path, &st) == 0)
-            v[0] = 1, v[1] = st.st_ino, v[2] = (uint64_t)st.st_size, v[3] = (uint64_t)st.st_mtim.tv_sec,
+        if (stat(path, &st) == 0) {
+            v[0] = 1;
+            v[1] = st.st_ino;
+            v[2] = (uint64_t)st.st_size;
+            v[3] = (uint64_t)st.st_mtim.tv_sec;
             v[4] = (uint64_t)st.st_mtim.tv_nsec;
+        }
         h = sym_checksum(v, sizeof v, h);
     }
     return h;
@@ -122,7 +126,7 @@ static uint64_t hdr_sum(const ac_hdr *h)
     return sym_checksum(h, offsetof(ac_hdr, hdr_sum), 0);
 }
 
-/* Map the file when it is f's: 0 (also when there is none). */
+/* Map the file, when there is one and it is f's, of answers made as f's are now. */
 static void ac_load(struct sym_addrcache *ac, const sym_symfile *f)
 {
     size_t len;
@@ -302,7 +306,8 @@ static void ac_save(struct sym_addrcache *ac, const sym_symfile *f)
         goto out;
     /* the file's names stay where they are (its answers are copied as they
      * are); those this run met are found there by their interned copies */
-    memcpy(w.str, ac->str, ac->nstr);
+    if (ac->nstr)
+        memcpy(w.str, ac->str, ac->nstr);
     w.nstr = ac->nstr;
     size_t i = 0, j = 0;
     hashmap_slot *sl;

@@ -1850,14 +1850,14 @@ static void test_symbol_cache(void **state)
 
 /* ---- the answers kept from run to run (addrcache.c) ---- */
 
-/* Samples at a sweep of outer_spin (inl_spin inlined in it), each under
- * target_mid (a return address). */
+/* Samples at a sweep of outer_spin (inl_spin inlined in it) and what
+ * follows it, each under target_mid (a return address). */
 static int build_sweep(tr_writer *w, void *arg)
 {
     (void)arg;
     if (begin(w) < 0)
         return -1;
-    for (uint64_t k = 0; k < 240; k += 3) {
+    for (uint64_t k = 0; k < 4096; k += 7) {
         uint64_t a[2] = { (uint64_t)(uintptr_t)&outer_spin + k, (uint64_t)(uintptr_t)&target_mid + 5 };
         uint32_t fl[2] = { 0, 0 };
         if (add_sample(w, a, fl, 2, NULL) < 0)
