@@ -279,12 +279,6 @@ static uint8_t *section_bytes(Elf_Scn *scn, size_t *len)
     return b;
 }
 
-static int arange_cmp(const void *a, const void *b)
-{
-    const arange *x = a, *y = b;
-    return x->lo < y->lo ? -1 : x->lo > y->lo;
-}
-
 static uint64_t rd(const uint8_t *p, size_t n)
 {
     uint64_t v = 0;
@@ -341,8 +335,9 @@ static int parse_aranges(sym_dwpart *p, const uint8_t *a, size_t len)
         }
         off += sz;
     }
-    qsort(p->ar, p->nar, sizeof *p->ar, arange_cmp);
-    return p->nar ? 0 : -1;
+    /* by lo, stably: the order glibc's qsort (a merge sort) gave the
+     * entries of earlier versions of the cache */
+    return p->nar && sym_sort_by_key(p->ar, p->nar, sizeof *p->ar) == 0 ? 0 : -1;
 }
 
 static const arange *find_arange(const sym_dwpart *p, uint64_t addr)
