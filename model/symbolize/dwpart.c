@@ -13,14 +13,15 @@
  * an ELF image made in memory that holds those; the unit of an address is
  * the one our own table from .debug_aranges names.
  *
- * Opening the file (for an address to resolve) starts .debug_info
- * inflating whole on a thread of its own, straight into the image, and
- * then the other sections; the first address that needs a unit inflates
- * those the thread has not come to yet (each section is inflated by the
- * first thread free to take it), then waits for the thread (whole_start,
- * whole_finish): the sampled units lie all over a library (libc's first is
- * 60% into its .debug_info, most runs reach its last 5%), so inflating to
- * the end costs hardly more than to the last of them.  Otherwise (the
+ * Opening the file (for an address to resolve, or ahead of the first:
+ * see symfile.c) starts .debug_info inflating whole on a thread of its
+ * own, straight into the image, and then the other sections; the first
+ * address that needs a unit inflates those the thread has not come to
+ * yet (each section is inflated by the first thread free to take it),
+ * then waits for the thread (whole_start, whole_finish): the sampled units
+ * lie all over a library (libc's first is 60% into its .debug_info, most
+ * runs reach its last 5%), so inflating to the end costs hardly more than
+ * to the last of them.  Otherwise (the
  * thread failed, or a cache entry holds a prefix of the units and an
  * address lies beyond it) .debug_info is inflated here as a stream up to
  * the end of the unit needed (at least doubling each time, so a view is
@@ -1002,7 +1003,7 @@ sym_dwpart *sym_dwpart_open(const char *path, const sym_symfile *f, const char *
     GElf_Ehdr eh;
     if (!p->elf || elf_kind(p->elf) != ELF_K_ELF || !gelf_getehdr(p->elf, &eh) ||
         eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_ident[EI_DATA] != ELFDATA2LSB ||
-        BYTE_ORDER != LITTLE_ENDIAN || !load_addrs_match(p->elf, f) || find_sections(p) < 0)
+        BYTE_ORDER != LITTLE_ENDIAN || (f && !load_addrs_match(p->elf, f)) || find_sections(p) < 0)
         goto fail;
     const void *bid;
     ssize_t n = dwelf_elf_gnu_build_id(p->elf, &bid);
@@ -1017,7 +1018,7 @@ sym_dwpart *sym_dwpart_open(const char *path, const sym_symfile *f, const char *
         strcpy(p->cache_name + 2 * p->build_id_len, ".debug");
         p->cache_dir = cache_dir;
     }
-    if (p->cache_dir && load_cache(p) == 0)
+    if (f && p->cache_dir && load_cache(p) == 0)
         return p;
     size_t len = 0;
     uint8_t *a = section_bytes(p->aranges_scn, &len);
@@ -1028,8 +1029,18 @@ sym_dwpart *sym_dwpart_open(const char *path, const sym_symfile *f, const char *
     /* no entry: an address of the file is being resolved, and its symbol
      * is looked up before its unit is needed */
     whole_start(p);
+    if (!f && !p->whole.started)
+        goto fail;
     return p;
 fail:
+    sym_dwpart_free(p);
+    return NULL;
+}
+
+sym_dwpart *sym_dwpart_adopt(sym_dwpart *p, const sym_symfile *f)
+{
+    if (load_addrs_match(p->elf, f))
+        return p;
     sym_dwpart_free(p);
     return NULL;
 }
