@@ -13,12 +13,15 @@
  * an ELF image made in memory that holds those; the unit of an address is
  * the one our own table from .debug_aranges names.
  *
- * Opening the file (for an address to resolve) starts .debug_info
- * inflating whole on a thread of its own, straight into the image; the
- * first address that needs a unit inflates the other sections into it,
- * then waits for the thread (whole_start, whole_finish): the sampled units lie all over a library (libc's first is
- * 60% into its .debug_info, most runs reach its last 5%), so inflating to
- * the end costs hardly more than to the last of them.  Otherwise (the
+ * Opening the file (for an address to resolve, or ahead of the first:
+ * see symfile.c) starts .debug_info inflating whole on a thread of its
+ * own, straight into the image, and then the other sections; the first
+ * address that needs a unit inflates those the thread has not come to
+ * yet (each section is inflated by the first thread free to take it),
+ * then waits for the thread (whole_start, whole_finish): the sampled units
+ * lie all over a library (libc's first is 60% into its .debug_info, most
+ * runs reach its last 5%), so inflating to the end costs hardly more than
+ * to the last of them.  Otherwise (the
  * thread failed, or a cache entry holds a prefix of the units and an
  * address lies beyond it) .debug_info is inflated here as a stream up to
  * the end of the unit needed (at least doubling each time, so a view is
@@ -217,8 +220,12 @@ struct sym_dwpart {
         pthread_t tid;
         pthread_mutex_t mu;
         pthread_cond_t cv;
-        int parts; /* the main thread's sections are in img: 1, or -1 failed */
-        int state; /* the thread's: 1 img is ready, -1 failed */
+        /* the other sections (abbrev, then the kept ones) are claimed one
+         * at a time by whichever thread comes first */
+        size_t nsecs, claimed, copied;
+        int failed;  /* a section did not inflate */
+        int state;   /* the thread's: 1 img is ready, -1 failed */
+        int verdict; /* the main thread's: 1 img is used (write it), -1 never */
         uint8_t *img;
         size_t size, off[NKEPT + 6]; /* where its sections are */
         raw_sec info, abbrev, kept[NKEPT];
@@ -271,12 +278,6 @@ static uint8_t *section_bytes(Elf_Scn *scn, size_t *len)
     }
     *len = r.size;
     return b;
-}
-
-static int arange_cmp(const void *a, const void *b)
-{
-    const arange *x = a, *y = b;
-    return x->lo < y->lo ? -1 : x->lo > y->lo;
 }
 
 static uint64_t rd(const uint8_t *p, size_t n)
@@ -335,8 +336,9 @@ static int parse_aranges(sym_dwpart *p, const uint8_t *a, size_t len)
         }
         off += sz;
     }
-    qsort(p->ar, p->nar, sizeof *p->ar, arange_cmp);
-    return p->nar ? 0 : -1;
+    /* by lo, stably: the order glibc's qsort (a merge sort) gave the
+     * entries of earlier versions of the cache */
+    return p->nar && sym_sort_by_key(p->ar, p->nar, sizeof *p->ar) == 0 ? 0 : -1;
 }
 
 static const arange *find_arange(const sym_dwpart *p, uint64_t addr)
@@ -680,23 +682,47 @@ static int build_view(sym_dwpart *p)
     return 0;
 }
 
-/* The whole view's thread: .debug_info inflated into the image, then,
- * once the main thread has put the other sections in, the image sealed,
- * handed over, and written to the cache. */
+/* Copy the sections of the whole view other than .debug_info that no
+ * thread has claimed yet, one at a time. */
+static void whole_copy_sections(struct whole *w)
+{
+    for (;;) {
+        pthread_mutex_lock(&w->mu);
+        size_t i = w->claimed < w->nsecs ? w->claimed++ : SIZE_MAX;
+        pthread_mutex_unlock(&w->mu);
+        if (i == SIZE_MAX)
+            return;
+        int ok = i == 0 ? section_copy(&w->abbrev, w->img + w->off[3]) == 0
+                        : section_copy(&w->kept[i - 1], w->img + w->off[5 + i - 1]) == 0;
+        pthread_mutex_lock(&w->mu);
+        w->copied++;
+        w->failed |= !ok;
+        pthread_cond_broadcast(&w->cv);
+        pthread_mutex_unlock(&w->mu);
+    }
+}
+
+/* The whole view's thread: .debug_info inflated into the image, then the
+ * other sections not claimed by the main thread yet; once the main thread
+ * has taken the image (the verdict), the image sealed and written to the
+ * cache. */
 static void *whole_thread(void *arg)
 {
     sym_dwpart *p = arg;
     struct whole *w = &p->whole;
     int ok = section_copy(&w->info, w->img + w->off[1]) == 0;
+    whole_copy_sections(w);
     pthread_mutex_lock(&w->mu);
-    while (!w->parts)
+    while (w->copied < w->nsecs)
         pthread_cond_wait(&w->cv, &w->mu);
-    w->state = ok && w->parts > 0 ? 1 : -1;
-    pthread_cond_signal(&w->cv);
+    w->state = ok && !w->failed ? 1 : -1;
+    pthread_cond_broadcast(&w->cv);
+    while (!w->verdict)
+        pthread_cond_wait(&w->cv, &w->mu);
     pthread_mutex_unlock(&w->mu);
     /* libdw reads the DWARF sections from here on, never the header and
      * the checksums: the entry is sealed and written beside it */
-    if (w->state > 0 && p->cache_dir) {
+    if (w->state > 0 && w->verdict > 0 && p->cache_dir) {
         seal_view(p, w->img, w->size, w->off, p->info_total);
         sym_cache_write(p->cache_dir, "dwarf", p->cache_name, w->img, w->size);
     }
@@ -704,7 +730,7 @@ static void *whole_thread(void *arg)
 }
 
 /* Start making the view of all of .debug_info (see the top): its
- * thread inflates .debug_info into the image laid out here. */
+ * thread inflates the sections into the image laid out here. */
 static void whole_start(sym_dwpart *p)
 {
     struct whole *w = &p->whole;
@@ -722,6 +748,7 @@ static void whole_start(sym_dwpart *p)
             return;
         sec[ns++] = (view_sec){ kept_names[i], NULL, w->kept[w->nkept++].size };
     }
+    w->nsecs = 1 + w->nkept;
     if (!(w->img = elf_image(p, sec, ns, &w->size, w->off)))
         return;
     pthread_mutex_init(&w->mu, NULL);
@@ -734,30 +761,28 @@ static void whole_start(sym_dwpart *p)
     }
 }
 
-/* Hand the thread this thread's part of the view (ok: 1, or -1 failed). */
-static void whole_parts(struct whole *w, int ok)
+/* Tell the thread whether its image is used (1) or not (-1). */
+static void whole_verdict(struct whole *w, int v)
 {
     pthread_mutex_lock(&w->mu);
-    w->parts = ok;
-    pthread_cond_signal(&w->cv);
+    w->verdict = v;
+    pthread_cond_broadcast(&w->cv);
     pthread_mutex_unlock(&w->mu);
 }
 
-/* This thread's part of the whole view (the other sections), then the
- * view once the thread has inflated .debug_info: 0, or -1 (then views are
- * grown as far as needed on this thread). */
+/* The sections the thread has not come to yet, then the view once the
+ * thread has inflated the rest: 0, or -1 (then views are grown as far as
+ * needed on this thread). */
 static int whole_finish(sym_dwpart *p)
 {
     struct whole *w = &p->whole;
-    int ok = section_copy(&w->abbrev, w->img + w->off[3]) == 0;
-    for (size_t k = 0; k < w->nkept && ok; k++)
-        ok = section_copy(&w->kept[k], w->img + w->off[5 + k]) == 0;
-    whole_parts(w, ok ? 1 : -1);
+    whole_copy_sections(w);
     pthread_mutex_lock(&w->mu);
     while (!w->state)
         pthread_cond_wait(&w->cv, &w->mu);
-    ok = w->state > 0;
+    int ok = w->state > 0;
     pthread_mutex_unlock(&w->mu);
+    whole_verdict(w, ok ? 1 : -1);
     /* the image stays the thread's (it may be writing it) until freed */
     return ok ? use_image(p, w->img, w->size, p->info_total, 0) : -1;
 }
@@ -978,7 +1003,7 @@ sym_dwpart *sym_dwpart_open(const char *path, const sym_symfile *f, const char *
     GElf_Ehdr eh;
     if (!p->elf || elf_kind(p->elf) != ELF_K_ELF || !gelf_getehdr(p->elf, &eh) ||
         eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_ident[EI_DATA] != ELFDATA2LSB ||
-        BYTE_ORDER != LITTLE_ENDIAN || !load_addrs_match(p->elf, f) || find_sections(p) < 0)
+        BYTE_ORDER != LITTLE_ENDIAN || (f && !load_addrs_match(p->elf, f)) || find_sections(p) < 0)
         goto fail;
     const void *bid;
     ssize_t n = dwelf_elf_gnu_build_id(p->elf, &bid);
@@ -993,7 +1018,7 @@ sym_dwpart *sym_dwpart_open(const char *path, const sym_symfile *f, const char *
         strcpy(p->cache_name + 2 * p->build_id_len, ".debug");
         p->cache_dir = cache_dir;
     }
-    if (p->cache_dir && load_cache(p) == 0)
+    if (f && p->cache_dir && load_cache(p) == 0)
         return p;
     size_t len = 0;
     uint8_t *a = section_bytes(p->aranges_scn, &len);
@@ -1004,8 +1029,18 @@ sym_dwpart *sym_dwpart_open(const char *path, const sym_symfile *f, const char *
     /* no entry: an address of the file is being resolved, and its symbol
      * is looked up before its unit is needed */
     whole_start(p);
+    if (!f && !p->whole.started)
+        goto fail;
     return p;
 fail:
+    sym_dwpart_free(p);
+    return NULL;
+}
+
+sym_dwpart *sym_dwpart_adopt(sym_dwpart *p, const sym_symfile *f)
+{
+    if (load_addrs_match(p->elf, f))
+        return p;
     sym_dwpart_free(p);
     return NULL;
 }
@@ -1016,7 +1051,7 @@ static int grow_view(sym_dwpart *p, uint64_t cu)
 {
     if (!p->whole.tried)
         whole_start(p);
-    if (p->whole.started && !p->whole.parts && whole_finish(p) == 0)
+    if (p->whole.started && !p->whole.verdict && whole_finish(p) == 0)
         return 0;
     if (cold_init(p) < 0)
         return -1;
@@ -1059,8 +1094,8 @@ void sym_dwpart_free(sym_dwpart *p)
     if (!p)
         return;
     if (p->whole.started) {
-        if (!p->whole.parts) /* never needed */
-            whole_parts(&p->whole, -1);
+        if (!p->whole.verdict) /* never needed */
+            whole_verdict(&p->whole, -1);
         pthread_join(p->whole.tid, NULL);
         pthread_mutex_destroy(&p->whole.mu);
         pthread_cond_destroy(&p->whole.cv);

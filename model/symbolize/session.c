@@ -211,6 +211,7 @@ void sym_free(sym_session *s)
     hashmap_free(&s->symbols_seen);
     for (size_t i = 0; i < s->nfiles; i++)
         sym_symfile_free(s->filelist[i]);
+    sym_symfile_prefetch_free(s);
     free(s->filelist);
     hashmap_free(&s->files);
     sym_tab_free(s->kernel);
@@ -358,6 +359,8 @@ static int observe_mmap(sym_session *s, const tr_record *rec)
         return 0;
     if (rec->u.mmap.prot && !(rec->u.mmap.prot & PROT_EXEC))
         return 0;
+    if (!s->sampled) /* the mappings the stream starts with */
+        sym_symfile_prefetch(s, path, plen, rec->u.mmap.build_id, rec->u.mmap.build_id_len);
     return get_proc(s, rec->pid, 1) ? 0 : TR_E_NOMEM;
 }
 
@@ -925,6 +928,7 @@ int sym_observe(sym_session *s, tr_reader *r, const tr_record *rec)
     case TR_REC_STREAM_START:
         s->stream_no++;
         s->cur_stream = rec->stream;
+        s->sampled = 0;
         s->kblob = NULL;
         s->kblob_len = 0;
         sym_tab_free(s->kernel);
@@ -966,6 +970,9 @@ int sym_observe(sym_session *s, tr_reader *r, const tr_record *rec)
         return 0;
     case TR_REC_BLOB:
         return observe_blob(s, rec);
+    case TR_REC_SAMPLE:
+        s->sampled = 1;
+        return 0;
     default:
         return 0;
     }

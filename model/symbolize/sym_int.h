@@ -150,6 +150,8 @@ struct sym_session {
     size_t live_unwind;  /* processes with an unwinding session open */
     uint64_t unwind_clock;
     char *debuginfo_path;
+    struct sym_prefetch *prefetch; size_t nprefetch, prefetchcap; /* symfile.c: debug files opened ahead */
+    int sampled;         /* the stream had a sample: its mappings since are not opened ahead */
     Dwfl_Callbacks dwfl_callbacks;
     /* results */
     sym_frame *out; size_t outcap;
@@ -242,6 +244,12 @@ sym_symfile *sym_symfile_get(sym_session *s, const char *path, const uint8_t *bu
                              size_t build_id_len);
 /* n bytes as 2n lowercase hex digits and a NUL. */
 void sym_hexstr(char *out, const uint8_t *b, size_t n);
+/* A module is mapped (path, plen bytes; its build-id, or none): open its
+ * separate debug file ahead of its first address (see symfile.c). */
+void sym_symfile_prefetch(sym_session *s, const char *path, size_t plen, const uint8_t *build_id,
+                          size_t build_id_len);
+/* Drop the debug files opened ahead that no module took. */
+void sym_symfile_prefetch_free(sym_session *s);
 /* File vaddr of file offset off. */
 uint64_t sym_symfile_vaddr(const sym_symfile *f, uint64_t off);
 /* Resolve vaddr (already adjusted for return addresses) into a new entry,
@@ -272,8 +280,13 @@ void sym_addrcache_free(sym_symfile *f);
 typedef struct sym_dwpart sym_dwpart;
 /* NULL when path does not suit (libdw then loads it whole).  cache_dir:
  * the views built are kept in CACHE_DIR/dwarf/BUILD-ID.debug and read
- * from there (NULL: no cache). */
+ * from there (NULL: no cache).  f NULL: opened ahead of need, for
+ * sym_dwpart_adopt (the whole view starts inflating on its thread; the
+ * cache is not looked at). */
 sym_dwpart *sym_dwpart_open(const char *path, const sym_symfile *f, const char *cache_dir);
+/* A prefetched p as sym_dwpart_open(path, f) would give it (it may free p
+ * and return NULL). */
+sym_dwpart *sym_dwpart_adopt(sym_dwpart *p, const sym_symfile *f);
 /* The unit DIE holding vaddr (a file vaddr of f): 0, or -1 when none. */
 int sym_dwpart_addrdie(sym_dwpart *p, uint64_t vaddr, Dwarf_Die *cu);
 void sym_dwpart_free(sym_dwpart *p);

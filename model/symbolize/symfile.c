@@ -304,6 +304,125 @@ static Dwarf *module_dwarf(sym_symfile *f)
     return dw;
 }
 
+/* ---- debug files opened ahead ----
+ *
+ * A module's first address needs its DWARF at once: with no cache entry,
+ * that is inflating all of its debug file's .debug_info (libc's 5.8 MB),
+ * and the run waits for it.  So a module a stream is mapped with before
+ * its first sample (the processes a recording attached to) starts the
+ * inflating of its separate debug file, found by build-id as libdw finds
+ * it (the mapping's, else the file's), beside everything the run does
+ * until its first address there; modules mapped together (libc and
+ * ld.so) inflate at once.  Mappings made later (new processes, dlopen)
+ * are opened when first sampled, as before: many are never sampled (cxx
+ * maps libm, unused).  Nothing else of the module is opened ahead: its
+ * status and warnings are as before.  A debug file no module takes is
+ * dropped at the end, and its view is not written to the cache. */
+struct sym_prefetch {
+    const char *path;  /* interned: the mapping's, when it had no build-id */
+    uint8_t build_id[64];
+    size_t build_id_len;
+    char *debugfile;   /* NULL: none opened */
+    sym_dwpart *part;  /* until a module takes it */
+};
+
+enum { MAX_PREFETCH = 64 }; /* mappings looked at */
+
+/* The debug file of pf's build-id where libdw's build-id search finds it
+ * (each absolute directory of its path), opened ahead into pf. */
+static void prefetch_debugfile(sym_session *s, struct sym_prefetch *pf)
+{
+    char hex[140], buf[4096];
+    sym_hexstr(hex, pf->build_id, pf->build_id_len);
+    strcat(hex, ".debug"); /* its cache entry's name too */
+    int fd = s->opt.cache_dir ? sym_cache_open(s->opt.cache_dir, "dwarf", hex) : -1;
+    if (fd >= 0) { /* opening it for the module reads the entry */
+        close(fd);
+        return;
+    }
+    for (const char *p = s->debuginfo_path; p && *p;) {
+        const char *end = strchr(p, ':');
+        int len = end ? (int)(end - p) : (int)strlen(p);
+        if (len > 0 && p[0] == '/' &&
+            snprintf(buf, sizeof buf, "%.*s/.build-id/%.2s/%s", len, p, hex, hex + 2) < (int)sizeof buf &&
+            access(buf, R_OK) == 0) {
+            if ((pf->part = sym_dwpart_open(buf, NULL, s->opt.cache_dir)) != NULL &&
+                !(pf->debugfile = strdup(buf))) {
+                sym_dwpart_free(pf->part);
+                pf->part = NULL;
+            }
+            return;
+        }
+        p = end ? end + 1 : NULL;
+    }
+}
+
+void sym_symfile_prefetch(sym_session *s, const char *path, size_t plen, const uint8_t *build_id,
+                          size_t build_id_len)
+{
+    if (!s->opt.inlines || s->opt.lines || s->archived_seen || s->nprefetch >= MAX_PREFETCH ||
+        build_id_len > 64 || (!build_id_len && (!plen || path[0] != '/')))
+        return;
+    const char *ip = NULL;
+    cand c = { -1, NULL, NULL, 0 };
+    if (!build_id_len) { /* the file's build-id, once per path */
+        char buf[4096];
+        if (!(ip = strpool_intern(&s->strings, path, plen)))
+            return;
+        for (size_t i = 0; i < s->nprefetch; i++)
+            if (s->prefetch[i].path == ip)
+                return;
+        snprintf(buf, sizeof buf, "%s%s", s->opt.symfs ? s->opt.symfs : "", ip);
+        int fd = open(buf, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+        if (fd >= 0 && cand_open_fd(&c, fd) == 0 && c.bid_len > 0 && c.bid_len <= 64) {
+            build_id = c.bid;
+            build_id_len = (size_t)c.bid_len;
+        }
+    }
+    for (size_t i = 0; i < s->nprefetch && build_id_len; i++)
+        if (s->prefetch[i].build_id_len == build_id_len &&
+            memcmp(s->prefetch[i].build_id, build_id, build_id_len) == 0)
+            build_id_len = 0; /* met already: only its path is new */
+    if ((build_id_len || ip) &&
+        array_reserve(&s->prefetch, &s->prefetchcap, s->nprefetch + 1, sizeof *s->prefetch, 8) == 0) {
+        struct sym_prefetch *pf = &s->prefetch[s->nprefetch++];
+        memset(pf, 0, sizeof *pf);
+        pf->path = ip;
+        if (build_id_len)
+            memcpy(pf->build_id, build_id, build_id_len);
+        pf->build_id_len = build_id_len;
+        if (build_id_len)
+            prefetch_debugfile(s, pf);
+    }
+    cand_close(&c);
+}
+
+/* The debug file at path opened ahead for f, or sym_dwpart_open's. */
+static sym_dwpart *open_part(sym_session *s, sym_symfile *f, const char *path)
+{
+    for (size_t i = 0; i < s->nprefetch; i++) {
+        struct sym_prefetch *pf = &s->prefetch[i];
+        if (pf->part && strcmp(pf->debugfile, path) == 0) {
+            sym_dwpart *p = sym_dwpart_adopt(pf->part, f);
+            pf->part = NULL;
+            s->stats.dwarf_ahead += p != NULL;
+            return p;
+        }
+    }
+    return sym_dwpart_open(path, f, s->opt.cache_dir);
+}
+
+void sym_symfile_prefetch_free(sym_session *s)
+{
+    for (size_t i = 0; i < s->nprefetch; i++) {
+        sym_dwpart_free(s->prefetch[i].part);
+        free(s->prefetch[i].debugfile);
+    }
+    free(s->prefetch);
+    s->prefetch = NULL;
+    s->nprefetch = s->prefetchcap = 0;
+}
+
 static int open_symfile(sym_session *s, sym_symfile *f)
 {
     cand c = { -1, NULL, NULL, 0 };
@@ -365,7 +484,7 @@ static int open_symfile(sym_session *s, sym_symfile *f)
     const char *debugfile = NULL;
     dwfl_module_info(f->mod, NULL, NULL, NULL, NULL, NULL, NULL, &debugfile);
     if (nsym > 0 && s->opt.inlines && !s->opt.lines && debugfile && strcmp(debugfile, found) != 0 &&
-        (f->part = sym_dwpart_open(debugfile, f, s->opt.cache_dir)) != NULL) {
+        (f->part = open_part(s, f, debugfile)) != NULL) {
         f->dwarf_tried = 1;
         f->has_dwarf = 1;
     }

@@ -1327,6 +1327,128 @@ static void test_dwarf_cache_unused(void **state)
     free(b);
 }
 
+/* The debug files of a stream's first mappings, opened ahead: a trace of
+ * this program stripped of its DWARF (dir/prog), its debug file in a
+ * build-id tree (dir/dbg).  sample_first: a sample before the mapping. */
+struct ahead {
+    struct dwcache *c;
+    char prog[160];
+    uint8_t bid[64];
+    size_t bid_len;
+    int sample_first, samples;
+};
+
+static int build_ahead(tr_writer *w, void *arg)
+{
+    struct ahead *a = arg;
+    char *argv[] = { (char *)"t", NULL };
+    uint64_t addr = (uintptr_t)&target_leaf + 4, none = 16; /* in no mapping */
+    uint32_t fl = 0;
+    if (tr_writer_meta_defaults(w, "test_symbolize", 1, argv) < 0 ||
+        (a->sample_first && add_sample(w, &none, &fl, 1, NULL) < 0))
+        return -1;
+    tr_record m;
+    memset(&m, 0, sizeof m);
+    m.type = TR_REC_MMAP;
+    m.pid = m.tid = getpid();
+    m.u.mmap.start = (uintptr_t)&__executable_start; /* file offsets are vaddrs (PIE) */
+    m.u.mmap.len = (uintptr_t)&target_leaf - (uintptr_t)&__executable_start + 65536;
+    m.u.mmap.prot = PROT_READ | PROT_EXEC;
+    m.u.mmap.path = a->prog;
+    m.u.mmap.path_len = strlen(a->prog);
+    m.u.mmap.build_id = a->bid;
+    m.u.mmap.build_id_len = a->bid_len;
+    if (tr_writer_add(w, &m) < 0)
+        return -1;
+    for (int i = 0; i < a->samples; i++)
+        if (add_sample(w, &addr, &fl, 1, NULL) < 0)
+            return -1;
+    return 0;
+}
+
+/* Resolve the trace of a into r: the session (freed by the caller), and
+ * at *n how many debug files were taken from those opened ahead. */
+static sym_session *resolve_ahead(struct ahead *a, struct result *r, uint64_t *n)
+{
+    char dbg[128];
+    const char *dirs[] = { dbg, NULL };
+    snprintf(dbg, sizeof dbg, "%s/dbg", a->c->dir);
+    size_t len;
+    void *buf = self_trace(build_ahead, a, &len);
+    assert_non_null(buf);
+    sym_options o;
+    sym_options_init(&o);
+    o.debuginfod = 0;
+    o.debug_dirs = dirs;
+    o.no_default_debug_dir = 1;
+    o.cache_dir = a->c->cache;
+    sym_session *s = resolve_all(buf, len, &o, 0, r);
+    sym_stats st;
+    sym_get_stats(s, &st);
+    free(buf);
+    *n = st.dwarf_ahead;
+    return s;
+}
+
+/* The same, the session freed. */
+static uint64_t resolve_ahead_n(struct ahead *a)
+{
+    struct result r;
+    uint64_t n;
+    sym_free(resolve_ahead(a, &r, &n));
+    result_free(&r);
+    return n;
+}
+
+static void test_dwarf_ahead(void **state)
+{
+    struct ahead a = { .c = *state, .samples = 3 };
+    struct stat st;
+    char cmd[5000];
+    /* the build-id tree: dbg/.build-id/XX/REST.debug */
+    const char *hex = strrchr(a.c->entry, '/') + 1;
+    snprintf(a.prog, sizeof a.prog, "%s/prog", a.c->dir);
+    snprintf(cmd, sizeof cmd, "objcopy --strip-all '%s' '%s' && mkdir -p '%s/dbg/.build-id/%.2s' && "
+             "cp '%s' '%s/dbg/.build-id/%.2s/%s'", exe_path(), a.prog, a.c->dir, hex, a.c->debug,
+             a.c->dir, hex, hex + 2);
+    assert_int_equal(system(cmd), 0);
+    for (size_t i = 0; hex[2 * i] != '.'; i++)
+        sscanf(hex + 2 * i, "%2hhx", &a.bid[a.bid_len++]);
+    /* mapped before the first sample: opened ahead, taken, the same
+     * frames (inline ones too) as when opened at the first address, its
+     * whole view written */
+    struct result r1, r2;
+    uint64_t n1, n2;
+    sym_session *s1 = resolve_ahead(&a, &r1, &n1);
+    a.sample_first = 1;
+    sym_session *s2 = resolve_ahead(&a, &r2, &n2);
+    assert_int_equal(n1, 1);
+    assert_int_equal(n2, 0);
+    assert_int_equal(r1.n, 3);
+    assert_int_equal(r2.n, 4);
+    for (size_t i = 0; i < r1.n; i++) {
+        assert_int_equal(r1.s[i].n, r2.s[i + 1].n);
+        for (size_t k = 0; k < r1.s[i].n; k++) {
+            assert_string_equal(r1.s[i].f[k].func, r2.s[i + 1].f[k].func);
+            assert_int_equal(r1.s[i].f[k].flags, r2.s[i + 1].f[k].flags);
+        }
+    }
+    assert_string_equal(r1.s[0].f[r1.s[0].n - 1].func, "target_leaf");
+    sym_free(s1);
+    sym_free(s2);
+    result_free(&r1);
+    result_free(&r2);
+    assert_int_equal(stat(a.c->entry, &st), 0);
+    /* with an entry in the cache: read from it, nothing opened ahead */
+    a.sample_first = 0;
+    assert_int_equal(resolve_ahead_n(&a), 0);
+    /* mapped, never sampled: dropped, no entry written */
+    assert_int_equal(unlink(a.c->entry), 0);
+    a.samples = 0;
+    assert_int_equal(resolve_ahead_n(&a), 0);
+    assert_int_not_equal(stat(a.c->entry, &st), 0);
+}
+
 /* An entry covering all the addresses into c->good; returns the size of
  * its header (at *hdr). */
 static size_t good_entry(struct dwcache *c, size_t *hdr)
@@ -2038,6 +2160,7 @@ int main(void)
         cmocka_unit_test(test_demangle_cache),
         cmocka_unit_test_setup_teardown(test_dwarf_cache, dwcache_setup, dwcache_teardown),
         cmocka_unit_test_setup_teardown(test_dwarf_cache_unused, dwcache_setup, dwcache_teardown),
+        cmocka_unit_test_setup_teardown(test_dwarf_ahead, dwcache_setup, dwcache_teardown),
         cmocka_unit_test_setup_teardown(test_dwarf_cache_damaged, dwcache_setup, dwcache_teardown),
         cmocka_unit_test(test_checksum_sums),
         cmocka_unit_test_setup_teardown(test_dwarf_cache_forged, dwcache_setup, dwcache_teardown),
