@@ -1409,11 +1409,12 @@ static size_t put_varint(uint8_t *p, uint64_t v)
     return n;
 }
 
-/* A run redefining nodes keeps their first definitions, whether the table
- * holds them in its dense part or apart (an id far ahead when it came). */
-static void test_stack_runs_keep_first_definitions(void **state)
+/* A run, or a chain, redefining nodes keeps their first definitions,
+ * whether the table holds them in its dense part or apart (an id far ahead
+ * when it came); a frame the chain defines on the way is delivered once
+ * (keep_definitions 1 and 2), its node absorbed after it. */
+static void first_definitions_kept(int chain)
 {
-    (void)state;
     static uint8_t raw[8192];
     size_t n = 0;
     const uint32_t stacks[][3] = {{1, 0, 1}, {70000, 0, 9}, {3, 0, 7}}; /* 70000: far ahead of 2 nodes */
@@ -1431,10 +1432,25 @@ static void test_stack_runs_keep_first_definitions(void **state)
     for (int i = 0; i < 2; i++) {
         uint8_t body[4096];
         size_t k = 0;
-        for (int j = 0; j < 3; j++) k += put_varint(body + k, runs[i][j]);
-        memset(body + k, 4, runs[i][2]); /* frame 4 each */
-        k += runs[i][2];
-        raw[n++] = TR_REC_STACK_RUN;
+        if (!chain) {
+            for (int j = 0; j < 3; j++) k += put_varint(body + k, runs[i][j]);
+            memset(body + k, 4, runs[i][2]); /* frame 4 each */
+            k += runs[i][2];
+        } else { /* the same as chains: first relative to the last node (4 after the first), first - parent */
+            k += put_varint(body + k, 2 * (runs[i][0] - (i ? 4 : 0) - 1));
+            k += put_varint(body + k, runs[i][0] - runs[i][1]);
+            k += put_varint(body + k, runs[i][2]);
+            for (uint32_t j = 0; j < runs[i][2]; j++) {
+                if (!i && j == 2) { /* node 4 defines frame 1 (0 x1234, raw) */
+                    const uint8_t def[] = {0, 0, 0xb4, 0x24};
+                    memcpy(body + k, def, sizeof def);
+                    k += sizeof def;
+                } else { /* frame 4: first, 0 + 1 + 3; after frame 1, 1 + 1 + 2; after frame 4, +0 (zigzag(-1) = 1) */
+                    body[k++] = (uint8_t)(2 + (!i && !j ? 6 : i && !j ? 4 : 1));
+                }
+            }
+        }
+        raw[n++] = chain ? TR_REC_STACK_CHAIN : TR_REC_STACK_RUN;
         n += put_varint(raw + n, k);
         memcpy(raw + n, body, k);
         n += k;
@@ -1445,9 +1461,18 @@ static void test_stack_runs_keep_first_definitions(void **state)
         tr_reader_options o = {.keep_definitions = keep};
         assert_int_equal(tr_reader_open_mem(&r, b.p, b.len, &o), 0);
         tr_record rec;
-        int rc;
-        while ((rc = tr_reader_next(r, &rec)) != 0) assert_true(rc > 0);
-        const uint32_t want[][3] = {{2, 1, 4}, {3, 0, 7}, {4, 3, 4}, {67700, 1, 4}, {69999, 69998, 4},
+        int rc, frames = 0;
+        while ((rc = tr_reader_next(r, &rec)) != 0) {
+            assert_true(rc > 0);
+            if (rec.type == TR_REC_FRAME) {
+                frames++;
+                assert_int_equal(rec.u.frame.id, 1);
+                assert_int_equal(rec.u.frame.frame.addr, 0x1234);
+            }
+        }
+        assert_int_equal(frames, chain && keep);
+        if (chain) assert_int_equal(tr_reader_frame(r, 1)->addr, 0x1234);
+        const uint32_t want[][3] = {{2, 1, 4}, {3, 0, 7}, {4, 3, chain ? 1 : 4}, {67700, 1, 4}, {69999, 69998, 4},
                                     {70000, 0, 9}, {70001, 70000, 4}};
         for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
             uint32_t parent, frame;
@@ -1461,6 +1486,13 @@ static void test_stack_runs_keep_first_definitions(void **state)
         tr_reader_free(r);
     }
     free(b.p);
+}
+
+static void test_stack_runs_keep_first_definitions(void **state)
+{
+    (void)state;
+    first_definitions_kept(0);
+    first_definitions_kept(1);
 }
 
 /* STACK_CHAIN records (1.4) read as the STACK_RUN records and the FRAME
