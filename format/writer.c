@@ -637,14 +637,23 @@ static int stacks_limit(tr_writer *w)
 
 /* Room for one more stack node (stacks[0], the root side, made with the
  * first): not inline, once per doubling. */
-static __attribute__((noinline)) int stacks_grow(tr_writer *w)
+static __attribute__((noinline)) int stacks_grow(tr_writer *w, size_t more)
 {
-    int first = !w->stacks;
-    GROW(w->stacks, w->stack_epoch, w->nstack, w->capstack);
-    if (first) memset(&w->stacks[0], 0, sizeof w->stacks[0]);
+    size_t cap = w->capstack ? w->capstack : 256;
+    while ((size_t)w->nstack + more >= cap) cap *= 2;
+    if (cap > UINT32_MAX) return TR_E_NOMEM;
+    void *s = realloc(w->stacks, cap * sizeof *w->stacks);
+    if (!s) return TR_E_NOMEM;
+    tr_advise_huge(s, cap * sizeof *w->stacks);
+    if (!w->stacks) memset(s, 0, sizeof *w->stacks);
+    w->stacks = s;
+    void *e = realloc(w->stack_epoch, cap * sizeof *w->stack_epoch);
+    if (!e) return TR_E_NOMEM;
+    tr_advise_huge(e, cap * sizeof *w->stack_epoch);
+    w->stack_epoch = e;
+    w->capstack = (uint32_t)cap;
     return 0;
 }
-
 /* Child c of node p of frame frame, moved to the front of p's list; 0 when
  * p has none such. */
 static uint32_t find_child(tr_writer *w, uint32_t p, uint32_t frame)
@@ -691,7 +700,7 @@ static inline __attribute__((always_inline)) int new_node(tr_writer *w, uint32_t
 static __attribute__((noinline)) int stack_node_slow(tr_writer *w, uint32_t p, uint32_t parent, uint32_t frame,
                                                      int find, uint32_t *id)
 {
-    if (w->nstack + 1 >= w->capstack && stacks_grow(w)) return TR_E_NOMEM;
+    if (w->nstack + 1 >= w->capstack && stacks_grow(w, 1)) return TR_E_NOMEM;
     if (find && w->stacks[p].child) {
         uint32_t c = w->stacks[p].nchild > WIDE ? tr_internal_idmap_get(&w->wide_map, (uint64_t)p << 32 | frame)
                                                 : find_child(w, p, frame);
@@ -724,6 +733,46 @@ int tr_writer_stack_node(tr_writer *w, uint32_t parent, uint32_t frame, uint32_t
     /* parent 0, or one of the nodes kept: base + 1 .. base + nstack */
     if (parent && parent - w->stack_base - 1 >= w->nstack) return TR_E_INVAL;
     return stack_node(w, parent, frame, 1, id);
+}
+
+int tr_writer_stack_nodes(tr_writer *w, uint32_t parent, const uint32_t *frames, size_t n, uint32_t *ids)
+{
+    if (!w || (n && (!frames || !ids)) || (parent && parent - w->stack_base - 1 >= w->nstack)) return TR_E_INVAL;
+    size_t i = 0;
+    for (int find = 1; find; i++) { /* found: the next is looked up too */
+        if (i == n) return 0;
+        if (!frames[i] || frames[i] > w->nframe) return TR_E_INVAL;
+        uint32_t before = w->nstack;
+        int e = stack_node(w, parent, frames[i], 1, &parent);
+        if (e) return e;
+        ids[i] = parent;
+        find = w->nstack == before;
+    }
+    /* the others, each below the node just made (no children: none looked
+     * up, no list to join), with the table's fields in locals */
+    if (n - i > UINT32_MAX - w->stack_base - w->nstack - 1) return TR_E_TOO_LARGE;
+    if ((size_t)w->nstack + (n - i) + 1 >= w->capstack && stacks_grow(w, n - i + 1)) return TR_E_NOMEM;
+    __typeof__(w->stacks) stacks = w->stacks;
+    uint32_t *epoch = w->stack_epoch;
+    const uint32_t base = w->stack_base, nframe = w->nframe;
+    uint32_t k = w->nstack;
+    int e = 0;
+    for (; i < n; i++) {
+        uint32_t frame = frames[i];
+        if (!frame || frame > nframe) {
+            e = TR_E_INVAL;
+            break;
+        }
+        stacks[parent - base].child = ++k;
+        stacks[parent - base].nchild = 1;
+        stacks[k].parent = parent;
+        stacks[k].frame = frame;
+        stacks[k].child = stacks[k].sibling = stacks[k].nchild = 0;
+        epoch[k] = 0;
+        ids[i] = parent = base + k;
+    }
+    w->nstack = k;
+    return e;
 }
 
 int tr_writer_stack(tr_writer *w, const uint32_t *frames, size_t n, uint32_t *id)

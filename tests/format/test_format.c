@@ -290,6 +290,53 @@ static void test_interning_gives_stable_ids(void **state)
     close(fd);
 }
 
+/* tr_writer_stack_nodes gives the ids of tr_writer_stack_node called frame
+ * by frame: below new nodes, known ones and wide ones (more than 8
+ * children), ids in place of the frames, and up to a bad frame. */
+static void test_stack_nodes_at_once(void **state)
+{
+    (void)state;
+    int fd = memfd_create("t", 0);
+    tr_writer *one, *all;
+    assert_int_equal(tr_writer_open(&one, fd, NULL), 0);
+    assert_int_equal(tr_writer_open(&all, fd, NULL), 0);
+    uint32_t frames[40];
+    for (int i = 0; i < 40; i++) {
+        tr_frame f = {.addr = 0x1000 + (uint64_t)i};
+        uint32_t id;
+        assert_int_equal(tr_writer_frame(one, &f, &frames[i]), 0);
+        assert_int_equal(tr_writer_frame(all, &f, &id), 0);
+        assert_int_equal(id, frames[i]);
+    }
+    uint64_t x = 12345;
+    uint32_t parents[64] = {0};
+    size_t nparents = 1;
+    for (int round = 0; round < 3000; round++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        uint32_t chain[24], want[24], got[24], parent = parents[(x >> 33) % nparents], p = parent;
+        size_t n = (x >> 20) % 24;
+        for (size_t i = 0; i < n; i++) chain[i] = frames[(x >> (i % 40)) % (i < 3 ? 12 : 40)];
+        int bad = round % 97 == 5 && n > 2; /* a frame past the last: an error at n / 2 */
+        if (bad) chain[n / 2] = 999;
+        int ew = 0;
+        for (size_t i = 0; i < n && !ew; i++)
+            if (!(ew = tr_writer_stack_node(one, p, chain[i], &p))) want[i] = p;
+        int in_place = round % 2;
+        if (in_place) memcpy(got, chain, sizeof chain);
+        assert_int_equal(tr_writer_stack_nodes(all, parent, in_place ? got : chain, n, got), ew);
+        assert_int_equal(ew, bad ? TR_E_INVAL : 0);
+        size_t ok = bad ? n / 2 : n;
+        assert_memory_equal(got, want, ok * sizeof *got);
+        if (ok && nparents < 64) parents[nparents++] = got[ok - 1];
+    }
+    uint32_t id;
+    assert_int_equal(tr_writer_stack_nodes(all, 0, NULL, 0, NULL), 0);
+    assert_int_equal(tr_writer_stack_nodes(all, 1u << 30, frames, 1, &id), TR_E_INVAL); /* no such parent */
+    tr_writer_free(one);
+    tr_writer_free(all);
+    close(fd);
+}
+
 /* Every prefix of a multi-chunk trace: never a crash, every complete chunk
  * delivered, and the loss reported. */
 static void test_every_truncation_reads_its_complete_part(void **state)
@@ -1601,6 +1648,7 @@ int main(void)
         cmocka_unit_test(test_small_chunks_at_their_own_level),
         cmocka_unit_test(test_stack_runs_read_as_stack_records),
         cmocka_unit_test(test_stack_runs_keep_first_definitions),
+        cmocka_unit_test(test_stack_nodes_at_once),
         cmocka_unit_test(test_stack_chains_read_as_runs),
         cmocka_unit_test(test_thread_stacks_read_as_stack_addrs),
         cmocka_unit_test(test_stack_limit_forgets_and_stacks_still_read),
