@@ -372,6 +372,38 @@ static int encode(tr_writer *w, const tr_record *rec, stack_image **im, copy_del
     return 0;
 }
 
+/* A sample with neither registers, a stack copy nor raw data (a -g
+ * profile's), appended as encode and put_record would, straight into the
+ * chunk: under 64 bytes in all, its length one byte.  0: not such a
+ * sample, or the chunk is nearly full (append decides). */
+static int append_plain_sample(tr_writer *w, const tr_record *rec)
+{
+    const __typeof__(rec->u.sample) *s = &rec->u.sample;
+    if (s->abi || s->stack_copy_len || s->raw_len || w->chunk.len + 128 + 64 > TR_RAW_MAX ||
+        (w->chunk.cap - w->chunk.len < 64 && tr_internal_buf_reserve(&w->chunk, 64)))
+        return 0;
+    uint8_t *p = w->chunk.p + w->chunk.len, *q = p + 2;
+    q += varint_put(q, zigzag(w->have_time ? (int64_t)(rec->time - w->last_time) : 0));
+    q += varint_put(q, zigzag(rec->pid));
+    q += varint_put(q, zigzag(rec->tid));
+    q += varint_put(q, zigzag(rec->cpu));
+    q += varint_put(q, s->event);
+    q += varint_put(q, s->period);
+    /* a stack just defined: 0 relative to the chain that defined it (sflags bit 5) */
+    int rel = w->opt.stack_runs == 2 && s->stack && s->stack == w->chain.node;
+    q += varint_put(q, rel ? 0 : s->stack);
+    *q++ = rel ? 32 : 0;
+    p[0] = TR_REC_SAMPLE;
+    p[1] = (uint8_t)(q - p - 2);
+    if (!w->have_time) w->base_time = rec->time;
+    w->have_time = 1;
+    w->last_time = rec->time;
+    w->chunk.len = (size_t)(q - w->chunk.p);
+    w->chunk_records++;
+    w->st.records++;
+    return 1;
+}
+
 /* Encode and append one record.  The body is encoded first, so that a chunk
  * that would pass the hard size limit is ended before the time prefix,
  * which depends on the chunk, is computed (and a stack copy is encoded
@@ -1079,7 +1111,7 @@ int tr_writer_add(tr_writer *w, const tr_record *rec)
     }
     int e;
     if ((e = begin_group(w)) || (e = emit_references(w, rec))) return e;
-    return append(w, rec);
+    return rec->type == TR_REC_SAMPLE && append_plain_sample(w, rec) ? 0 : append(w, rec);
 }
 
 /* ---- life cycle ---- */

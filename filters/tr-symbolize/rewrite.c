@@ -373,7 +373,8 @@ static uint32_t map_node(struct rw *c, int32_t pid, uint32_t in)
             c->chain[nall++] = ids[k];
         p->end = (uint32_t)nall;
     }
-    werr(c, tr_writer_stack_nodes(c->w, out, c->chain, nall, c->chain));
+    if (nall)
+        werr(c, tr_writer_stack_nodes(c->w, out, c->chain, nall, c->chain));
     c->nodes_mapped += n;
     while (n--) {
         const struct path_node *p = &c->path[n];

@@ -290,6 +290,65 @@ static void test_interning_gives_stable_ids(void **state)
     close(fd);
 }
 
+/* The samples of a -g profile (no registers, stack copy or raw data) read
+ * back as written, whatever their task, cpu, time (backwards too), period
+ * and stack: one just defined (written relative to its chain), an older
+ * one, none. */
+#define PLAIN_SAMPLES 3000
+static tr_record plain_sample(int i, uint32_t stack)
+{
+    tr_record r = {.type = TR_REC_SAMPLE, .time = 1000000 + (uint64_t)(i % 7) * 999999999ull - (uint64_t)i,
+                   .pid = i % 5 ? 100 + i % 3 : -1, .tid = i % 5 ? 100000 + i : -1, .cpu = i % 11 - 1};
+    r.u.sample.event = 1 + (uint32_t)(i % 3);
+    r.u.sample.period = i % 4 ? 1000 : (uint64_t)i << 40;
+    r.u.sample.stack = i % 9 ? stack : 0;
+    return r;
+}
+
+static int fill_plain_samples(tr_writer *w, void *arg)
+{
+    uint32_t *stacks = arg, ev;
+    tr_event_def def = {.kind = 1, .name = "cpu-clock", .name_len = 9};
+    for (int i = 0; i < 3; i++) assert_int_equal(tr_writer_event(w, &def, &ev), 0);
+    for (int i = 0; i < PLAIN_SAMPLES; i++) {
+        uint64_t addrs[3] = {0x400000 + (uint64_t)(i % 50), 0x500000, 0x600000 + (uint64_t)(i % 3)};
+        assert_int_equal(tr_writer_stack_addrs(w, addrs, NULL, 3, &stacks[i]), 0);
+        tr_record r = plain_sample(i, stacks[i]);
+        int e = tr_writer_add(w, &r);
+        if (e) return e;
+    }
+    return 0;
+}
+
+static void test_plain_samples_round_trip(void **state)
+{
+    (void)state;
+    static uint32_t stacks[PLAIN_SAMPLES];
+    tr_writer_options o = {.stack_runs = 2, .chunk_size = 4096};
+    bytes b = write_trace(fill_plain_samples, stacks, &o, 1);
+    tr_reader *r;
+    assert_int_equal(tr_reader_open_mem(&r, b.p, b.len, NULL), 0);
+    tr_record rec;
+    int rc, i = 0;
+    while ((rc = tr_reader_next(r, &rec)) != 0) {
+        assert_true(rc > 0);
+        if (rec.type != TR_REC_SAMPLE) continue;
+        tr_record want = plain_sample(i, stacks[i]);
+        assert_int_equal(rec.time, want.time);
+        assert_int_equal(rec.pid, want.pid);
+        assert_int_equal(rec.tid, want.tid);
+        assert_int_equal(rec.cpu, want.cpu);
+        assert_int_equal(rec.u.sample.event, want.u.sample.event);
+        assert_int_equal(rec.u.sample.period, want.u.sample.period);
+        assert_int_equal(rec.u.sample.stack, want.u.sample.stack);
+        assert_int_equal(rec.u.sample.abi + rec.u.sample.stack_copy_len + rec.u.sample.raw_len, 0);
+        i++;
+    }
+    assert_int_equal(i, PLAIN_SAMPLES);
+    tr_reader_free(r);
+    free(b.p);
+}
+
 /* tr_writer_stack_nodes gives the ids of tr_writer_stack_node called frame
  * by frame: below new nodes, known ones and wide ones (more than 8
  * children), ids in place of the frames, and up to a bad frame. */
@@ -1649,6 +1708,7 @@ int main(void)
         cmocka_unit_test(test_stack_runs_read_as_stack_records),
         cmocka_unit_test(test_stack_runs_keep_first_definitions),
         cmocka_unit_test(test_stack_nodes_at_once),
+        cmocka_unit_test(test_plain_samples_round_trip),
         cmocka_unit_test(test_stack_chains_read_as_runs),
         cmocka_unit_test(test_thread_stacks_read_as_stack_addrs),
         cmocka_unit_test(test_stack_limit_forgets_and_stacks_still_read),
