@@ -1197,6 +1197,33 @@ static int chain_begin(tr_reader *r, tr_record *rec, cur *b)
     return r->opt.keep_definitions == 1 ? chain_next(r, rec) : chain_absorb(r, rec);
 }
 
+/* A sample of sflags 0, or 32 alone (a -g profile's: no registers, stack
+ * copy or raw data), decoded as tr_internal_rec_decode_body and the
+ * relative stack id's resolution would: 1; 0 for any other, or a malformed
+ * one, left to them. */
+static inline int plain_sample(const tr_reader *r, tr_record *rec, cur c)
+{
+    uint32_t event = cur_u32(&c);
+    uint64_t period = cur_varint(&c), stack = cur_varint(&c), f = cur_varint(&c);
+    if (c.bad || (f & ~32ull)) return 0;
+    if (f) { /* relative to the chunk's last chain node */
+        int64_t id = (int64_t)r->chain.node + unzigzag(stack);
+        if (!(r->incompat & TR_INCOMPAT_STACK_CHAINS) || id < 0 || id > UINT32_MAX) return 0;
+        stack = (uint64_t)id;
+    } else if (stack > UINT32_MAX) {
+        return 0;
+    }
+    __typeof__(rec->u.sample) *u = &rec->u.sample;
+    u->event = event;
+    u->period = period;
+    u->stack = (uint32_t)stack;
+    u->abi = u->nregs = u->raw_flags = 0;
+    u->regs_mask = u->stack_copy_addr = 0;
+    u->stack_copy = u->raw = NULL;
+    u->stack_copy_len = u->raw_len = 0;
+    return 1;
+}
+
 /* Decode the next record of the loaded chunk: 1 delivered, 0 absorbed or
  * skipped, <0 error (the rest of the chunk is dropped). */
 static int next_record(tr_reader *r, tr_record *rec)
@@ -1229,6 +1256,7 @@ static int next_record(tr_reader *r, tr_record *rec)
         rec->time = 0;
         rec->pid = rec->tid = rec->cpu = -1;
     }
+    if (type == TR_REC_SAMPLE && !b.bad && plain_sample(r, rec, b)) return 1;
     if (type == TR_REC_STREAM_START || type == TR_REC_STREAM_END) b.bad = 1;
     if (type == TR_REC_STACK_RUN) return run_begin(r, rec, &b);
     if (type == TR_REC_STACK_CHAIN) return chain_begin(r, rec, &b);

@@ -579,6 +579,39 @@ static bytes hand_stream(const uint8_t *raw, size_t rawlen)
     return b;
 }
 
+/* A sample's stack id relative to the chunk's last chain node (sflags bit
+ * 5): malformed in a stream without STACK_CHAINS, and below 0 in one with
+ * them. */
+static void test_relative_stack_ids_checked(void **state)
+{
+    (void)state;
+    const uint8_t raw[] = {0x30, 8, 0, 2, 2, 0, 1, 1, 6, 32,  /* stack 0 + 3 */
+                           0x30, 8, 0, 2, 2, 0, 1, 1, 1, 32}; /* stack 0 - 1 */
+    for (int chains = 0; chains < 2; chains++) {
+        bytes b = hand_stream(raw, sizeof raw);
+        if (chains) {
+            b.p[20] = TR_INCOMPAT_STACK_CHAINS;
+            recrc(b.p);
+        }
+        tr_reader *r;
+        assert_int_equal(tr_reader_open_mem(&r, b.p, b.len, NULL), 0);
+        tr_record rec;
+        int rc, samples = 0, bad = 0;
+        while ((rc = tr_reader_next(r, &rec)) != 0) {
+            if (rc == TR_E_CORRUPT_RECORD) bad++;
+            else assert_true(rc > 0);
+            if (rc > 0 && rec.type == TR_REC_SAMPLE) {
+                assert_int_equal(rec.u.sample.stack, 3);
+                samples++;
+            }
+        }
+        assert_int_equal(samples, chains);
+        assert_int_equal(bad, 1); /* the rest of the chunk dropped */
+        tr_reader_free(r);
+        free(b.p);
+    }
+}
+
 static void test_unknown_types_and_fields_are_skipped(void **state)
 {
     (void)state;
@@ -1709,6 +1742,7 @@ int main(void)
         cmocka_unit_test(test_stack_runs_keep_first_definitions),
         cmocka_unit_test(test_stack_nodes_at_once),
         cmocka_unit_test(test_plain_samples_round_trip),
+        cmocka_unit_test(test_relative_stack_ids_checked),
         cmocka_unit_test(test_stack_chains_read_as_runs),
         cmocka_unit_test(test_thread_stacks_read_as_stack_addrs),
         cmocka_unit_test(test_stack_limit_forgets_and_stacks_still_read),
