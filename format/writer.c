@@ -621,6 +621,18 @@ static void frame_norm(tr_frame *n, const tr_frame *f)
     }
 }
 
+/* The key of normalised frame n in frame_map, for a seed (a frame whose key
+ * another holds tries the next): its fields multiplied into a word, not
+ * hashed byte by byte (tr_internal_hash64), once per frame interned. */
+static uint64_t frame_key(const tr_frame *n, uint64_t seed)
+{
+    uint64_t h = n->addr * 0x9e3779b97f4a7c15ull;
+    h ^= ((uint64_t)n->flags << 32 | n->func) * 0xbf58476d1ce4e5b9ull;
+    h ^= ((uint64_t)n->module << 32 | n->file) * 0x94d049bb133111ebull;
+    h ^= (n->offset ^ (uint64_t)n->line << 40 ^ seed << 20) * 0xd6e8feb86659fd93ull;
+    return h ^ h >> 31;
+}
+
 int tr_writer_frame(tr_writer *w, const tr_frame *f, uint32_t *id)
 {
     if (!w || !f || !id) return TR_E_INVAL;
@@ -629,7 +641,7 @@ int tr_writer_frame(tr_writer *w, const tr_frame *f, uint32_t *id)
     if ((n.func && n.func > w->nstr) || (n.module && n.module > w->nstr) || (n.file && n.file > w->nstr))
         return TR_E_INVAL;
     for (uint64_t seed = 0;; seed++) {
-        uint32_t *slot = tr_internal_idmap_slot(&w->frame_map, tr_internal_hash64(&n, sizeof n, seed)), v;
+        uint32_t *slot = tr_internal_idmap_slot(&w->frame_map, frame_key(&n, seed)), v;
         if (!slot) return TR_E_NOMEM;
         if (!(v = *slot)) {
             GROW(w->frames, w->frame_epoch, w->nframe, w->capframe);
