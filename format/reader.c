@@ -1000,6 +1000,19 @@ static int run_next(tr_reader *r, tr_record *rec)
     return e ? e : 1;
 }
 
+/* A varint at p (before end) and where it ends (NULL: malformed), returned
+ * in registers: get_varint's rare case. */
+typedef struct varint_at {
+    uint64_t v;
+    const uint8_t *p;
+} varint_at;
+static __attribute__((noinline)) varint_at varint_slow(const uint8_t *p, const uint8_t *end)
+{
+    cur c = {p, end, 0};
+    uint64_t v = cur_varint(&c);
+    return (varint_at){v, c.bad ? NULL : c.p};
+}
+
 /* A varint at *pp (before end), for the loops over a run's or a chain's
  * entries, which keep their position in a register: the one- and two-byte
  * forms inline; a malformed one sets *bad. */
@@ -1016,11 +1029,10 @@ static inline uint64_t get_varint(const uint8_t **pp, const uint8_t *end, int *b
             return (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
         }
     }
-    cur c = {p, end, 0};
-    uint64_t v = cur_varint(&c);
-    *pp = c.p;
-    *bad |= c.bad;
-    return v;
+    varint_at a = varint_slow(p, end);
+    *bad |= !a.p;
+    *pp = a.p ? a.p : end;
+    return a.v;
 }
 
 /* Room for the count nodes of a run or a chain, ids first, first + 1 ...:
@@ -1033,11 +1045,12 @@ static uint32_t *fill_begin(tr_reader *r, uint32_t first, uint32_t count)
 }
 
 /* absorb_node for the next node of a fill: its entry d, nodes[0 .. *n) the
- * nodes absorbed, kept in locals by the loop */
-static inline void fill_node(const tr_reader *r, uint32_t *d, node *nodes, size_t *n, uint32_t id, uint32_t parent,
-                             uint32_t frame)
+ * nodes absorbed, kept in locals by the loop; sparse: the table has ids
+ * outside its dense part, to look up too */
+static inline void fill_node(const tr_reader *r, int sparse, uint32_t *d, node *nodes, size_t *n, uint32_t id,
+                             uint32_t parent, uint32_t frame)
 {
-    if (*d || (r->node_ids.sparse.n && tr_internal_idmap_get(&r->node_ids.sparse, id)))
+    if (*d || (sparse && tr_internal_idmap_get(&r->node_ids.sparse, id)))
         return; /* the first definition wins */
     nodes[(*n)++] = (node){parent, frame};
     *d = (uint32_t)*n;
@@ -1074,14 +1087,14 @@ static int run_begin(tr_reader *r, tr_record *rec, cur *b)
         }
         return 0;
     }
-    const uint8_t *p = b->p;
+    const uint8_t *p = b->p, *end = b->end;
     node *nodes = r->nodes;
     size_t n = r->nnodes;
-    int bad = 0;
+    int bad = 0, sparse = r->node_ids.sparse.n != 0;
     for (; count; count--, parent = first++, d++) {
-        uint64_t frame = get_varint(&p, b->end, &bad);
+        uint64_t frame = get_varint(&p, end, &bad);
         if (bad || frame > UINT32_MAX) break;
-        fill_node(r, d, nodes, &n, first, parent, (uint32_t)frame);
+        fill_node(r, sparse, d, nodes, &n, first, parent, (uint32_t)frame);
     }
     fill_end(r, n);
     return count ? malformed(r, "stack_run") : 0;
@@ -1147,7 +1160,7 @@ static int chain_absorb(tr_reader *r, tr_record *rec)
     uint32_t *d = fill_begin(r, id, left);
     node *nodes = r->nodes;
     size_t n = r->nnodes;
-    int bad = 0;
+    int bad = 0, sparse = r->node_ids.sparse.n != 0;
     for (; left; left--, parent = id++) {
         uint64_t x = get_varint(&p, end, &bad), frame;
         if (x >= 2) { /* a frame defined before: the last entry's + 1 + delta */
@@ -1172,7 +1185,7 @@ static int chain_absorb(tr_reader *r, tr_record *rec)
                 return 1;
             }
         }
-        if (d) fill_node(r, d++, nodes, &n, id, parent, (uint32_t)frame);
+        if (d) fill_node(r, sparse, d++, nodes, &n, id, parent, (uint32_t)frame);
         else if ((e = absorb_node(r, id, parent, (uint32_t)frame))) break;
         else n = r->nnodes;
     }
