@@ -375,11 +375,11 @@ static int encode(tr_writer *w, const tr_record *rec, stack_image **im, copy_del
 /* A sample with neither registers, a stack copy nor raw data (a -g
  * profile's), appended as encode and put_record would, straight into the
  * chunk: under 64 bytes in all, its length one byte.  0: not such a
- * sample, or the chunk is nearly full (append decides). */
+ * sample, or the chunk is nearly full (append decides whether it ends). */
 static int append_plain_sample(tr_writer *w, const tr_record *rec)
 {
     const __typeof__(rec->u.sample) *s = &rec->u.sample;
-    if (s->abi || s->stack_copy_len || s->raw_len || w->chunk.len + 128 + 64 > TR_RAW_MAX ||
+    if (s->abi || s->stack_copy_len || s->raw_len || w->chunk.len + 64 + 64 > TR_RAW_MAX ||
         (w->chunk.cap - w->chunk.len < 64 && tr_internal_buf_reserve(&w->chunk, 64)))
         return 0;
     uint8_t *p = w->chunk.p + w->chunk.len, *q = p + 2;
@@ -679,7 +679,7 @@ static int stacks_limit(tr_writer *w)
     return tr_writer_forget_stacks(w);
 }
 
-/* Room for one more stack node (stacks[0], the root side, made with the
+/* Room for more stack nodes (stacks[0], the root side, made with the
  * first): not inline, once per doubling. */
 static __attribute__((noinline)) int stacks_grow(tr_writer *w, size_t more)
 {
@@ -698,6 +698,7 @@ static __attribute__((noinline)) int stacks_grow(tr_writer *w, size_t more)
     w->capstack = (uint32_t)cap;
     return 0;
 }
+
 /* Child c of node p of frame frame, moved to the front of p's list; 0 when
  * p has none such. */
 static uint32_t find_child(tr_writer *w, uint32_t p, uint32_t frame)
@@ -794,7 +795,7 @@ int tr_writer_stack_nodes(tr_writer *w, uint32_t parent, const uint32_t *frames,
     }
     /* the others, each below the node just made (no children: none looked
      * up, no list to join), with the table's fields in locals */
-    if (n - i > UINT32_MAX - w->stack_base - w->nstack - 1) return TR_E_TOO_LARGE;
+    if (n - i > (size_t)UINT32_MAX - w->stack_base - w->nstack) return TR_E_TOO_LARGE; /* ids past 2^32 - 1 */
     if ((size_t)w->nstack + (n - i) + 1 >= w->capstack && stacks_grow(w, n - i + 1)) return TR_E_NOMEM;
     __typeof__(w->stacks) stacks = w->stacks;
     uint32_t *epoch = w->stack_epoch;
