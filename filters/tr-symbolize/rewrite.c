@@ -336,6 +336,9 @@ static uint32_t map_node(struct rw *c, int32_t pid, uint32_t in)
     size_t n = 0;
     sym_frame_state st = 0;
     uint32_t out = 0, depth = 0;
+    int begun = c->begun;
+    if (c->path_cap < MAX_DEPTH && array_reserve(&c->path, &c->path_cap, MAX_DEPTH, sizeof *c->path, MAX_DEPTH) < 0)
+        cli_die(CLI_EXIT_FAIL, "out of memory"); /* the longest path, at once */
     for (uint32_t v = in; v;) {
         uint32_t idx = v >= c->node_base && v - c->node_base < MAX_MEMO ? v - c->node_base : UINT32_MAX;
         struct node_memo *m = idx != UINT32_MAX ? memo_slot((void **)&c->nodes, &c->nnodes, sizeof *c->nodes, idx)
@@ -347,13 +350,13 @@ static uint32_t map_node(struct rw *c, int32_t pid, uint32_t in)
             break;
         }
         uint32_t parent, frame;
-        if (!c->begun && sym_stack_begin(c->sym, c->r, pid) < 0)
-            cli_die(CLI_EXIT_FAIL, "%s: out of memory", c->o->in_name);
-        c->begun = 1;
+        if (!begun) {
+            if (sym_stack_begin(c->sym, c->r, pid) < 0)
+                cli_die(CLI_EXIT_FAIL, "%s: out of memory", c->o->in_name);
+            begun = c->begun = 1;
+        }
         if (tr_reader_stack_node(c->r, v, &parent, &frame) < 0 || n == MAX_DEPTH)
             break; /* defined in a lost chunk: the stack ends here, as tr_reader_stack's does */
-        if (n == c->path_cap && array_reserve(&c->path, &c->path_cap, n + 1, sizeof *c->path, 64) < 0)
-            cli_die(CLI_EXIT_FAIL, "out of memory");
         sym_frame_state seen = frame_seen(c, gen, frame);
         c->path[n++] = (struct path_node){idx, frame, 0, st, seen};
         st |= seen;
@@ -369,8 +372,11 @@ static uint32_t map_node(struct rw *c, int32_t pid, uint32_t in)
         size_t nf = frame_ids(c, gen, p->frame, (p->state & p->seen) != 0, &ids);
         if (nall + nf > c->chain_cap && array_reserve(&c->chain, &c->chain_cap, nall + nf, sizeof *c->chain, 256) < 0)
             cli_die(CLI_EXIT_FAIL, "out of memory");
-        for (size_t k = nf; k-- > 0;)
-            c->chain[nall++] = ids[k];
+        if (nf == 1) /* the common case, without a loop */
+            c->chain[nall++] = ids[0];
+        else
+            for (size_t k = nf; k-- > 0;)
+                c->chain[nall++] = ids[k];
         p->end = (uint32_t)nall;
     }
     if (nall)
