@@ -1000,6 +1000,71 @@ static int run_next(tr_reader *r, tr_record *rec)
     return e ? e : 1;
 }
 
+/* A varint at p (before end) and where it ends (NULL: malformed), returned
+ * in registers: get_varint's rare case. */
+typedef struct varint_at {
+    uint64_t v;
+    const uint8_t *p;
+} varint_at;
+static __attribute__((noinline)) varint_at varint_slow(const uint8_t *p, const uint8_t *end)
+{
+    cur c = {p, end, 0};
+    uint64_t v = cur_varint(&c);
+    return (varint_at){v, c.bad ? NULL : c.p};
+}
+
+/* A varint at *pp (before end), for the loops over a run's or a chain's
+ * entries, which keep their position in a register: the one- and two-byte
+ * forms inline; a malformed one sets *bad. */
+static inline uint64_t get_varint(const uint8_t **pp, const uint8_t *end, int *bad)
+{
+    const uint8_t *p = *pp;
+    if (end - p >= 2) {
+        if (p[0] < 0x80) {
+            *pp = p + 1;
+            return p[0];
+        }
+        if (p[1] < 0x80) {
+            *pp = p + 2;
+            return (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
+        }
+    }
+    varint_at a = varint_slow(p, end);
+    *bad |= !a.p;
+    *pp = a.p ? a.p : end;
+    return a.v;
+}
+
+/* Room for the count nodes of a run or a chain, ids first, first + 1 ...:
+ * their entries in the id table, to fill as fill_node does, or NULL (then
+ * absorb_node them). */
+static uint32_t *fill_begin(tr_reader *r, uint32_t first, uint32_t count)
+{
+    if (tr_internal_array_reserve(&r->nodes, &r->capnodes, r->nnodes + count, sizeof *r->nodes, 64)) return NULL;
+    return tr_internal_idtab_dense(&r->node_ids, first, first + count - 1);
+}
+
+/* absorb_node for the next node of a fill: its entry d, nodes[0 .. *n) the
+ * nodes absorbed, kept in locals by the loop; sparse: the table has ids
+ * outside its dense part, to look up too */
+static inline void fill_node(const tr_reader *r, int sparse, uint32_t *d, node *nodes, size_t *n, uint32_t id,
+                             uint32_t parent, uint32_t frame)
+{
+    if (*d || (sparse && tr_internal_idmap_get(&r->node_ids.sparse, id)))
+        return; /* the first definition wins */
+    nodes[(*n)++] = (node){parent, frame};
+    *d = (uint32_t)*n;
+}
+
+/* The fill's nodes are r->nodes[0 .. n) */
+static void fill_end(tr_reader *r, size_t n)
+{
+    if (n == r->nnodes) return;
+    r->node_ids.count += n - r->nnodes;
+    r->nnodes = n;
+    r->stack_buf_id = 0; /* a stack materialised with them missing may now be longer */
+}
+
 /* A STACK_RUN record (spec/FORMAT.md 4.1): first id, parent of the first,
  * count, then count frame ids; node first+i is the parent of first+i+1.
  * Absorbed whole, or delivered node by node with keep_definitions. */
@@ -1011,32 +1076,28 @@ static int run_begin(tr_reader *r, tr_record *rec, cur *b)
         return malformed(r, "stack_run");
     r->run = (stack_run){b->p, b->end, first, parent, count, 0, 0};
     if (r->opt.keep_definitions == 1) return run_next(r, rec);
-    uint32_t *d; /* ids in order, the common case: the table's entries filled in place */
-    if (!tr_internal_array_reserve(&r->nodes, &r->capnodes, r->nnodes + count, sizeof *r->nodes, 64) &&
-        (d = tr_internal_idtab_dense(&r->node_ids, first, first + count - 1))) {
-        size_t before = r->nnodes;
-        for (; count; count--, parent = first++, d++) {
+    r->run.left = 0;
+    uint32_t *d = fill_begin(r, first, count);
+    if (!d) { /* ids out of order: one by one */
+        for (; count; count--, parent = first++) {
             uint32_t frame = cur_u32(b);
-            if (b->bad) break;
-            if (*d || (r->node_ids.sparse.n && tr_internal_idmap_get(&r->node_ids.sparse, first)))
-                continue; /* the first definition wins */
-            r->nodes[r->nnodes++] = (node){parent, frame};
-            *d = (uint32_t)r->nnodes;
+            if (b->bad) return malformed(r, "stack_run");
+            int e = absorb_node(r, first, parent, frame);
+            if (e) return e;
         }
-        r->node_ids.count += r->nnodes - before;
-        if (r->nnodes > before) r->stack_buf_id = 0; /* a stack materialised with them missing may be longer */
-        if (b->bad) return malformed(r, "stack_run");
-        r->run.left = 0;
         return 0;
     }
-    for (; count; count--, parent = first++) {
-        uint32_t frame = cur_u32(b);
-        if (b->bad) return malformed(r, "stack_run");
-        int e = absorb_node(r, first, parent, frame);
-        if (e) return e;
+    const uint8_t *p = b->p, *end = b->end;
+    node *nodes = r->nodes;
+    size_t n = r->nnodes;
+    int bad = 0, sparse = r->node_ids.sparse.n != 0;
+    for (; count; count--, parent = first++, d++) {
+        uint64_t frame = get_varint(&p, end, &bad);
+        if (bad || frame > UINT32_MAX) break;
+        fill_node(r, sparse, d, nodes, &n, first, parent, (uint32_t)frame);
     }
-    r->run.left = 0;
-    return 0;
+    fill_end(r, n);
+    return count ? malformed(r, "stack_run") : 0;
 }
 
 /* One entry of a STACK_CHAIN record (spec/FORMAT.md 4.1): its frame's id,
@@ -1055,9 +1116,9 @@ static inline uint32_t chain_entry(tr_reader *r, cur *b, tr_frame *f, int *def)
     return r->chain.entry = (uint32_t)id;
 }
 
-/* The next entry of the STACK_CHAIN record being delivered: the frame it
- * defines, as a FRAME record, then its node, as a STACK record (delivered
- * with keep_definitions 1).  1 delivered, 0 absorbed, or an error. */
+/* The next entry of the STACK_CHAIN record being delivered with
+ * keep_definitions 1: the frame it defines, as a FRAME record, then its
+ * node, as a STACK record.  1 delivered, or an error. */
 static int chain_next(tr_reader *r, tr_record *rec)
 {
     stack_run *sr = &r->run;
@@ -1077,7 +1138,60 @@ static int chain_next(tr_reader *r, tr_record *rec)
     }
     sr->pending = 0;
     int e = run_node(r, rec, frame);
-    return e ? e : r->opt.keep_definitions == 1;
+    return e ? e : 1;
+}
+
+/* The entries of the STACK_CHAIN record being read without
+ * keep_definitions 1, absorbed to its end (0); with keep_definitions 2 up
+ * to one that defines a frame: that frame delivered as a FRAME record (1),
+ * its node absorbed at the next call. */
+static int chain_absorb(tr_reader *r, tr_record *rec)
+{
+    stack_run *sr = &r->run;
+    int e = 0;
+    if (sr->pending) { /* the node of the frame delivered */
+        if ((e = absorb_node(r, sr->next, sr->parent, sr->pending))) return e;
+        sr->pending = 0;
+        sr->parent = sr->next++;
+        if (!--sr->left) return 0;
+    }
+    uint32_t id = sr->next, parent = sr->parent, left = sr->left, entry = r->chain.entry;
+    const uint8_t *p = sr->p, *end = sr->end;
+    uint32_t *d = fill_begin(r, id, left);
+    node *nodes = r->nodes;
+    size_t n = r->nnodes;
+    int bad = 0, sparse = r->node_ids.sparse.n != 0;
+    for (; left; left--, parent = id++) {
+        uint64_t x = get_varint(&p, end, &bad), frame;
+        if (x >= 2) { /* a frame defined before: the last entry's + 1 + delta */
+            frame = entry + 1 + (uint64_t)unzigzag(x - 2);
+            if (bad || !frame || frame > UINT32_MAX) break;
+            r->chain.entry = entry = (uint32_t)frame;
+        } else { /* one defined here: decoded and absorbed (delivered with keep_definitions) */
+            tr_frame f;
+            cur c = {p, end, 0};
+            frame = x ? cur_varint(&c) : (uint64_t)r->chain.frame + 1; /* 0: the last one defined + 1; 1: an id */
+            tr_internal_frame_decode(&c, &f);
+            if (bad || c.bad || !frame || frame > UINT32_MAX) break;
+            p = c.p;
+            r->chain.frame = r->chain.entry = entry = (uint32_t)frame;
+            fill_end(r, n);
+            if ((e = absorb_frame(r, (uint32_t)frame, &f))) break;
+            if (r->opt.keep_definitions) {
+                *sr = (stack_run){p, end, id, parent, left, 1, (uint32_t)frame};
+                run_record(r, rec, TR_REC_FRAME);
+                rec->u.frame.id = (uint32_t)frame;
+                rec->u.frame.frame = f;
+                return 1;
+            }
+        }
+        if (d) fill_node(r, sparse, d++, nodes, &n, id, parent, (uint32_t)frame);
+        else if ((e = absorb_node(r, id, parent, (uint32_t)frame))) break;
+        else n = r->nnodes;
+    }
+    fill_end(r, n);
+    sr->left = 0;
+    return e ? e : left ? malformed(r, "stack_chain") : 0;
 }
 
 /* A STACK_CHAIN record (spec/FORMAT.md 4.1): first id (relative to the
@@ -1092,25 +1206,43 @@ static int chain_begin(tr_reader *r, tr_record *rec, cur *b)
         return malformed(r, "stack_chain");
     uint32_t id = (uint32_t)first, parent = (uint32_t)(first - (int64_t)up);
     r->chain.node = (uint32_t)(first + (int64_t)count - 1);
-    if (r->opt.keep_definitions) {
-        r->run = (stack_run){b->p, b->end, id, parent, (uint32_t)count, 1, 0};
-        return chain_next(r, rec);
+    r->run = (stack_run){b->p, b->end, id, parent, (uint32_t)count, 1, 0};
+    return r->opt.keep_definitions == 1 ? chain_next(r, rec) : chain_absorb(r, rec);
+}
+
+/* A sample of sflags 0, or 32 alone (a -g profile's: no registers, stack
+ * copy or raw data), decoded as tr_internal_rec_decode_body and the
+ * relative stack id's resolution would: 1; 0 for any other, or a malformed
+ * one, left to them. */
+static inline int plain_sample(const tr_reader *r, tr_record *rec, cur c)
+{
+    uint32_t event = cur_u32(&c);
+    uint64_t period = cur_varint(&c), stack = cur_varint(&c), f = cur_varint(&c);
+    if (c.bad || (f & ~32ull)) return 0;
+    if (f) { /* relative to the chunk's last chain node */
+        int64_t id = (int64_t)r->chain.node + unzigzag(stack);
+        if (!(r->incompat & TR_INCOMPAT_STACK_CHAINS) || id < 0 || id > UINT32_MAX) return 0;
+        stack = (uint64_t)id;
+    } else if (stack > UINT32_MAX) {
+        return 0;
     }
-    for (; count; count--, parent = id++) {
-        tr_frame f;
-        int def, e;
-        uint32_t frame = chain_entry(r, b, &f, &def);
-        if (!frame) return malformed(r, "stack_chain");
-        if ((def && (e = absorb_frame(r, frame, &f))) || (e = absorb_node(r, id, parent, frame))) return e;
-    }
-    return 0;
+    __typeof__(rec->u.sample) *u = &rec->u.sample;
+    u->event = event;
+    u->period = period;
+    u->stack = (uint32_t)stack;
+    u->abi = u->nregs = u->raw_flags = 0;
+    u->regs_mask = u->stack_copy_addr = 0;
+    u->stack_copy = u->raw = NULL;
+    u->stack_copy_len = u->raw_len = 0;
+    return 1;
 }
 
 /* Decode the next record of the loaded chunk: 1 delivered, 0 absorbed or
  * skipped, <0 error (the rest of the chunk is dropped). */
 static int next_record(tr_reader *r, tr_record *rec)
 {
-    if (r->run.left) return r->run.chain ? chain_next(r, rec) : run_next(r, rec);
+    if (r->run.left)
+        return !r->run.chain ? run_next(r, rec) : r->opt.keep_definitions == 1 ? chain_next(r, rec) : chain_absorb(r, rec);
     cur c = {r->chunk.p + r->cpos, r->chunk.p + r->chunk.len, 0};
     uint64_t type = cur_varint(&c);
     uint64_t len = cur_varint(&c);
@@ -1137,6 +1269,7 @@ static int next_record(tr_reader *r, tr_record *rec)
         rec->time = 0;
         rec->pid = rec->tid = rec->cpu = -1;
     }
+    if (type == TR_REC_SAMPLE && !b.bad && plain_sample(r, rec, b)) return 1;
     if (type == TR_REC_STREAM_START || type == TR_REC_STREAM_END) b.bad = 1;
     if (type == TR_REC_STACK_RUN) return run_begin(r, rec, &b);
     if (type == TR_REC_STACK_CHAIN) return chain_begin(r, rec, &b);

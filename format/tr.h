@@ -444,6 +444,11 @@ int tr_writer_stack(tr_writer *w, const uint32_t *frames, size_t n, uint32_t *id
  * frame at a time, from the root, for a tool that builds stacks node by
  * node.  The same ids as tr_writer_stack. */
 int tr_writer_stack_node(tr_writer *w, uint32_t parent, uint32_t frame, uint32_t *id);
+/* The same for n frames at once, root side first: ids[i] is the stack of
+ * frames[i] below ids[i - 1] (below parent for i = 0), as n calls of
+ * tr_writer_stack_node would give; below a node just made none is looked
+ * up.  ids may be frames.  On an error the ids before it are set. */
+int tr_writer_stack_nodes(tr_writer *w, uint32_t parent, const uint32_t *frames, size_t n, uint32_t *ids);
 /* Convenience: intern n raw addresses (one tr_frame each with flags). */
 int tr_writer_stack_addrs(tr_writer *w, const uint64_t *addrs, const uint32_t *flags,
                           size_t n, uint32_t *id);

@@ -372,6 +372,38 @@ static int encode(tr_writer *w, const tr_record *rec, stack_image **im, copy_del
     return 0;
 }
 
+/* A sample with neither registers, a stack copy nor raw data (a -g
+ * profile's), appended as encode and put_record would, straight into the
+ * chunk: under 64 bytes in all, its length one byte.  0: not such a
+ * sample, or the chunk is nearly full (append decides whether it ends). */
+static int append_plain_sample(tr_writer *w, const tr_record *rec)
+{
+    const __typeof__(rec->u.sample) *s = &rec->u.sample;
+    if (s->abi || s->stack_copy_len || s->raw_len || w->chunk.len + 64 + 64 > TR_RAW_MAX ||
+        (w->chunk.cap - w->chunk.len < 64 && tr_internal_buf_reserve(&w->chunk, 64)))
+        return 0;
+    uint8_t *p = w->chunk.p + w->chunk.len, *q = p + 2;
+    q += varint_put(q, zigzag(w->have_time ? (int64_t)(rec->time - w->last_time) : 0));
+    q += varint_put(q, zigzag(rec->pid));
+    q += varint_put(q, zigzag(rec->tid));
+    q += varint_put(q, zigzag(rec->cpu));
+    q += varint_put(q, s->event);
+    q += varint_put(q, s->period);
+    /* a stack just defined: 0 relative to the chain that defined it (sflags bit 5) */
+    int rel = w->opt.stack_runs == 2 && s->stack && s->stack == w->chain.node;
+    q += varint_put(q, rel ? 0 : s->stack);
+    *q++ = rel ? 32 : 0;
+    p[0] = TR_REC_SAMPLE;
+    p[1] = (uint8_t)(q - p - 2);
+    if (!w->have_time) w->base_time = rec->time;
+    w->have_time = 1;
+    w->last_time = rec->time;
+    w->chunk.len = (size_t)(q - w->chunk.p);
+    w->chunk_records++;
+    w->st.records++;
+    return 1;
+}
+
 /* Encode and append one record.  The body is encoded first, so that a chunk
  * that would pass the hard size limit is ended before the time prefix,
  * which depends on the chunk, is computed (and a stack copy is encoded
@@ -589,6 +621,18 @@ static void frame_norm(tr_frame *n, const tr_frame *f)
     }
 }
 
+/* The key of normalised frame n in frame_map, for a seed (a frame whose key
+ * another holds tries the next): its fields multiplied into a word, not
+ * hashed byte by byte (tr_internal_hash64), once per frame interned. */
+static uint64_t frame_key(const tr_frame *n, uint64_t seed)
+{
+    uint64_t h = n->addr * 0x9e3779b97f4a7c15ull;
+    h ^= ((uint64_t)n->flags << 32 | n->func) * 0xbf58476d1ce4e5b9ull;
+    h ^= ((uint64_t)n->module << 32 | n->file) * 0x94d049bb133111ebull;
+    h ^= (n->offset ^ (uint64_t)n->line << 40 ^ seed << 20) * 0xd6e8feb86659fd93ull;
+    return h ^ h >> 31;
+}
+
 int tr_writer_frame(tr_writer *w, const tr_frame *f, uint32_t *id)
 {
     if (!w || !f || !id) return TR_E_INVAL;
@@ -597,7 +641,7 @@ int tr_writer_frame(tr_writer *w, const tr_frame *f, uint32_t *id)
     if ((n.func && n.func > w->nstr) || (n.module && n.module > w->nstr) || (n.file && n.file > w->nstr))
         return TR_E_INVAL;
     for (uint64_t seed = 0;; seed++) {
-        uint32_t *slot = tr_internal_idmap_slot(&w->frame_map, tr_internal_hash64(&n, sizeof n, seed)), v;
+        uint32_t *slot = tr_internal_idmap_slot(&w->frame_map, frame_key(&n, seed)), v;
         if (!slot) return TR_E_NOMEM;
         if (!(v = *slot)) {
             GROW(w->frames, w->frame_epoch, w->nframe, w->capframe);
@@ -635,37 +679,56 @@ static int stacks_limit(tr_writer *w)
     return tr_writer_forget_stacks(w);
 }
 
-/* The node (parent, frame): found among parent's children, or made when
- * find is 0 (parent was just made: it has none) or it is not there. */
-static int stack_node(tr_writer *w, uint32_t parent, uint32_t frame, int find, uint32_t *id)
+/* Room for more stack nodes (stacks[0], the root side, made with the
+ * first): not inline, once per doubling. */
+static __attribute__((noinline)) int stacks_grow(tr_writer *w, size_t more)
 {
-    if (!w->stacks) {
-        GROW(w->stacks, w->stack_epoch, w->nstack, w->capstack);
-        memset(&w->stacks[0], 0, sizeof w->stacks[0]);
-    }
-    uint32_t p = parent ? parent - w->stack_base : 0;
-    uint64_t key = (uint64_t)p << 32 | frame;
-    int wide = w->stacks[p].nchild > WIDE;
-    if (find && wide) {
-        uint32_t c = tr_internal_idmap_get(&w->wide_map, key);
-        if (c) {
-            *id = w->stack_base + c;
-            return 0;
+    size_t cap = w->capstack ? w->capstack : 256;
+    while ((size_t)w->nstack + more >= cap) cap *= 2;
+    if (cap > UINT32_MAX) return TR_E_NOMEM;
+    void *s = realloc(w->stacks, cap * sizeof *w->stacks);
+    if (!s) return TR_E_NOMEM;
+    tr_advise_huge(s, cap * sizeof *w->stacks);
+    if (!w->stacks) memset(s, 0, sizeof *w->stacks);
+    w->stacks = s;
+    void *e = realloc(w->stack_epoch, cap * sizeof *w->stack_epoch);
+    if (!e) return TR_E_NOMEM;
+    tr_advise_huge(e, cap * sizeof *w->stack_epoch);
+    w->stack_epoch = e;
+    w->capstack = (uint32_t)cap;
+    return 0;
+}
+
+/* Child c of node p of frame frame, moved to the front of p's list; 0 when
+ * p has none such. */
+static uint32_t find_child(tr_writer *w, uint32_t p, uint32_t frame)
+{
+    for (uint32_t prev = 0, c = w->stacks[p].child; c; prev = c, c = w->stacks[c].sibling) {
+        if (w->stacks[c].frame != frame) continue;
+        if (prev) { /* to the front */
+            w->stacks[prev].sibling = w->stacks[c].sibling;
+            w->stacks[c].sibling = w->stacks[p].child;
+            w->stacks[p].child = c;
         }
-    } else if (find) {
-        for (uint32_t prev = 0, c = w->stacks[p].child; c; prev = c, c = w->stacks[c].sibling) {
-            if (w->stacks[c].frame != frame) continue;
-            if (prev) { /* to the front */
-                w->stacks[prev].sibling = w->stacks[c].sibling;
-                w->stacks[c].sibling = w->stacks[p].child;
-                w->stacks[p].child = c;
-            }
-            *id = w->stack_base + c;
-            return 0;
-        }
+        return c;
     }
-    if (w->stack_base + w->nstack == UINT32_MAX) return TR_E_TOO_LARGE;
-    GROW(w->stacks, w->stack_epoch, w->nstack, w->capstack);
+    return 0;
+}
+
+/* Node p's new child i goes into wide_map: with the others when it makes
+ * p wide. */
+static __attribute__((noinline)) int wide_put(tr_writer *w, uint32_t p, uint32_t i)
+{
+    if (w->stacks[p].nchild > WIDE + 1) return tr_internal_idmap_put(&w->wide_map, (uint64_t)p << 32 | w->stacks[i].frame, i);
+    for (uint32_t c = w->stacks[p].child; c; c = w->stacks[c].sibling) /* too many to scan: the list goes into the map */
+        if (tr_internal_idmap_put(&w->wide_map, (uint64_t)p << 32 | w->stacks[c].frame, c)) return TR_E_NOMEM;
+    return 0;
+}
+
+/* Make node (parent, frame) under node p (the index of parent). */
+static inline __attribute__((always_inline)) int new_node(tr_writer *w, uint32_t p, uint32_t parent, uint32_t frame,
+                                                          uint32_t *id)
+{
     uint32_t i = ++w->nstack;
     w->stacks[i].parent = parent;
     w->stacks[i].frame = frame;
@@ -674,21 +737,87 @@ static int stack_node(tr_writer *w, uint32_t parent, uint32_t frame, int find, u
     w->stacks[p].child = i;
     w->stack_epoch[i] = 0;
     *id = w->stack_base + i;
-    if (++w->stacks[p].nchild == WIDE + 1) { /* too many to scan: the list goes into the map */
-        for (uint32_t c = w->stacks[p].child; c; c = w->stacks[c].sibling)
-            if (tr_internal_idmap_put(&w->wide_map, (uint64_t)p << 32 | w->stacks[c].frame, c)) return TR_E_NOMEM;
-    } else if (wide && tr_internal_idmap_put(&w->wide_map, key, i)) {
-        return TR_E_NOMEM;
+    return ++w->stacks[p].nchild > WIDE ? wide_put(w, p, i) : 0;
+}
+
+/* stack_node's other cases: no room yet, parent has children to search
+ * (when find), or the ids are used up. */
+static __attribute__((noinline)) int stack_node_slow(tr_writer *w, uint32_t p, uint32_t parent, uint32_t frame,
+                                                     int find, uint32_t *id)
+{
+    if (w->nstack + 1 >= w->capstack && stacks_grow(w, 1)) return TR_E_NOMEM;
+    if (find && w->stacks[p].child) {
+        uint32_t c = w->stacks[p].nchild > WIDE ? tr_internal_idmap_get(&w->wide_map, (uint64_t)p << 32 | frame)
+                                                : find_child(w, p, frame);
+        if (c) {
+            *id = w->stack_base + c;
+            return 0;
+        }
     }
-    return 0;
+    if (w->stack_base + w->nstack == UINT32_MAX) return TR_E_TOO_LARGE;
+    return new_node(w, p, parent, frame, id);
+}
+
+/* The node (parent, frame): found among parent's children, or made when
+ * find is 0 (parent was just made: it has none) or it is not there.  Inline
+ * in its callers, once per frame of every new stack: a node made under a
+ * parent with no children (the node just made, on a deep new stack) costs
+ * no call. */
+static inline __attribute__((always_inline)) int stack_node(tr_writer *w, uint32_t parent, uint32_t frame, int find,
+                                                            uint32_t *id)
+{
+    uint32_t p = parent ? parent - w->stack_base : 0;
+    if (w->nstack + 1 >= w->capstack || (find && w->stacks[p].child) || w->stack_base + w->nstack == UINT32_MAX)
+        return stack_node_slow(w, p, parent, frame, find, id);
+    return new_node(w, p, parent, frame, id);
 }
 
 int tr_writer_stack_node(tr_writer *w, uint32_t parent, uint32_t frame, uint32_t *id)
 {
-    if (!w || !id || !frame || frame > w->nframe ||
-        (parent && (parent <= w->stack_base || parent - w->stack_base > w->nstack)))
-        return TR_E_INVAL;
+    if (!w || !id || !frame || frame > w->nframe) return TR_E_INVAL;
+    /* parent 0, or one of the nodes kept: base + 1 .. base + nstack */
+    if (parent && parent - w->stack_base - 1 >= w->nstack) return TR_E_INVAL;
     return stack_node(w, parent, frame, 1, id);
+}
+
+int tr_writer_stack_nodes(tr_writer *w, uint32_t parent, const uint32_t *frames, size_t n, uint32_t *ids)
+{
+    if (!w || (n && (!frames || !ids)) || (parent && parent - w->stack_base - 1 >= w->nstack)) return TR_E_INVAL;
+    size_t i = 0;
+    for (int find = 1; find; i++) { /* found: the next is looked up too */
+        if (i == n) return 0;
+        if (!frames[i] || frames[i] > w->nframe) return TR_E_INVAL;
+        uint32_t before = w->nstack;
+        int e = stack_node(w, parent, frames[i], 1, &parent);
+        if (e) return e;
+        ids[i] = parent;
+        find = w->nstack == before;
+    }
+    /* the others, each below the node just made (no children: none looked
+     * up, no list to join), with the table's fields in locals */
+    if (n - i > (size_t)UINT32_MAX - w->stack_base - w->nstack) return TR_E_TOO_LARGE; /* ids past 2^32 - 1 */
+    if ((size_t)w->nstack + (n - i) + 1 >= w->capstack && stacks_grow(w, n - i + 1)) return TR_E_NOMEM;
+    __typeof__(w->stacks) stacks = w->stacks;
+    uint32_t *epoch = w->stack_epoch;
+    const uint32_t base = w->stack_base, nframe = w->nframe;
+    uint32_t k = w->nstack;
+    int e = 0;
+    for (; i < n; i++) {
+        uint32_t frame = frames[i];
+        if (!frame || frame > nframe) {
+            e = TR_E_INVAL;
+            break;
+        }
+        stacks[parent - base].child = ++k;
+        stacks[parent - base].nchild = 1;
+        stacks[k].parent = parent;
+        stacks[k].frame = frame;
+        stacks[k].child = stacks[k].sibling = stacks[k].nchild = 0;
+        epoch[k] = 0;
+        ids[i] = parent = base + k;
+    }
+    w->nstack = k;
+    return e;
 }
 
 int tr_writer_stack(tr_writer *w, const uint32_t *frames, size_t n, uint32_t *id)
@@ -833,49 +962,94 @@ static int emit_run(tr_writer *w, const uint32_t *path, uint32_t n)
     return put_record(w, TR_REC_STACK_RUN, NULL, 0, &w->body);
 }
 
-/* One STACK_CHAIN record: the n nodes path[n-1] (its parent defined
- * already), path[n-2] ... path[0], each the parent of the next and with
- * the next id; a frame not yet defined in the epoch is defined where the
- * chain first uses it (its strings are, before). */
-static int emit_chain(tr_writer *w, const uint32_t *path, uint32_t n)
+/* One STACK_CHAIN record: the n nodes first, first + 1 ... (first's parent
+ * defined already), each the parent of the next; a frame not yet defined
+ * in the epoch is defined where the chain first uses it (its strings were,
+ * before: emit_stack).  Marks them emitted. */
+static int emit_chain(tr_writer *w, uint32_t first, uint32_t n)
 {
     int e;
-    for (uint32_t i = 0; i < n; i++) {
-        const tr_frame *f = &w->frames[w->stacks[path[i] - w->stack_base].frame];
-        if ((e = emit_string(w, f->func)) || (e = emit_string(w, f->module)) || (e = emit_string(w, f->file)))
-            return e;
-    }
     /* under 64 bytes a node and its frame: flushed first, the chain is
      * coded against the chunk it goes in */
     if (w->chunk.len + 64 + (size_t)n * 64 > TR_RAW_MAX && (e = flush_chunk(w))) return e;
+    const uint32_t ep = w->epoch, s = first - w->stack_base;
     buf *b = &w->body;
     b->len = 0;
-    uint32_t first = path[n - 1];
-    if ((e = buf_svarint(b, (int64_t)first - w->chain.node - 1)) ||
-        (e = buf_varint(b, first - w->stacks[first - w->stack_base].parent)) || (e = buf_varint(b, n)))
-        return w->err = e;
-    for (uint32_t i = n; i-- > 0;) {
-        uint32_t frame = w->stacks[path[i] - w->stack_base].frame;
-        if (w->frame_epoch[frame] != w->epoch) { /* defined here: 0 the next id, or 1 and the id */
-            w->frame_epoch[frame] = w->epoch;
+    /* the header, and an entry of a frame defined before (at most 5 bytes) for each */
+    if (tr_internal_buf_reserve(b, 32 + (size_t)n * 5)) return w->err = TR_E_NOMEM;
+    uint8_t *q = b->p;
+    q += varint_put(q, zigzag((int64_t)first - w->chain.node - 1));
+    q += varint_put(q, first - w->stacks[s].parent);
+    q += varint_put(q, n);
+    uint32_t entry = w->chain.entry;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t frame = w->stacks[s + k].frame;
+        w->stack_epoch[s + k] = ep;
+        if (w->frame_epoch[frame] != ep) { /* defined here: 0 the next id, or 1 and the id */
+            w->frame_epoch[frame] = ep;
             int next = frame == w->chain.frame + 1;
+            b->len = (size_t)(q - b->p);
             if ((e = buf_varint(b, next ? 0 : 1)) || (!next && (e = buf_varint(b, frame))) ||
-                (e = tr_internal_frame_encode(b, &w->frames[frame])))
+                (e = tr_internal_frame_encode(b, &w->frames[frame])) ||
+                (e = tr_internal_buf_reserve(b, (size_t)(n - k) * 5)))
                 return w->err = e;
+            q = b->p + b->len;
             w->chain.frame = frame;
-        } else if ((e = buf_varint(b, 2 + zigzag((int64_t)frame - w->chain.entry - 1)))) {
-            return w->err = e;
+        } else {
+            q += varint_put(q, 2 + zigzag((int64_t)frame - entry - 1));
         }
-        w->chain.entry = frame;
+        entry = frame;
     }
+    b->len = (size_t)(q - b->p);
+    w->chain.entry = entry;
     w->chain.node = first + n - 1;
     return put_record(w, TR_REC_STACK_CHAIN, NULL, 0, b);
+}
+
+/* stack_runs 2: the nodes of id not yet emitted in the epoch, from the
+ * emitted ancestor down, as chain records, one for each run of consecutive
+ * ids (the strings of their frames not yet defined before them). */
+static int emit_chains(tr_writer *w, uint32_t id)
+{
+    const uint32_t base = w->stack_base, ep = w->epoch;
+    /* the runs, leaf side first: run[i] its first (root side) id, len[i] its nodes */
+    uint32_t run[TR_MAX_DEPTH], len[TR_MAX_DEPTH], nrun = 0, n = 0, fresh = 0;
+    uint32_t v = id, top = id; /* top: the leaf side of the run being walked */
+    for (; v > base && w->stack_epoch[v - base] != ep; n++) {
+        if (n == TR_MAX_DEPTH) return TR_E_TOO_LARGE;
+        uint32_t parent = w->stacks[v - base].parent;
+        fresh |= w->frame_epoch[w->stacks[v - base].frame] != ep;
+        if (parent != v - 1) {
+            run[nrun] = v;
+            len[nrun++] = top - v + 1;
+            top = parent;
+        }
+        v = parent;
+    }
+    if (top != v) { /* the last run ends below v, v + 1 its first */
+        run[nrun] = v + 1;
+        len[nrun++] = top - v;
+    }
+    int e;
+    while (nrun--) {
+        uint32_t first = run[nrun];
+        for (uint32_t v = first + len[nrun]; fresh && v-- > first;) { /* leaf side first */
+            uint32_t frame = w->stacks[v - base].frame;
+            const tr_frame *f = &w->frames[frame];
+            if (w->frame_epoch[frame] != ep &&
+                ((e = emit_string(w, f->func)) || (e = emit_string(w, f->module)) || (e = emit_string(w, f->file))))
+                return e;
+        }
+        if ((e = emit_chain(w, first, len[nrun]))) return e;
+    }
+    return 0;
 }
 
 static int emit_stack(tr_writer *w, uint32_t id)
 {
     if (!id) return 0;
     if (id <= w->stack_base || id - w->stack_base > w->nstack) return TR_E_INVAL; /* forgotten, or never made */
+    if (w->opt.stack_runs == 2) return emit_chains(w, id);
     /* find the emitted ancestor, then emit from the root side down */
     uint32_t path[TR_MAX_DEPTH], n = 0, v = id;
     while (v > w->stack_base && w->stack_epoch[v - w->stack_base] != w->epoch) {
@@ -886,7 +1060,7 @@ static int emit_stack(tr_writer *w, uint32_t id)
     int e;
     for (uint32_t i = n; i-- > 0;) {
         uint32_t s = path[i] - w->stack_base;
-        if (w->opt.stack_runs != 2 && (e = emit_frame(w, w->stacks[s].frame))) return e;
+        if ((e = emit_frame(w, w->stacks[s].frame))) return e;
         w->stack_epoch[s] = w->epoch;
     }
     if (w->opt.stack_runs) {
@@ -894,8 +1068,7 @@ static int emit_stack(tr_writer *w, uint32_t id)
         for (uint32_t end = n; end > 0;) {
             uint32_t start = end - 1;
             while (start > 0 && path[start - 1] == path[start] + 1) start--;
-            e = w->opt.stack_runs == 2 ? emit_chain(w, path + start, end - start) : emit_run(w, path + start, end - start);
-            if (e) return e;
+            if ((e = emit_run(w, path + start, end - start))) return e;
             end = start;
         }
         return 0;
@@ -951,7 +1124,7 @@ int tr_writer_add(tr_writer *w, const tr_record *rec)
     }
     int e;
     if ((e = begin_group(w)) || (e = emit_references(w, rec))) return e;
-    return append(w, rec);
+    return rec->type == TR_REC_SAMPLE && append_plain_sample(w, rec) ? 0 : append(w, rec);
 }
 
 /* ---- life cycle ---- */

@@ -40,8 +40,11 @@ struct rw {
     size_t nframes;
     uint32_t *outf;      /* the output frame ids the frame memos point into */
     size_t noutf, capoutf;
-    struct path_node { uint32_t memo, frame; sym_frame_state state, seen; } *path; /* memo: index in nodes */
+    /* memo: index in nodes; end: the output frames of the path down to it */
+    struct path_node { uint32_t memo, frame, end; sym_frame_state state, seen; } *path;
     size_t path_cap;
+    uint32_t *chain;     /* a path's output frames, root side first, then their stack nodes */
+    size_t chain_cap;
     int begun;           /* sym_stack_begin called for the record */
     hashmap framesets;/* 128-bit hash of resolved frames -> output stack id + 1 (per stream) */
     struct frame_id *fr; /* the output frames written (per stream) */
@@ -333,6 +336,9 @@ static uint32_t map_node(struct rw *c, int32_t pid, uint32_t in)
     size_t n = 0;
     sym_frame_state st = 0;
     uint32_t out = 0, depth = 0;
+    int begun = c->begun;
+    if (c->path_cap < MAX_DEPTH && array_reserve(&c->path, &c->path_cap, MAX_DEPTH, sizeof *c->path, MAX_DEPTH) < 0)
+        cli_die(CLI_EXIT_FAIL, "out of memory"); /* the longest path, at once */
     for (uint32_t v = in; v;) {
         uint32_t idx = v >= c->node_base && v - c->node_base < MAX_MEMO ? v - c->node_base : UINT32_MAX;
         struct node_memo *m = idx != UINT32_MAX ? memo_slot((void **)&c->nodes, &c->nnodes, sizeof *c->nodes, idx)
@@ -344,29 +350,46 @@ static uint32_t map_node(struct rw *c, int32_t pid, uint32_t in)
             break;
         }
         uint32_t parent, frame;
-        if (!c->begun && sym_stack_begin(c->sym, c->r, pid) < 0)
-            cli_die(CLI_EXIT_FAIL, "%s: out of memory", c->o->in_name);
-        c->begun = 1;
+        if (!begun) {
+            if (sym_stack_begin(c->sym, c->r, pid) < 0)
+                cli_die(CLI_EXIT_FAIL, "%s: out of memory", c->o->in_name);
+            begun = c->begun = 1;
+        }
         if (tr_reader_stack_node(c->r, v, &parent, &frame) < 0 || n == MAX_DEPTH)
             break; /* defined in a lost chunk: the stack ends here, as tr_reader_stack's does */
-        if (n == c->path_cap && array_reserve(&c->path, &c->path_cap, n + 1, sizeof *c->path, 64) < 0)
-            cli_die(CLI_EXIT_FAIL, "out of memory");
         sym_frame_state seen = frame_seen(c, gen, frame);
-        c->path[n++] = (struct path_node){idx, frame, st, seen};
+        c->path[n++] = (struct path_node){idx, frame, 0, st, seen};
         st |= seen;
         v = parent;
     }
-    while (n--) { /* from the root side down */
-        const struct path_node *p = &c->path[n];
+    /* from the root side down, each node's output frames (the function
+     * others were inlined into first), made stack nodes below out in one
+     * call, then each node's memo */
+    size_t nall = 0;
+    for (size_t i = n; i-- > 0;) {
+        struct path_node *p = &c->path[i];
         const uint32_t *ids;
         size_t nf = frame_ids(c, gen, p->frame, (p->state & p->seen) != 0, &ids);
-        for (size_t k = nf; k-- > 0;) /* the function others were inlined into first */
-            werr(c, tr_writer_stack_node(c->w, out, ids[k], &out));
-        depth += (uint32_t)nf;
-        c->nodes_mapped++;
-        if (p->memo != UINT32_MAX) /* its slot was made on the way up (parents have smaller ids) */
-            c->nodes[p->memo] = (struct node_memo){gen, p->state | MEMO_SET, out, depth};
+        if (nall + nf > c->chain_cap && array_reserve(&c->chain, &c->chain_cap, nall + nf, sizeof *c->chain, 256) < 0)
+            cli_die(CLI_EXIT_FAIL, "out of memory");
+        if (nf == 1) /* the common case, without a loop */
+            c->chain[nall++] = ids[0];
+        else
+            for (size_t k = nf; k-- > 0;)
+                c->chain[nall++] = ids[k];
+        p->end = (uint32_t)nall;
     }
+    if (nall)
+        werr(c, tr_writer_stack_nodes(c->w, out, c->chain, nall, c->chain));
+    c->nodes_mapped += n;
+    while (n--) {
+        const struct path_node *p = &c->path[n];
+        if (p->end)
+            out = c->chain[p->end - 1];
+        if (p->memo != UINT32_MAX) /* its slot was made on the way up (parents have smaller ids) */
+            c->nodes[p->memo] = (struct node_memo){gen, p->state | MEMO_SET, out, depth + p->end};
+    }
+    depth += (uint32_t)nall;
     c->frames_in += depth; /* the frames of the symbolized stack */
     return out;
 }
@@ -734,5 +757,6 @@ int rewrite_trace(const struct rewrite_options *o, int in_fd, int out_fd)
     free(c.frames);
     free(c.outf);
     free(c.path);
+    free(c.chain);
     return c.status;
 }

@@ -290,6 +290,112 @@ static void test_interning_gives_stable_ids(void **state)
     close(fd);
 }
 
+/* The samples of a -g profile (no registers, stack copy or raw data) read
+ * back as written, whatever their task, cpu, time (backwards too), period
+ * and stack: one just defined (written relative to its chain), an older
+ * one, none. */
+#define PLAIN_SAMPLES 3000
+static tr_record plain_sample(int i, uint32_t stack)
+{
+    tr_record r = {.type = TR_REC_SAMPLE, .time = 1000000 + (uint64_t)(i % 7) * 999999999ull - (uint64_t)i,
+                   .pid = i % 5 ? 100 + i % 3 : -1, .tid = i % 5 ? 100000 + i : -1, .cpu = i % 11 - 1};
+    r.u.sample.event = 1 + (uint32_t)(i % 3);
+    r.u.sample.period = i % 4 ? 1000 : (uint64_t)i << 40;
+    r.u.sample.stack = i % 9 ? stack : 0;
+    return r;
+}
+
+static int fill_plain_samples(tr_writer *w, void *arg)
+{
+    uint32_t *stacks = arg, ev;
+    tr_event_def def = {.kind = 1, .name = "cpu-clock", .name_len = 9};
+    for (int i = 0; i < 3; i++) assert_int_equal(tr_writer_event(w, &def, &ev), 0);
+    for (int i = 0; i < PLAIN_SAMPLES; i++) {
+        uint64_t addrs[3] = {0x400000 + (uint64_t)(i % 50), 0x500000, 0x600000 + (uint64_t)(i % 3)};
+        assert_int_equal(tr_writer_stack_addrs(w, addrs, NULL, 3, &stacks[i]), 0);
+        tr_record r = plain_sample(i, stacks[i]);
+        int e = tr_writer_add(w, &r);
+        if (e) return e;
+    }
+    return 0;
+}
+
+static void test_plain_samples_round_trip(void **state)
+{
+    (void)state;
+    static uint32_t stacks[PLAIN_SAMPLES];
+    tr_writer_options o = {.stack_runs = 2, .chunk_size = 4096};
+    bytes b = write_trace(fill_plain_samples, stacks, &o, 1);
+    tr_reader *r;
+    assert_int_equal(tr_reader_open_mem(&r, b.p, b.len, NULL), 0);
+    tr_record rec;
+    int rc, i = 0;
+    while ((rc = tr_reader_next(r, &rec)) != 0) {
+        assert_true(rc > 0);
+        if (rec.type != TR_REC_SAMPLE) continue;
+        tr_record want = plain_sample(i, stacks[i]);
+        assert_int_equal(rec.time, want.time);
+        assert_int_equal(rec.pid, want.pid);
+        assert_int_equal(rec.tid, want.tid);
+        assert_int_equal(rec.cpu, want.cpu);
+        assert_int_equal(rec.u.sample.event, want.u.sample.event);
+        assert_int_equal(rec.u.sample.period, want.u.sample.period);
+        assert_int_equal(rec.u.sample.stack, want.u.sample.stack);
+        assert_int_equal(rec.u.sample.abi + rec.u.sample.stack_copy_len + rec.u.sample.raw_len, 0);
+        i++;
+    }
+    assert_int_equal(i, PLAIN_SAMPLES);
+    tr_reader_free(r);
+    free(b.p);
+}
+
+/* tr_writer_stack_nodes gives the ids of tr_writer_stack_node called frame
+ * by frame: below new nodes, known ones and wide ones (more than 8
+ * children), ids in place of the frames, and up to a bad frame. */
+static void test_stack_nodes_at_once(void **state)
+{
+    (void)state;
+    int fd = memfd_create("t", 0);
+    tr_writer *one, *all;
+    assert_int_equal(tr_writer_open(&one, fd, NULL), 0);
+    assert_int_equal(tr_writer_open(&all, fd, NULL), 0);
+    uint32_t frames[40];
+    for (int i = 0; i < 40; i++) {
+        tr_frame f = {.addr = 0x1000 + (uint64_t)i};
+        uint32_t id;
+        assert_int_equal(tr_writer_frame(one, &f, &frames[i]), 0);
+        assert_int_equal(tr_writer_frame(all, &f, &id), 0);
+        assert_int_equal(id, frames[i]);
+    }
+    uint64_t x = 12345;
+    uint32_t parents[64] = {0};
+    size_t nparents = 1;
+    for (int round = 0; round < 3000; round++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        uint32_t chain[24], want[24], got[24], parent = parents[(x >> 33) % nparents], p = parent;
+        size_t n = (x >> 20) % 24;
+        for (size_t i = 0; i < n; i++) chain[i] = frames[(x >> (i % 40)) % (i < 3 ? 12 : 40)];
+        int bad = round % 97 == 5 && n > 2; /* a frame past the last: an error at n / 2 */
+        if (bad) chain[n / 2] = 999;
+        int ew = 0;
+        for (size_t i = 0; i < n && !ew; i++)
+            if (!(ew = tr_writer_stack_node(one, p, chain[i], &p))) want[i] = p;
+        int in_place = round % 2;
+        if (in_place) memcpy(got, chain, sizeof chain);
+        assert_int_equal(tr_writer_stack_nodes(all, parent, in_place ? got : chain, n, got), ew);
+        assert_int_equal(ew, bad ? TR_E_INVAL : 0);
+        size_t ok = bad ? n / 2 : n;
+        assert_memory_equal(got, want, ok * sizeof *got);
+        if (ok && nparents < 64) parents[nparents++] = got[ok - 1];
+    }
+    uint32_t id;
+    assert_int_equal(tr_writer_stack_nodes(all, 0, NULL, 0, NULL), 0);
+    assert_int_equal(tr_writer_stack_nodes(all, 1u << 30, frames, 1, &id), TR_E_INVAL); /* no such parent */
+    tr_writer_free(one);
+    tr_writer_free(all);
+    close(fd);
+}
+
 /* Every prefix of a multi-chunk trace: never a crash, every complete chunk
  * delivered, and the loss reported. */
 static void test_every_truncation_reads_its_complete_part(void **state)
@@ -471,6 +577,39 @@ static bytes hand_stream(const uint8_t *raw, size_t rawlen)
     p += sizeof end;
     b.len = (size_t)(p - b.p);
     return b;
+}
+
+/* A sample's stack id relative to the chunk's last chain node (sflags bit
+ * 5): malformed in a stream without STACK_CHAINS, and below 0 in one with
+ * them. */
+static void test_relative_stack_ids_checked(void **state)
+{
+    (void)state;
+    const uint8_t raw[] = {0x30, 8, 0, 2, 2, 0, 1, 1, 6, 32,  /* stack 0 + 3 */
+                           0x30, 8, 0, 2, 2, 0, 1, 1, 1, 32}; /* stack 0 - 1 */
+    for (int chains = 0; chains < 2; chains++) {
+        bytes b = hand_stream(raw, sizeof raw);
+        if (chains) {
+            b.p[20] = TR_INCOMPAT_STACK_CHAINS;
+            recrc(b.p);
+        }
+        tr_reader *r;
+        assert_int_equal(tr_reader_open_mem(&r, b.p, b.len, NULL), 0);
+        tr_record rec;
+        assert_int_equal(tr_reader_next(r, &rec), 1);
+        assert_int_equal(rec.type, TR_REC_STREAM_START);
+        if (chains) {
+            assert_int_equal(tr_reader_next(r, &rec), 1);
+            assert_int_equal(rec.type, TR_REC_SAMPLE);
+            assert_int_equal(rec.u.sample.stack, 3);
+        }
+        assert_int_equal(tr_reader_next(r, &rec), TR_E_CORRUPT_RECORD); /* the rest of the chunk dropped */
+        assert_int_equal(tr_reader_next(r, &rec), 1);
+        assert_int_equal(rec.type, TR_REC_STREAM_END);
+        assert_int_equal(tr_reader_next(r, &rec), 0);
+        tr_reader_free(r);
+        free(b.p);
+    }
 }
 
 static void test_unknown_types_and_fields_are_skipped(void **state)
@@ -1409,11 +1548,12 @@ static size_t put_varint(uint8_t *p, uint64_t v)
     return n;
 }
 
-/* A run redefining nodes keeps their first definitions, whether the table
- * holds them in its dense part or apart (an id far ahead when it came). */
-static void test_stack_runs_keep_first_definitions(void **state)
+/* A run, or a chain, redefining nodes keeps their first definitions,
+ * whether the table holds them in its dense part or apart (an id far ahead
+ * when it came); a frame the chain defines on the way is delivered once
+ * (keep_definitions 1 and 2), its node absorbed after it. */
+static void first_definitions_kept(int chain)
 {
-    (void)state;
     static uint8_t raw[8192];
     size_t n = 0;
     const uint32_t stacks[][3] = {{1, 0, 1}, {70000, 0, 9}, {3, 0, 7}}; /* 70000: far ahead of 2 nodes */
@@ -1431,10 +1571,25 @@ static void test_stack_runs_keep_first_definitions(void **state)
     for (int i = 0; i < 2; i++) {
         uint8_t body[4096];
         size_t k = 0;
-        for (int j = 0; j < 3; j++) k += put_varint(body + k, runs[i][j]);
-        memset(body + k, 4, runs[i][2]); /* frame 4 each */
-        k += runs[i][2];
-        raw[n++] = TR_REC_STACK_RUN;
+        if (!chain) {
+            for (int j = 0; j < 3; j++) k += put_varint(body + k, runs[i][j]);
+            memset(body + k, 4, runs[i][2]); /* frame 4 each */
+            k += runs[i][2];
+        } else { /* the same as chains: first relative to the last node (4 after the first), first - parent */
+            k += put_varint(body + k, 2 * (runs[i][0] - (i ? 4 : 0) - 1));
+            k += put_varint(body + k, runs[i][0] - runs[i][1]);
+            k += put_varint(body + k, runs[i][2]);
+            for (uint32_t j = 0; j < runs[i][2]; j++) {
+                if (!i && j == 2) { /* node 4 defines frame 1 (0 x1234, raw) */
+                    const uint8_t def[] = {0, 0, 0xb4, 0x24};
+                    memcpy(body + k, def, sizeof def);
+                    k += sizeof def;
+                } else { /* frame 4: first, 0 + 1 + 3; after frame 1, 1 + 1 + 2; after frame 4, +0 (zigzag(-1) = 1) */
+                    body[k++] = (uint8_t)(2 + (!i && !j ? 6 : i && !j ? 4 : 1));
+                }
+            }
+        }
+        raw[n++] = chain ? TR_REC_STACK_CHAIN : TR_REC_STACK_RUN;
         n += put_varint(raw + n, k);
         memcpy(raw + n, body, k);
         n += k;
@@ -1445,9 +1600,18 @@ static void test_stack_runs_keep_first_definitions(void **state)
         tr_reader_options o = {.keep_definitions = keep};
         assert_int_equal(tr_reader_open_mem(&r, b.p, b.len, &o), 0);
         tr_record rec;
-        int rc;
-        while ((rc = tr_reader_next(r, &rec)) != 0) assert_true(rc > 0);
-        const uint32_t want[][3] = {{2, 1, 4}, {3, 0, 7}, {4, 3, 4}, {67700, 1, 4}, {69999, 69998, 4},
+        int rc, frames = 0;
+        while ((rc = tr_reader_next(r, &rec)) != 0) {
+            assert_true(rc > 0);
+            if (rec.type == TR_REC_FRAME) {
+                frames++;
+                assert_int_equal(rec.u.frame.id, 1);
+                assert_int_equal(rec.u.frame.frame.addr, 0x1234);
+            }
+        }
+        assert_int_equal(frames, chain && keep);
+        if (chain) assert_int_equal(tr_reader_frame(r, 1)->addr, 0x1234);
+        const uint32_t want[][3] = {{2, 1, 4}, {3, 0, 7}, {4, 3, chain ? 1 : 4}, {67700, 1, 4}, {69999, 69998, 4},
                                     {70000, 0, 9}, {70001, 70000, 4}};
         for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
             uint32_t parent, frame;
@@ -1461,6 +1625,13 @@ static void test_stack_runs_keep_first_definitions(void **state)
         tr_reader_free(r);
     }
     free(b.p);
+}
+
+static void test_stack_runs_keep_first_definitions(void **state)
+{
+    (void)state;
+    first_definitions_kept(0);
+    first_definitions_kept(1);
 }
 
 /* STACK_CHAIN records (1.4) read as the STACK_RUN records and the FRAME
@@ -1569,6 +1740,9 @@ int main(void)
         cmocka_unit_test(test_small_chunks_at_their_own_level),
         cmocka_unit_test(test_stack_runs_read_as_stack_records),
         cmocka_unit_test(test_stack_runs_keep_first_definitions),
+        cmocka_unit_test(test_stack_nodes_at_once),
+        cmocka_unit_test(test_plain_samples_round_trip),
+        cmocka_unit_test(test_relative_stack_ids_checked),
         cmocka_unit_test(test_stack_chains_read_as_runs),
         cmocka_unit_test(test_thread_stacks_read_as_stack_addrs),
         cmocka_unit_test(test_stack_limit_forgets_and_stacks_still_read),
