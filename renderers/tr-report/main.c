@@ -129,6 +129,7 @@ int main(int argc, char **argv)
             o.percent_limit = strtod(cli_optarg, &end);
             if (end == cli_optarg || *end || o.percent_limit < 0 || o.percent_limit > 100)
                 cli_die(CLI_EXIT_USAGE, "invalid --percent-limit '%s': a percentage from 0 to 100", cli_optarg);
+            o.graph_min = o.percent_limit; /* as perf: the call graphs' threshold too, until a later -g gives one */
             break;
         }
         case 'g':
