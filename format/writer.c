@@ -44,11 +44,16 @@ typedef struct chunk_job {
  * kernel buffers, until QUEUE_BYTES are queued (or QUEUE chunks: a slow
  * recording's are small).  A queued chunk's buffer is the caller's own, not a
  * slot's: memory goes with what chunks hold, a slow recording's few KiB or a
- * burst's megabytes, and after a burst it is given back: the compressor keeps
- * one written chunk's buffer (spare) for the caller's next chunk and frees
- * the others. */
+ * burst's megabytes, and after a burst it is given back: the written chunks'
+ * buffers (spare) are the caller's next chunks', all of them while the
+ * compressor is behind, and SPARES of them once it has caught up; it frees
+ * the others.  A caller that fills a fresh buffer for each chunk faults in
+ * every page of it anew (server dwarf at 20 kHz, where the compressor runs
+ * chunks behind, kept one spare: faults were 39% of the recording thread's
+ * CPU). */
 #define QUEUE 64
 #define QUEUE_BYTES ((size_t)64 << 20)
+#define SPARES 4
 typedef struct compressor {
     pthread_t thread;
     pthread_mutex_t mu;
@@ -56,7 +61,8 @@ typedef struct compressor {
     chunk_job job[QUEUE];
     int head, n, quit, err, started;
     size_t bytes;
-    buf spare;
+    buf spare[QUEUE]; /* at most one buffer per queued chunk is ever made */
+    int nspare;
 } compressor;
 
 struct tr_writer {
@@ -216,19 +222,21 @@ static void *compressor_main(void *arg)
         if (e) c->err = e;
         else if (written) count_chunk(w, j->raw.len, written);
         c->bytes -= j->raw.len;
-        buf done = j->raw;
-        j->raw = (buf){0};
-        if (!c->spare.p) {
-            c->spare = done;
-            c->spare.len = 0;
-            done = (buf){0};
-        }
+        buf done[QUEUE + 1];
+        int ndone = 0;
         c->head = (c->head + 1) % QUEUE;
         c->n--;
+        j->raw.len = 0;
+        if (c->nspare < QUEUE && (c->n || c->nspare < SPARES))
+            c->spare[c->nspare++] = j->raw;
+        else
+            done[ndone++] = j->raw;
+        j->raw = (buf){0};
+        while (!c->n && c->nspare > SPARES) done[ndone++] = c->spare[--c->nspare]; /* caught up */
         pthread_cond_broadcast(&c->cv);
-        if (done.p) { /* freed without the lock, which the caller may be waiting for */
+        if (ndone) { /* freed without the lock, which the caller may be waiting for */
             pthread_mutex_unlock(&c->mu);
-            tr_internal_buf_free(&done);
+            while (ndone) tr_internal_buf_free(&done[--ndone]);
             pthread_mutex_lock(&c->mu);
         }
     }
@@ -261,8 +269,7 @@ static int flush_chunk(tr_writer *w)
             c->job[(c->head + c->n) % QUEUE] = j;
             c->n++;
             c->bytes += j.raw.len;
-            w->chunk = c->spare;
-            c->spare = (buf){0};
+            w->chunk = c->nspare ? c->spare[--c->nspare] : (buf){0};
             pthread_cond_broadcast(&c->cv);
         }
         pthread_mutex_unlock(&c->mu);
@@ -300,7 +307,7 @@ static void compressor_stop(tr_writer *w)
     pthread_mutex_destroy(&c->mu);
     pthread_cond_destroy(&c->cv);
     for (int i = 0; i < QUEUE; i++) tr_internal_buf_free(&c->job[i].raw);
-    tr_internal_buf_free(&c->spare);
+    for (int i = 0; i < c->nspare; i++) tr_internal_buf_free(&c->spare[i]);
     free(c);
     w->comp = NULL;
 }
