@@ -169,16 +169,23 @@ static int write_frame(tr_writer *w, uint8_t *content, uint32_t size, const void
 #define BEHIND_BYTES ((size_t)8 << 20)
 #define BEHIND_LEVEL (-20)
 
+static void set_level(tr_writer *w, int level)
+{
+    ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel, level);
+    /* the --fast levels (a dwarf recording's stack copies, made of 8-byte words): no matches
+     * shorter than 7 bytes (server dwarf at --fast=4, callgrind: 14% fewer instructions for 5%
+     * more bytes; at --fast=20 10% fewer for 2% more) */
+    ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_minMatch, level < 0 ? 7 : 0);
+    w->cctx_level = level;
+}
+
 /* Compress and write one chunk (on the compressor's thread, if any, with
  * behind raw bytes queued after it). */
 static int write_chunk(tr_writer *w, const chunk_job *j, size_t behind, size_t *written)
 {
     int level = w->opt.small_level && j->raw.len < SMALL_CHUNK ? w->opt.small_level : w->opt.level;
     if (behind >= BEHIND_BYTES && level > BEHIND_LEVEL) level = BEHIND_LEVEL;
-    if (level != w->cctx_level) {
-        ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel, level);
-        w->cctx_level = level;
-    }
+    if (level != w->cctx_level) set_level(w, level);
     size_t bound = ZSTD_compressBound(j->raw.len);
     w->zout.len = 0;
     if (tr_internal_buf_reserve(&w->zout, bound)) return TR_E_NOMEM;
@@ -1154,8 +1161,7 @@ int tr_writer_open(tr_writer **out, int fd, const tr_writer_options *opt)
         free(w);
         return TR_E_NOMEM;
     }
-    ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel, w->opt.level);
-    w->cctx_level = w->opt.level;
+    set_level(w, w->opt.level);
     ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_checksumFlag, 1);
     ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_contentSizeFlag, 1);
 
