@@ -1,6 +1,9 @@
 /* util.c - varints, CRC-32C, buffers and hash maps. */
 #include <endian.h>
 #include <sys/mman.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "internal.h"
 
@@ -308,6 +311,43 @@ const uint8_t *tr_internal_stack_image_put(stack_image *im, const uint8_t *fresh
     return start;
 }
 
+static uint64_t load64(const uint8_t *p)
+{
+    uint64_t x;
+    memcpy(&x, p, 8);
+    return x;
+}
+
+#ifdef __SSE2__
+/* Which of the 4 32-bit words at a and b are equal: bits 0-3. */
+static unsigned equal4(const uint8_t *a, const uint8_t *b)
+{
+    __m128i x = _mm_loadu_si128((const __m128i *)(const void *)a), y = _mm_loadu_si128((const __m128i *)(const void *)b);
+    return (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(x, y)));
+}
+#endif
+
+/* Which of the 8 words below a equal those below b: bit i for the words at
+ * a - 8 (i + 1) and b - 8 (i + 1), the order of a scan going down.  With
+ * SSE2 a 64-bit word is equal where both its 32-bit halves are (a third of
+ * the instructions of comparing word by word). */
+static unsigned equal_words(const uint8_t *a, const uint8_t *b)
+{
+    unsigned eq = 0;
+#ifdef __SSE2__
+    /* bit d: the 32-bit words at a - 64 + 4 d equal */
+    unsigned m = equal4(a - 64, b - 64) | equal4(a - 48, b - 48) << 4 | equal4(a - 32, b - 32) << 8 |
+                 equal4(a - 16, b - 16) << 12;
+    if (m == 0xffff) return 0xff;
+    m &= m >> 1;
+    if (!(m & 0x5555)) return 0;
+    for (unsigned i = 0; i < 8; i++) eq |= (m >> (2 * (7 - i)) & 1) << i;
+#else
+    for (unsigned i = 0; i < 8; i++) eq |= (unsigned)(load64(a - 8 * (i + 1)) == load64(b - 8 * (i + 1))) << i;
+#endif
+    return eq;
+}
+
 void tr_internal_stack_image_match_at(const stack_image *im, const uint8_t *s, size_t n, uint64_t addr,
                                       size_t min, size_t *kept, size_t *tail)
 {
@@ -316,25 +356,31 @@ void tr_internal_stack_image_match_at(const stack_image *im, const uint8_t *s, s
     uint64_t e1 = addr + n, e0 = im->end, a0 = e0 - im->len;
     uint64_t m = e1 < e0 ? e1 : e0, lo = addr > a0 ? addr : a0;
     if (m <= lo) return;
-    /* the longest run of equal words below m: the outer frames, which a
-     * thread's stack keeps while its top (thread-local data) changes */
-    size_t max = (size_t)(m - lo), best = 0, top = 0, run = 0;
+    /* the longest run of equal words below m (the first of equal length): the
+     * outer frames, which a thread's stack keeps while its top (thread-local
+     * data) changes.  64 bytes at a time; the scan stops once the rest could
+     * not make a longer run (a long run of outer frames ends it early). */
+    size_t max = (size_t)(m - lo), best = 0, top = 0, run = 0, k = 0;
     const uint8_t *a = s + (m - addr), *b = im->p + im->cap - (e0 - m); /* both at address m */
-    for (size_t k = 0; k + 8 <= max;) {
-        if (k + 64 <= max && !memcmp(a - k - 64, b - k - 64, 64)) { /* most of it is equal */
+    for (; k + 64 <= max && run + (max - k) > best; k += 64) {
+        unsigned eq = equal_words(a - k, b - k);
+        if (eq == 0xff) {
             run += 64;
-            k += 64;
+        } else if (!eq) {
+            run = 0;
+            continue;
         } else {
-            uint64_t x, y;
-            memcpy(&x, a - k - 8, 8);
-            memcpy(&y, b - k - 8, 8);
-            run = x == y ? run + 8 : 0;
-            k += 8;
+            for (unsigned i = 0; i < 8; i++) {
+                run = eq >> i & 1 ? run + 8 : 0;
+                if (run > best) best = run, top = k + 8 * (i + 1) - run;
+            }
+            continue;
         }
-        if (run > best) {
-            best = run;
-            top = k - run;
-        }
+        if (run > best) best = run, top = k + 64 - run;
+    }
+    for (; k + 8 <= max && run + (max - k) > best; k += 8) {
+        run = load64(a - k - 8) == load64(b - k - 8) ? run + 8 : 0;
+        if (run > best) best = run, top = k + 8 - run;
     }
     if (best < min) return;
     *kept = best;
@@ -364,13 +410,7 @@ size_t tr_internal_stack_image_suffix(const stack_image *im, const uint8_t *s, s
 {
     size_t max = n < im->len ? n : im->len, k = 0;
     const uint8_t *a = s + n, *b = im->p + im->cap;
-    while (k + 8 <= max) {
-        uint64_t x, y;
-        memcpy(&x, a - k - 8, 8);
-        memcpy(&y, b - k - 8, 8);
-        if (x != y) break;
-        k += 8;
-    }
+    while (k + 8 <= max && load64(a - k - 8) == load64(b - k - 8)) k += 8;
     while (k < max && a[-(ptrdiff_t)k - 1] == b[-(ptrdiff_t)k - 1]) k++;
     return k;
 }

@@ -17,6 +17,9 @@ test_threads_LIBS := -pthread
 UNIT_TESTS += test_readahead
 test_readahead_SRCS := tests/format/test_readahead.c tests/format/synth.c tests/format/dump.c
 test_readahead_LIBS := -pthread
+# a stack copy's longest run of words equal to its thread's image, against a plain scan
+UNIT_TESTS += test_stack_image
+test_stack_image_SRCS := tests/format/test_stack_image.c
 UNIT_TESTS += test_fuzz_replay
 test_fuzz_replay_SRCS := tests/format/fuzz_replay.c tests/format/fuzz_reader.c
 
