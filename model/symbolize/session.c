@@ -608,6 +608,7 @@ static int tail_chunk(sym_session *s, const uint8_t *c, size_t len, uint32_t str
         p += blen;
         if (type == TR_REC_SAMPLE || type == TR_REC_SYSCALL || type == TR_REC_LIBCALL)
             *stacks = 1;
+        s->frames_hint += type == TR_REC_FRAME;
         if (type != TR_REC_BLOB)
             continue;
         if (get_varint(&q, p, &nl) < 0 || nl > (size_t)(p - q))
@@ -745,6 +746,9 @@ int sym_prescan_lazy(sym_session *s, const void *buf, size_t len)
         }
     }
     free(st);
+    /* an address cache entry per distinct address at most */
+    if (rc >= 0)
+        rc = hashmap_reserve(&s->cache, s->frames_hint);
     /* a prescan begun midway through the input serves the stream under way too */
     if (rc >= 0 && s->stream_no)
         rc = install_prescan(s, s->cur_stream);

@@ -134,6 +134,8 @@ struct sym_session {
     const uint8_t *lazy_buf; size_t lazy_len; /* sym_prescan_lazy's trace */
     int lazy_full_done;  /* the whole trace was scanned */
     struct tail_raw *tails; size_t ntails; /* chunks it decompressed, for the reader */
+    size_t frames_hint;  /* FRAME records in those chunks: the frames of a one-chunk
+                          * trace, for tables presized once rather than grown */
     int archived_seen;   /* the prescan met archived ELF files (build-id blobs) */
     uint32_t cur_stream; /* index of the stream being read */
     uint8_t *vdso; size_t vdso_len; /* the trace's vDSO image */
