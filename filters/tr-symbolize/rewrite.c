@@ -133,10 +133,9 @@ static int same_frame(const sym_frame *a, const sym_frame *b)
            a->offset == b->offset && a->file == b->file && a->line == b->line;
 }
 
-/* The slots doubled, the frames placed again. */
-static void frame_slots_grow(struct rw *c)
+/* n slots (a power of two, more than twice the frames), the frames placed again. */
+static void frame_slots_grow(struct rw *c, size_t n)
 {
-    size_t n = c->nfrslot ? 2 * c->nfrslot : 1024;
     uint32_t *s = calloc(n, sizeof *s);
     if (!s)
         cli_die(CLI_EXIT_FAIL, "out of memory");
@@ -155,7 +154,7 @@ static void frame_slots_grow(struct rw *c)
 static uint32_t out_frame(struct rw *c, const sym_frame *f)
 {
     if (2 * (c->nfr + 1) > c->nfrslot)
-        frame_slots_grow(c);
+        frame_slots_grow(c, c->nfrslot ? 2 * c->nfrslot : 1024);
     size_t mask = c->nfrslot - 1, h = frame_hash(f) & mask;
     for (uint32_t v; (v = c->frslot[h]) != 0; h = (h + 1) & mask)
         if (same_frame(&c->fr[v - 1].f, f))
@@ -192,6 +191,14 @@ static uint32_t out_stack(struct rw *c, const sym_frame *f, size_t n)
     uint32_t id;
     werr(c, tr_writer_stack(c->w, c->fids, n, &id));
     return id;
+}
+
+/* The input's frames the prescan counted (0: none known), for tables
+ * presized rather than grown; at most PRESIZE_MAX. */
+static size_t frames_hint(const struct rw *c)
+{
+    enum { PRESIZE_MAX = 1 << 20 };
+    return c->sym->frames_hint < PRESIZE_MAX ? c->sym->frames_hint : PRESIZE_MAX;
 }
 
 #define MAX_DEPTH 4096     /* frames a reader materialises (spec/FORMAT.md 8) */
@@ -520,6 +527,15 @@ static void start_stream(struct rw *c)
     tr_writer_options wo = {.stack_delta = c->o->keep_stack_copy ? 2 : 0, .stack_runs = 2, .chunk_size = 128u << 10,
                             .level = 1, .compress_thread = 1};
     werr(c, tr_writer_open(&c->w, c->out_fd, &wo));
+    /* about as many frames out as in: their table made once, not grown */
+    size_t hint = frames_hint(c), n = 1024;
+    if (hint) {
+        if (array_reserve(&c->fr, &c->capfr, hint, sizeof *c->fr, 1024) < 0)
+            cli_die(CLI_EXIT_FAIL, "out of memory");
+        while (n < 2 * hint)
+            n *= 2;
+        frame_slots_grow(c, n);
+    }
 }
 
 static char *dupn(const char *s, size_t n)
@@ -699,6 +715,8 @@ int rewrite_trace(const struct rewrite_options *o, int in_fd, int out_fd)
     }
     if (rc < 0)
         cli_die(CLI_EXIT_FAIL, "%s: %s", o->in_name, tr_strerror(rc));
+    if (frames_hint(&c)) /* a memo for each input frame id, made once */
+        memo_grow((void **)&c.frames, &c.nframes, sizeof *c.frames, (uint32_t)frames_hint(&c));
 
     tr_record rec;
     int any = 0;
