@@ -191,7 +191,9 @@ static int install_prescan(sym_session *s, uint32_t stream);
 static void proc_free(void *user, void *ctx)
 {
     sym_proc *p = user;
-    (void)ctx;
+    sym_session *s = ctx;
+    if (s->last_proc == p)
+        s->last_proc = NULL;
     sym_unwind_free(p);
     sym_tab_free(p->jit);
     free(p->rules);
@@ -305,11 +307,15 @@ const char *sym_next_warning(sym_session *s)
 
 /* The session's data of process pid (created when create: the model's
  * process too, when it is unknown), or NULL. */
+/* A process's session state is dropped (proc_free) when the model replaces
+ * or forgets the process: until then the last one found answers its pid. */
 static sym_proc *get_proc(sym_session *s, int32_t pid, int create)
 {
+    if (s->last_proc && s->last_proc->pid == pid)
+        return s->last_proc;
     procs_proc *mp = create ? procs_proc_make(s->procs, pid) : procs_proc_get(s->procs, pid);
     if (!mp || mp->user || !create)
-        return mp ? mp->user : NULL;
+        return mp ? (s->last_proc = mp->user) : NULL;
     sym_proc *p = calloc(1, sizeof *p);
     if (!p)
         return NULL;
@@ -318,7 +324,7 @@ static sym_proc *get_proc(sym_session *s, int32_t pid, int create)
     p->session = s;
     mp->user = p;
     s->stats.processes++;
-    return p;
+    return s->last_proc = p;
 }
 
 int sym_map_usable(const procs_map *m)

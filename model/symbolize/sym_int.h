@@ -165,6 +165,7 @@ struct sym_session {
     sym_symbol_info *syms; size_t nsyms, symcap, sympos;
     /* unwinding scratch: the sample being unwound */
     const tr_record *cur_sample; sym_proc *cur_proc;
+    sym_proc *last_proc; /* get_proc's last answer: its pid's process until proc_free */
     uint64_t cur_sp; int cur_arch_ok;
     hashmap cfi;         /* (symfile id, vaddr) -> sym_cfi_rule (fast unwinder) */
     uint64_t fast_unwinds, slow_unwinds;

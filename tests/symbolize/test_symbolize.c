@@ -980,6 +980,54 @@ static void test_fork_exec(void **state)
     free(buf);
 }
 
+/* A pid taken by new processes one after another: each sample resolves in
+ * the process its pid names at that point (the session's last process
+ * found is dropped with the process it was). */
+static int build_pid_reuse(tr_writer *w, void *arg)
+{
+    (void)arg;
+    if (begin(w) < 0)
+        return -1;
+    int32_t child = getpid() + 100000;
+    const int32_t parents[3] = { getpid(), getpid() + 200000, getpid() }; /* the second has no mappings */
+    uint64_t a = (uintptr_t)&target_leaf + 4;
+    uint32_t fl = 0;
+    for (int i = 0; i < 3; i++) {
+        tr_record r;
+        memset(&r, 0, sizeof r);
+        r.type = TR_REC_FORK;
+        r.pid = r.tid = child;
+        r.u.fork.ppid = r.u.fork.ptid = parents[i];
+        if (tr_writer_add(w, &r) < 0)
+            return -1;
+        memset(&r, 0, sizeof r);
+        r.type = TR_REC_SAMPLE;
+        r.pid = r.tid = child;
+        if (tr_writer_stack_addrs(w, &a, &fl, 1, &r.u.sample.stack) < 0 || tr_writer_add(w, &r) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static void test_pid_reuse(void **state)
+{
+    (void)state;
+    size_t len;
+    void *buf = self_trace(build_pid_reuse, NULL, &len);
+    assert_non_null(buf);
+    sym_options o;
+    sym_options_init(&o);
+    struct result r;
+    sym_session *s = resolve_all(buf, len, &o, 0, &r);
+    assert_int_equal(r.n, 3);
+    assert_string_equal(r.s[0].f[0].func, "target_leaf");
+    assert_string_equal(r.s[1].f[0].func, "[unknown]");
+    assert_string_equal(r.s[2].f[0].func, "target_leaf");
+    sym_free(s);
+    result_free(&r);
+    free(buf);
+}
+
 /* ---- names ---- */
 
 static void test_demangle(void **state)
@@ -2148,6 +2196,7 @@ int main(void)
         cmocka_unit_test(test_per_process_warnings),
         cmocka_unit_test(test_symbolized_pass_through),
         cmocka_unit_test(test_fork_exec),
+        cmocka_unit_test(test_pid_reuse),
         cmocka_unit_test(test_demangle),
         cmocka_unit_test(test_demangle_rust_v0),
         cmocka_unit_test(test_tables_parse),
