@@ -765,7 +765,7 @@ int rewrite_trace(const struct rewrite_options *o, int in_fd, int out_fd)
             free(buf);
     }
     sym_finish(c.sym);
-    sym_free(c.sym);
+    sym_free_at_exit(c.sym); /* main returns next */
     free(c.fids);
     hashmap_free(&c.strids);
     hashmap_free(&c.framesets);
