@@ -570,68 +570,69 @@ static void copy_syscall_table(struct rw *c, const tr_record *rec)
     free(arch);
 }
 
-static void copy_record(struct rw *c, const tr_record *in)
+/* Write record rec, changed in place (the reader fills every field of the
+ * next one it delivers; copying the record cost more than the rest here). */
+static void copy_record(struct rw *c, tr_record *rec)
 {
-    tr_record rec = *in;
-    switch (rec.type) {
+    switch (rec->type) {
     case TR_REC_STRING:
     case TR_REC_FRAME:
     case TR_REC_STACK:
         return; /* definitions are written as they are used */
     case TR_REC_EVENT_DEF: {
         uint32_t id;
-        werr(c, tr_writer_event(c->w, &rec.u.event_def, &id));
+        werr(c, tr_writer_event(c->w, &rec->u.event_def, &id));
         return;
     }
     case TR_REC_META: {
-        char *k = dupn(rec.u.meta.key, rec.u.meta.key_len);
-        char *v = dupn(rec.u.meta.value, rec.u.meta.value_len);
+        char *k = dupn(rec->u.meta.key, rec->u.meta.key_len);
+        char *v = dupn(rec->u.meta.value, rec->u.meta.value_len);
         werr(c, tr_writer_meta(c->w, k, v));
         free(k);
         free(v);
         return;
     }
     case TR_REC_SYSCALL_TABLE:
-        copy_syscall_table(c, &rec);
+        copy_syscall_table(c, rec);
         return;
     case TR_REC_BLOB: {
-        char *n = dupn(rec.u.blob.name, rec.u.blob.name_len);
-        werr(c, tr_writer_blob(c->w, n, rec.u.blob.data, rec.u.blob.len, 0));
+        char *n = dupn(rec->u.blob.name, rec->u.blob.name_len);
+        werr(c, tr_writer_blob(c->w, n, rec->u.blob.data, rec->u.blob.len, 0));
         free(n);
         return;
     }
     case TR_REC_SAMPLE:
         c->samples++;
-        rec.u.sample.stack = resolved_stack(c, &rec);
+        rec->u.sample.stack = resolved_stack(c, rec);
         if (!c->o->keep_stack_copy) {
-            rec.u.sample.abi = 0;
-            rec.u.sample.regs_mask = 0;
-            rec.u.sample.nregs = 0;
-            rec.u.sample.stack_copy = NULL;
-            rec.u.sample.stack_copy_len = 0;
+            rec->u.sample.abi = 0;
+            rec->u.sample.regs_mask = 0;
+            rec->u.sample.nregs = 0;
+            rec->u.sample.stack_copy = NULL;
+            rec->u.sample.stack_copy_len = 0;
         }
         break;
     case TR_REC_SYSCALL:
-        rec.u.syscall.stack = resolved_stack(c, &rec);
-        copy_captures(c, rec.u.syscall.captures, rec.u.syscall.ncaptures);
+        rec->u.syscall.stack = resolved_stack(c, rec);
+        copy_captures(c, rec->u.syscall.captures, rec->u.syscall.ncaptures);
         break;
     case TR_REC_LIBCALL:
-        rec.u.libcall.stack = resolved_stack(c, &rec);
-        rec.u.libcall.func = copy_string(c, rec.u.libcall.func);
-        copy_captures(c, rec.u.libcall.captures, rec.u.libcall.ncaptures);
+        rec->u.libcall.stack = resolved_stack(c, rec);
+        rec->u.libcall.func = copy_string(c, rec->u.libcall.func);
+        copy_captures(c, rec->u.libcall.captures, rec->u.libcall.ncaptures);
         break;
     case TR_REC_SYMBOL:
-        rec.u.symbol.module = copy_string(c, rec.u.symbol.module);
-        rec.u.symbol.name = copy_string(c, rec.u.symbol.name);
+        rec->u.symbol.module = copy_string(c, rec->u.symbol.module);
+        rec->u.symbol.name = copy_string(c, rec->u.symbol.name);
         break;
     case TR_REC_MODULE_STATUS:
-        rec.u.module_status.module = copy_string(c, rec.u.module_status.module);
-        rec.u.module_status.detail = copy_string(c, rec.u.module_status.detail);
+        rec->u.module_status.module = copy_string(c, rec->u.module_status.module);
+        rec->u.module_status.detail = copy_string(c, rec->u.module_status.detail);
         break;
     default:
         break;
     }
-    werr(c, tr_writer_add(c->w, &rec));
+    werr(c, tr_writer_add(c->w, rec));
 }
 
 /* The whole input in memory (mapped when it is a regular file). */
