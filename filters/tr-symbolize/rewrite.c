@@ -36,6 +36,8 @@ struct rw {
     /* seen: sym_frame_seen's bits, and which fields are set: HAS_SEEN, HAS_IDS(ret) */
     struct frame_memo { uint32_t gen, seen; uint32_t n[2], first[2]; } *frames;
     hashmap gens;        /* pid -> its memo generation (low 32 bits) and the blob epoch it was given in */
+    int32_t gen_pid;     /* the last pid memo_gen answered, and its entry in gens (0: none) */
+    uint64_t gen_val;
     uint32_t next_gen, blob_epoch;
     size_t nframes;
     uint32_t *outf;      /* the output frame ids the frame memos point into */
@@ -257,7 +259,11 @@ static void forget_nodes(struct rw *c)
  * do not count.  Each generation is given once (never 0). */
 static uint32_t memo_gen(struct rw *c, int32_t pid)
 {
-    uintptr_t v = (uintptr_t)hashmap_get(&c->gens, (uint32_t)pid, 0);
+    if (!c->gen_val || c->gen_pid != pid) { /* records of a process come together */
+        c->gen_pid = pid;
+        c->gen_val = (uintptr_t)hashmap_get(&c->gens, (uint32_t)pid, 0);
+    }
+    uintptr_t v = c->gen_val;
     if (v && (uint32_t)(v >> 32) == c->blob_epoch)
         return (uint32_t)v;
     if (++c->next_gen == 0) { /* 4 billion generations: the memos start anew */
@@ -267,6 +273,8 @@ static uint32_t memo_gen(struct rw *c, int32_t pid)
     uint64_t nv = (uint64_t)c->blob_epoch << 32 | c->next_gen;
     if (hashmap_put(&c->gens, (uint32_t)pid, 0, (void *)(uintptr_t)nv) < 0)
         cli_die(CLI_EXIT_FAIL, "out of memory");
+    c->gen_pid = pid;
+    c->gen_val = nv;
     return c->next_gen;
 }
 
@@ -274,6 +282,7 @@ static uint32_t memo_gen(struct rw *c, int32_t pid)
  * a fork making it): its memos no longer count. */
 static void memo_bump(struct rw *c, int32_t pid)
 {
+    c->gen_val = 0;
     if (hashmap_get(&c->gens, (uint32_t)pid, 0) && /* a blob epoch never current: */
         hashmap_put(&c->gens, (uint32_t)pid, 0, (void *)(uintptr_t)((uint64_t)UINT32_MAX << 32)) < 0)
         cli_die(CLI_EXIT_FAIL, "out of memory");
