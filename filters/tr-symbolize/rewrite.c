@@ -22,6 +22,7 @@ struct rw {
     tr_writer *w;
     int out_fd;
     hashmap strids;   /* interned string pointer -> output string id + 1 */
+    struct str_id { const char *s; uint32_t id; } *strcache; /* strids' last answers, by pointer */
     const char *last_module; /* the module of the last frame written, and its id */
     uint32_t last_module_id;
     /* Each node of the input's stack tree mapped once, and each input frame
@@ -75,17 +76,26 @@ static int werr(struct rw *c, int rc)
     cli_die(CLI_EXIT_FAIL, "%s: %s", c->o->out_name, tr_strerror(rc));
 }
 
+#define STRCACHE 4096 /* slots of strcache (a power of two) */
+
 static uint32_t out_string(struct rw *c, const char *s)
 {
     if (!s)
         return 0;
-    uintptr_t v = (uintptr_t)hashmap_get(&c->strids, (uintptr_t)s, 0);
-    if (v)
-        return (uint32_t)(v - 1);
-    uint32_t id;
-    werr(c, tr_writer_string(c->w, s, strlen(s), &id));
-    if (hashmap_put(&c->strids, (uintptr_t)s, 0, (void *)(uintptr_t)(id + 1ull)) < 0)
+    if (!c->strcache && !(c->strcache = calloc(STRCACHE, sizeof *c->strcache)))
         cli_die(CLI_EXIT_FAIL, "out of memory");
+    /* most lookups are of a few thousand strings: one probe, no hashing */
+    struct str_id *x = &c->strcache[((uintptr_t)s >> 4) & (STRCACHE - 1)];
+    if (x->s == s)
+        return x->id;
+    uintptr_t v = (uintptr_t)hashmap_get(&c->strids, (uintptr_t)s, 0);
+    uint32_t id = (uint32_t)(v - 1);
+    if (!v) {
+        werr(c, tr_writer_string(c->w, s, strlen(s), &id));
+        if (hashmap_put(&c->strids, (uintptr_t)s, 0, (void *)(uintptr_t)(id + 1ull)) < 0)
+            cli_die(CLI_EXIT_FAIL, "out of memory");
+    }
+    *x = (struct str_id){s, id};
     return id;
 }
 
@@ -516,6 +526,8 @@ static void end_stream(struct rw *c, uint64_t lost)
     tr_writer_free(c->w);
     c->w = NULL;
     hashmap_free(&c->strids);
+    free(c->strcache); /* the ids were the stream's */
+    c->strcache = NULL;
     c->last_module = NULL;
     hashmap_free(&c->framesets);
     forget_frame_ids(c);
@@ -778,6 +790,7 @@ int rewrite_trace(const struct rewrite_options *o, int in_fd, int out_fd)
     sym_free_at_exit(c.sym); /* main returns next */
     free(c.fids);
     hashmap_free(&c.strids);
+    free(c.strcache);
     hashmap_free(&c.framesets);
     hashmap_free(&c.gens);
     forget_frame_ids(&c);
