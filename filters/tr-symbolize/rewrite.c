@@ -37,8 +37,8 @@ struct rw {
     /* seen: sym_frame_seen's bits, and which fields are set: HAS_SEEN, HAS_IDS(ret) */
     struct frame_memo { uint32_t gen, seen; uint32_t n[2], first[2]; } *frames;
     hashmap gens;        /* pid -> its memo generation (low 32 bits) and the blob epoch it was given in */
-    int32_t gen_pid;     /* the last pid memo_gen answered, and its entry in gens (0: none) */
-    uint64_t gen_val;
+    int32_t gen_pid;     /* the last pid memo_gen looked up, and its entry in gens */
+    uint64_t gen_val;    /* (0: none) */
     uint32_t next_gen, blob_epoch;
     size_t nframes;
     uint32_t *outf;      /* the output frame ids the frame memos point into */
@@ -203,14 +203,6 @@ static uint32_t out_stack(struct rw *c, const sym_frame *f, size_t n)
     uint32_t id;
     werr(c, tr_writer_stack(c->w, c->fids, n, &id));
     return id;
-}
-
-/* The input's frames the prescan counted (0: none known), for tables
- * presized rather than grown; at most PRESIZE_MAX. */
-static size_t frames_hint(const struct rw *c)
-{
-    enum { PRESIZE_MAX = 1 << 20 };
-    return c->sym->frames_hint < PRESIZE_MAX ? c->sym->frames_hint : PRESIZE_MAX;
 }
 
 #define MAX_DEPTH 4096     /* frames a reader materialises (spec/FORMAT.md 8) */
@@ -548,8 +540,9 @@ static void start_stream(struct rw *c)
     tr_writer_options wo = {.stack_delta = c->o->keep_stack_copy ? 2 : 0, .stack_runs = 2, .chunk_size = 128u << 10,
                             .level = 1, .compress_thread = 1};
     werr(c, tr_writer_open(&c->w, c->out_fd, &wo));
-    /* about as many frames out as in: their table made once, not grown */
-    size_t hint = frames_hint(c), n = 1024;
+    /* about as many frames out as the prescan counted in: their table
+     * made once, not grown */
+    size_t hint = c->sym->frames_hint, n = 1024;
     if (hint) {
         if (array_reserve(&c->fr, &c->capfr, hint, sizeof *c->fr, 1024) < 0)
             cli_die(CLI_EXIT_FAIL, "out of memory");
@@ -737,8 +730,8 @@ int rewrite_trace(const struct rewrite_options *o, int in_fd, int out_fd)
     }
     if (rc < 0)
         cli_die(CLI_EXIT_FAIL, "%s: %s", o->in_name, tr_strerror(rc));
-    if (frames_hint(&c)) /* a memo for each input frame id, made once */
-        memo_grow((void **)&c.frames, &c.nframes, sizeof *c.frames, (uint32_t)frames_hint(&c));
+    if (c.sym->frames_hint) /* a memo for each input frame id, made once */
+        memo_grow((void **)&c.frames, &c.nframes, sizeof *c.frames, (uint32_t)c.sym->frames_hint);
 
     tr_record rec;
     int any = 0;

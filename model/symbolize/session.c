@@ -322,9 +322,9 @@ const char *sym_next_warning(sym_session *s)
 /* ---- processes and mappings ---- */
 
 /* The session's data of process pid (created when create: the model's
- * process too, when it is unknown), or NULL. */
-/* A process's session state is dropped (proc_free) when the model replaces
- * or forgets the process: until then the last one found answers its pid. */
+ * process too, when it is unknown), or NULL.  It is dropped (proc_free)
+ * when the model replaces or forgets the process: until then the last one
+ * found answers its pid. */
 static sym_proc *get_proc(sym_session *s, int32_t pid, int create)
 {
     if (s->last_proc && s->last_proc->pid == pid)
@@ -630,7 +630,7 @@ static int tail_chunk(sym_session *s, const uint8_t *c, size_t len, uint32_t str
         p += blen;
         if (type == TR_REC_SAMPLE || type == TR_REC_SYSCALL || type == TR_REC_LIBCALL)
             *stacks = 1;
-        s->frames_hint += type == TR_REC_FRAME;
+        s->frames_hint += type == TR_REC_FRAME && s->frames_hint < SYM_FRAMES_HINT_MAX;
         if (type != TR_REC_BLOB)
             continue;
         if (get_varint(&q, p, &nl) < 0 || nl > (size_t)(p - q))

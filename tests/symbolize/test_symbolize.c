@@ -962,22 +962,29 @@ static int build_fork_exec(tr_writer *w, void *arg)
     return tr_writer_add(w, &r);
 }
 
-static void test_fork_exec(void **state)
+/* The trace build writes resolved with the default options: the leaf
+ * function of each of its n samples is want[i]. */
+static void expect_leaves(int (*build)(tr_writer *, void *), const char *const *want, size_t n)
 {
-    (void)state;
     size_t len;
-    void *buf = self_trace(build_fork_exec, NULL, &len);
+    void *buf = self_trace(build, NULL, &len);
     assert_non_null(buf);
     sym_options o;
     sym_options_init(&o);
     struct result r;
     sym_session *s = resolve_all(buf, len, &o, 0, &r);
-    assert_int_equal(r.n, 2);
-    assert_string_equal(r.s[0].f[0].func, "target_leaf");
-    assert_string_equal(r.s[1].f[0].func, "[unknown]");
+    assert_int_equal(r.n, n);
+    for (size_t i = 0; i < n; i++)
+        assert_string_equal(r.s[i].f[0].func, want[i]);
     sym_free(s);
     result_free(&r);
     free(buf);
+}
+
+static void test_fork_exec(void **state)
+{
+    (void)state;
+    expect_leaves(build_fork_exec, (const char *const[]){ "target_leaf", "[unknown]" }, 2);
 }
 
 /* A pid taken by new processes one after another: each sample resolves in
@@ -1012,20 +1019,7 @@ static int build_pid_reuse(tr_writer *w, void *arg)
 static void test_pid_reuse(void **state)
 {
     (void)state;
-    size_t len;
-    void *buf = self_trace(build_pid_reuse, NULL, &len);
-    assert_non_null(buf);
-    sym_options o;
-    sym_options_init(&o);
-    struct result r;
-    sym_session *s = resolve_all(buf, len, &o, 0, &r);
-    assert_int_equal(r.n, 3);
-    assert_string_equal(r.s[0].f[0].func, "target_leaf");
-    assert_string_equal(r.s[1].f[0].func, "[unknown]");
-    assert_string_equal(r.s[2].f[0].func, "target_leaf");
-    sym_free(s);
-    result_free(&r);
-    free(buf);
+    expect_leaves(build_pid_reuse, (const char *const[]){ "target_leaf", "[unknown]", "target_leaf" }, 3);
 }
 
 /* ---- names ---- */
