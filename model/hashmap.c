@@ -66,9 +66,9 @@ void *hashmap_get(const hashmap *m, uint64_t a, uint64_t b)
     return map_slot(m, a, b)->val;
 }
 
-static int map_grow(hashmap *m)
+/* The slots rebuilt at ncap (a power of two holding the entries). */
+static int map_grow(hashmap *m, size_t ncap)
 {
-    size_t ncap = m->cap ? m->cap * 2 : 64;
     hashmap n = { calloc(ncap, sizeof(hashmap_slot)), ncap, 0 };
     if (!n.slots)
         return TR_E_NOMEM;
@@ -83,9 +83,17 @@ static int map_grow(hashmap *m)
     return 0;
 }
 
+int hashmap_reserve(hashmap *m, size_t n)
+{
+    size_t ncap = m->cap ? m->cap : 64;
+    while ((n + 1) * 4 >= ncap * 3)
+        ncap *= 2;
+    return ncap == m->cap ? 0 : map_grow(m, ncap);
+}
+
 int hashmap_put(hashmap *m, uint64_t a, uint64_t b, void *val)
 {
-    if ((m->count + 1) * 4 >= m->cap * 3 && map_grow(m) < 0)
+    if ((m->count + 1) * 4 >= m->cap * 3 && map_grow(m, m->cap ? m->cap * 2 : 64) < 0)
         return TR_E_NOMEM;
     hashmap_slot *s = map_slot(m, a, b);
     if (!s->val)

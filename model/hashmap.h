@@ -26,6 +26,9 @@ typedef struct hashmap {
 void *hashmap_get(const hashmap *m, uint64_t a, uint64_t b);
 /* val must not be NULL.  Replaces an existing value.  0 or TR_E_NOMEM. */
 int hashmap_put(hashmap *m, uint64_t a, uint64_t b, void *val);
+/* Room for n entries without growing (a table presized from what the
+ * input tells).  0 or TR_E_NOMEM. */
+int hashmap_reserve(hashmap *m, size_t n);
 void hashmap_del(hashmap *m, uint64_t a, uint64_t b);
 /* Frees the slots, not the values. */
 void hashmap_free(hashmap *m);

@@ -22,6 +22,7 @@ struct rw {
     tr_writer *w;
     int out_fd;
     hashmap strids;   /* interned string pointer -> output string id + 1 */
+    struct str_id { const char *s; uint32_t id; } *strcache; /* strids' last answers, by pointer */
     const char *last_module; /* the module of the last frame written, and its id */
     uint32_t last_module_id;
     /* Each node of the input's stack tree mapped once, and each input frame
@@ -36,6 +37,8 @@ struct rw {
     /* seen: sym_frame_seen's bits, and which fields are set: HAS_SEEN, HAS_IDS(ret) */
     struct frame_memo { uint32_t gen, seen; uint32_t n[2], first[2]; } *frames;
     hashmap gens;        /* pid -> its memo generation (low 32 bits) and the blob epoch it was given in */
+    int32_t gen_pid;     /* the last pid memo_gen looked up, and its entry in gens */
+    uint64_t gen_val;    /* (0: none) */
     uint32_t next_gen, blob_epoch;
     size_t nframes;
     uint32_t *outf;      /* the output frame ids the frame memos point into */
@@ -73,17 +76,26 @@ static int werr(struct rw *c, int rc)
     cli_die(CLI_EXIT_FAIL, "%s: %s", c->o->out_name, tr_strerror(rc));
 }
 
+#define STRCACHE 4096 /* slots of strcache (a power of two) */
+
 static uint32_t out_string(struct rw *c, const char *s)
 {
     if (!s)
         return 0;
-    uintptr_t v = (uintptr_t)hashmap_get(&c->strids, (uintptr_t)s, 0);
-    if (v)
-        return (uint32_t)(v - 1);
-    uint32_t id;
-    werr(c, tr_writer_string(c->w, s, strlen(s), &id));
-    if (hashmap_put(&c->strids, (uintptr_t)s, 0, (void *)(uintptr_t)(id + 1ull)) < 0)
+    if (!c->strcache && !(c->strcache = calloc(STRCACHE, sizeof *c->strcache)))
         cli_die(CLI_EXIT_FAIL, "out of memory");
+    /* most lookups are of a few thousand strings: one probe, no hashing */
+    struct str_id *x = &c->strcache[((uintptr_t)s >> 4) & (STRCACHE - 1)];
+    if (x->s == s)
+        return x->id;
+    uintptr_t v = (uintptr_t)hashmap_get(&c->strids, (uintptr_t)s, 0);
+    uint32_t id = (uint32_t)(v - 1);
+    if (!v) {
+        werr(c, tr_writer_string(c->w, s, strlen(s), &id));
+        if (hashmap_put(&c->strids, (uintptr_t)s, 0, (void *)(uintptr_t)(id + 1ull)) < 0)
+            cli_die(CLI_EXIT_FAIL, "out of memory");
+    }
+    *x = (struct str_id){s, id};
     return id;
 }
 
@@ -133,10 +145,9 @@ static int same_frame(const sym_frame *a, const sym_frame *b)
            a->offset == b->offset && a->file == b->file && a->line == b->line;
 }
 
-/* The slots doubled, the frames placed again. */
-static void frame_slots_grow(struct rw *c)
+/* n slots (a power of two, more than twice the frames), the frames placed again. */
+static void frame_slots_grow(struct rw *c, size_t n)
 {
-    size_t n = c->nfrslot ? 2 * c->nfrslot : 1024;
     uint32_t *s = calloc(n, sizeof *s);
     if (!s)
         cli_die(CLI_EXIT_FAIL, "out of memory");
@@ -155,7 +166,7 @@ static void frame_slots_grow(struct rw *c)
 static uint32_t out_frame(struct rw *c, const sym_frame *f)
 {
     if (2 * (c->nfr + 1) > c->nfrslot)
-        frame_slots_grow(c);
+        frame_slots_grow(c, c->nfrslot ? 2 * c->nfrslot : 1024);
     size_t mask = c->nfrslot - 1, h = frame_hash(f) & mask;
     for (uint32_t v; (v = c->frslot[h]) != 0; h = (h + 1) & mask)
         if (same_frame(&c->fr[v - 1].f, f))
@@ -250,7 +261,11 @@ static void forget_nodes(struct rw *c)
  * do not count.  Each generation is given once (never 0). */
 static uint32_t memo_gen(struct rw *c, int32_t pid)
 {
-    uintptr_t v = (uintptr_t)hashmap_get(&c->gens, (uint32_t)pid, 0);
+    if (!c->gen_val || c->gen_pid != pid) { /* records of a process come together */
+        c->gen_pid = pid;
+        c->gen_val = (uintptr_t)hashmap_get(&c->gens, (uint32_t)pid, 0);
+    }
+    uintptr_t v = c->gen_val;
     if (v && (uint32_t)(v >> 32) == c->blob_epoch)
         return (uint32_t)v;
     if (++c->next_gen == 0) { /* 4 billion generations: the memos start anew */
@@ -260,6 +275,8 @@ static uint32_t memo_gen(struct rw *c, int32_t pid)
     uint64_t nv = (uint64_t)c->blob_epoch << 32 | c->next_gen;
     if (hashmap_put(&c->gens, (uint32_t)pid, 0, (void *)(uintptr_t)nv) < 0)
         cli_die(CLI_EXIT_FAIL, "out of memory");
+    c->gen_pid = pid;
+    c->gen_val = nv;
     return c->next_gen;
 }
 
@@ -267,6 +284,7 @@ static uint32_t memo_gen(struct rw *c, int32_t pid)
  * a fork making it): its memos no longer count. */
 static void memo_bump(struct rw *c, int32_t pid)
 {
+    c->gen_val = 0;
     if (hashmap_get(&c->gens, (uint32_t)pid, 0) && /* a blob epoch never current: */
         hashmap_put(&c->gens, (uint32_t)pid, 0, (void *)(uintptr_t)((uint64_t)UINT32_MAX << 32)) < 0)
         cli_die(CLI_EXIT_FAIL, "out of memory");
@@ -500,6 +518,8 @@ static void end_stream(struct rw *c, uint64_t lost)
     tr_writer_free(c->w);
     c->w = NULL;
     hashmap_free(&c->strids);
+    free(c->strcache); /* the ids were the stream's */
+    c->strcache = NULL;
     c->last_module = NULL;
     hashmap_free(&c->framesets);
     forget_frame_ids(c);
@@ -520,6 +540,16 @@ static void start_stream(struct rw *c)
     tr_writer_options wo = {.stack_delta = c->o->keep_stack_copy ? 2 : 0, .stack_runs = 2, .chunk_size = 128u << 10,
                             .level = 1, .compress_thread = 1};
     werr(c, tr_writer_open(&c->w, c->out_fd, &wo));
+    /* about as many frames out as the prescan counted in: their table
+     * made once, not grown */
+    size_t hint = c->sym->frames_hint, n = 1024;
+    if (hint) {
+        if (array_reserve(&c->fr, &c->capfr, hint, sizeof *c->fr, 1024) < 0)
+            cli_die(CLI_EXIT_FAIL, "out of memory");
+        while (n < 2 * hint)
+            n *= 2;
+        frame_slots_grow(c, n);
+    }
 }
 
 static char *dupn(const char *s, size_t n)
@@ -554,68 +584,69 @@ static void copy_syscall_table(struct rw *c, const tr_record *rec)
     free(arch);
 }
 
-static void copy_record(struct rw *c, const tr_record *in)
+/* Write record rec, changed in place (the reader fills every field of the
+ * next one it delivers; copying the record cost more than the rest here). */
+static void copy_record(struct rw *c, tr_record *rec)
 {
-    tr_record rec = *in;
-    switch (rec.type) {
+    switch (rec->type) {
     case TR_REC_STRING:
     case TR_REC_FRAME:
     case TR_REC_STACK:
         return; /* definitions are written as they are used */
     case TR_REC_EVENT_DEF: {
         uint32_t id;
-        werr(c, tr_writer_event(c->w, &rec.u.event_def, &id));
+        werr(c, tr_writer_event(c->w, &rec->u.event_def, &id));
         return;
     }
     case TR_REC_META: {
-        char *k = dupn(rec.u.meta.key, rec.u.meta.key_len);
-        char *v = dupn(rec.u.meta.value, rec.u.meta.value_len);
+        char *k = dupn(rec->u.meta.key, rec->u.meta.key_len);
+        char *v = dupn(rec->u.meta.value, rec->u.meta.value_len);
         werr(c, tr_writer_meta(c->w, k, v));
         free(k);
         free(v);
         return;
     }
     case TR_REC_SYSCALL_TABLE:
-        copy_syscall_table(c, &rec);
+        copy_syscall_table(c, rec);
         return;
     case TR_REC_BLOB: {
-        char *n = dupn(rec.u.blob.name, rec.u.blob.name_len);
-        werr(c, tr_writer_blob(c->w, n, rec.u.blob.data, rec.u.blob.len, 0));
+        char *n = dupn(rec->u.blob.name, rec->u.blob.name_len);
+        werr(c, tr_writer_blob(c->w, n, rec->u.blob.data, rec->u.blob.len, 0));
         free(n);
         return;
     }
     case TR_REC_SAMPLE:
         c->samples++;
-        rec.u.sample.stack = resolved_stack(c, &rec);
+        rec->u.sample.stack = resolved_stack(c, rec);
         if (!c->o->keep_stack_copy) {
-            rec.u.sample.abi = 0;
-            rec.u.sample.regs_mask = 0;
-            rec.u.sample.nregs = 0;
-            rec.u.sample.stack_copy = NULL;
-            rec.u.sample.stack_copy_len = 0;
+            rec->u.sample.abi = 0;
+            rec->u.sample.regs_mask = 0;
+            rec->u.sample.nregs = 0;
+            rec->u.sample.stack_copy = NULL;
+            rec->u.sample.stack_copy_len = 0;
         }
         break;
     case TR_REC_SYSCALL:
-        rec.u.syscall.stack = resolved_stack(c, &rec);
-        copy_captures(c, rec.u.syscall.captures, rec.u.syscall.ncaptures);
+        rec->u.syscall.stack = resolved_stack(c, rec);
+        copy_captures(c, rec->u.syscall.captures, rec->u.syscall.ncaptures);
         break;
     case TR_REC_LIBCALL:
-        rec.u.libcall.stack = resolved_stack(c, &rec);
-        rec.u.libcall.func = copy_string(c, rec.u.libcall.func);
-        copy_captures(c, rec.u.libcall.captures, rec.u.libcall.ncaptures);
+        rec->u.libcall.stack = resolved_stack(c, rec);
+        rec->u.libcall.func = copy_string(c, rec->u.libcall.func);
+        copy_captures(c, rec->u.libcall.captures, rec->u.libcall.ncaptures);
         break;
     case TR_REC_SYMBOL:
-        rec.u.symbol.module = copy_string(c, rec.u.symbol.module);
-        rec.u.symbol.name = copy_string(c, rec.u.symbol.name);
+        rec->u.symbol.module = copy_string(c, rec->u.symbol.module);
+        rec->u.symbol.name = copy_string(c, rec->u.symbol.name);
         break;
     case TR_REC_MODULE_STATUS:
-        rec.u.module_status.module = copy_string(c, rec.u.module_status.module);
-        rec.u.module_status.detail = copy_string(c, rec.u.module_status.detail);
+        rec->u.module_status.module = copy_string(c, rec->u.module_status.module);
+        rec->u.module_status.detail = copy_string(c, rec->u.module_status.detail);
         break;
     default:
         break;
     }
-    werr(c, tr_writer_add(c->w, &rec));
+    werr(c, tr_writer_add(c->w, rec));
 }
 
 /* The whole input in memory (mapped when it is a regular file). */
@@ -699,6 +730,8 @@ int rewrite_trace(const struct rewrite_options *o, int in_fd, int out_fd)
     }
     if (rc < 0)
         cli_die(CLI_EXIT_FAIL, "%s: %s", o->in_name, tr_strerror(rc));
+    if (c.sym->frames_hint) /* a memo for each input frame id, made once */
+        memo_grow((void **)&c.frames, &c.nframes, sizeof *c.frames, (uint32_t)c.sym->frames_hint);
 
     tr_record rec;
     int any = 0;
@@ -747,9 +780,10 @@ int rewrite_trace(const struct rewrite_options *o, int in_fd, int out_fd)
             free(buf);
     }
     sym_finish(c.sym);
-    sym_free(c.sym);
+    sym_free_at_exit(c.sym); /* main returns next */
     free(c.fids);
     hashmap_free(&c.strids);
+    free(c.strcache);
     hashmap_free(&c.framesets);
     hashmap_free(&c.gens);
     forget_frame_ids(&c);

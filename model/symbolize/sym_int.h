@@ -121,6 +121,8 @@ struct sym_proc {
     struct sym_addr_slot *addrs; /* session.c: address -> its entry, while maps_gen holds */
 };
 
+#define SYM_FRAMES_HINT_MAX (1u << 18) /* beyond, tables grow as they are filled */
+
 struct sym_session {
     sym_options opt;
     strpool strings;
@@ -134,6 +136,8 @@ struct sym_session {
     const uint8_t *lazy_buf; size_t lazy_len; /* sym_prescan_lazy's trace */
     int lazy_full_done;  /* the whole trace was scanned */
     struct tail_raw *tails; size_t ntails; /* chunks it decompressed, for the reader */
+    size_t frames_hint;  /* FRAME records in those chunks (the frames of a one-chunk
+                          * trace), up to SYM_FRAMES_HINT_MAX: tables presized once */
     int archived_seen;   /* the prescan met archived ELF files (build-id blobs) */
     uint32_t cur_stream; /* index of the stream being read */
     uint8_t *vdso; size_t vdso_len; /* the trace's vDSO image */
@@ -163,6 +167,7 @@ struct sym_session {
     sym_symbol_info *syms; size_t nsyms, symcap, sympos;
     /* unwinding scratch: the sample being unwound */
     const tr_record *cur_sample; sym_proc *cur_proc;
+    sym_proc *last_proc; /* get_proc's last answer: its pid's process until proc_free */
     uint64_t cur_sp; int cur_arch_ok;
     hashmap cfi;         /* (symfile id, vaddr) -> sym_cfi_rule (fast unwinder) */
     uint64_t fast_unwinds, slow_unwinds;

@@ -123,6 +123,10 @@ const char *sym_default_cache_dir(void);
  * The options' strings must stay valid for the session's life. */
 sym_session *sym_new(const sym_options *opt);
 void sym_free(sym_session *s);
+/* sym_free for a tool about to exit: what the session writes (its files'
+ * caches) is written, but its per-address entries and strings, which the
+ * exit frees at once, are left allocated (reachable, for leak checkers). */
+void sym_free_at_exit(sym_session *s);
 
 /* Feed one record as read (every record; those it does not need are
  * ignored).  STREAM_START forgets the previous stream's processes.

@@ -38,6 +38,30 @@ static void test_map_grow_delete_iterate(void **state)
     assert_null(hashmap_get(&m, 1, 7));
 }
 
+/* A map reserved for n entries takes them without moving its slots, and
+ * keeps what it held before the reserve. */
+static void test_map_reserve(void **state)
+{
+    (void)state;
+    hashmap m = {0};
+    static int vals[3000];
+    for (uint64_t i = 0; i < 100; i++)
+        assert_int_equal(hashmap_put(&m, i, 1, &vals[i]), 0);
+    assert_int_equal(hashmap_reserve(&m, 3000), 0);
+    const hashmap_slot *slots = m.slots;
+    size_t cap = m.cap;
+    for (uint64_t i = 100; i < 3000; i++)
+        assert_int_equal(hashmap_put(&m, i, 1, &vals[i]), 0);
+    assert_ptr_equal(m.slots, slots);
+    assert_int_equal(m.cap, cap);
+    assert_int_equal(hashmap_reserve(&m, 10), 0); /* never shrinks */
+    assert_int_equal(m.cap, cap);
+    for (uint64_t i = 0; i < 3000; i++)
+        assert_ptr_equal(hashmap_get(&m, i, 1), &vals[i]);
+    assert_int_equal(m.count, 3000);
+    hashmap_free(&m);
+}
+
 static void test_strpool(void **state)
 {
     (void)state;
@@ -73,6 +97,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_map_grow_delete_iterate),
+        cmocka_unit_test(test_map_reserve),
         cmocka_unit_test(test_strpool),
         cmocka_unit_test(test_array_reserve),
     };

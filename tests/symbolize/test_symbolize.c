@@ -962,22 +962,64 @@ static int build_fork_exec(tr_writer *w, void *arg)
     return tr_writer_add(w, &r);
 }
 
-static void test_fork_exec(void **state)
+/* The trace build writes resolved with the default options: the leaf
+ * function of each of its n samples is want[i]. */
+static void expect_leaves(int (*build)(tr_writer *, void *), const char *const *want, size_t n)
 {
-    (void)state;
     size_t len;
-    void *buf = self_trace(build_fork_exec, NULL, &len);
+    void *buf = self_trace(build, NULL, &len);
     assert_non_null(buf);
     sym_options o;
     sym_options_init(&o);
     struct result r;
     sym_session *s = resolve_all(buf, len, &o, 0, &r);
-    assert_int_equal(r.n, 2);
-    assert_string_equal(r.s[0].f[0].func, "target_leaf");
-    assert_string_equal(r.s[1].f[0].func, "[unknown]");
+    assert_int_equal(r.n, n);
+    for (size_t i = 0; i < n; i++)
+        assert_string_equal(r.s[i].f[0].func, want[i]);
     sym_free(s);
     result_free(&r);
     free(buf);
+}
+
+static void test_fork_exec(void **state)
+{
+    (void)state;
+    expect_leaves(build_fork_exec, (const char *const[]){ "target_leaf", "[unknown]" }, 2);
+}
+
+/* A pid taken by new processes one after another: each sample resolves in
+ * the process its pid names at that point (the session's last process
+ * found is dropped with the process it was). */
+static int build_pid_reuse(tr_writer *w, void *arg)
+{
+    (void)arg;
+    if (begin(w) < 0)
+        return -1;
+    int32_t child = getpid() + 100000;
+    const int32_t parents[3] = { getpid(), getpid() + 200000, getpid() }; /* the second has no mappings */
+    uint64_t a = (uintptr_t)&target_leaf + 4;
+    uint32_t fl = 0;
+    for (int i = 0; i < 3; i++) {
+        tr_record r;
+        memset(&r, 0, sizeof r);
+        r.type = TR_REC_FORK;
+        r.pid = r.tid = child;
+        r.u.fork.ppid = r.u.fork.ptid = parents[i];
+        if (tr_writer_add(w, &r) < 0)
+            return -1;
+        memset(&r, 0, sizeof r);
+        r.type = TR_REC_SAMPLE;
+        r.pid = r.tid = child;
+        if (tr_writer_stack_addrs(w, &a, &fl, 1, &r.u.sample.stack) < 0 || tr_writer_add(w, &r) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static void test_pid_reuse(void **state)
+{
+    (void)state;
+    expect_leaves(build_pid_reuse, (const char *const[]){ "target_leaf", "[unknown]", "target_leaf" }, 3);
 }
 
 /* ---- names ---- */
@@ -2148,6 +2190,7 @@ int main(void)
         cmocka_unit_test(test_per_process_warnings),
         cmocka_unit_test(test_symbolized_pass_through),
         cmocka_unit_test(test_fork_exec),
+        cmocka_unit_test(test_pid_reuse),
         cmocka_unit_test(test_demangle),
         cmocka_unit_test(test_demangle_rust_v0),
         cmocka_unit_test(test_tables_parse),
