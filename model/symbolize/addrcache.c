@@ -53,6 +53,7 @@ typedef struct ac_hdr {
     uint64_t body_sum; /* checksum of the image after the header */
     uint64_t hdr_sum;  /* checksum of the header up to here */
 } ac_hdr;
+SYM_SEALED(ac_hdr, size, hdr_sum);
 
 /* One answer (64 bytes), then the names (NUL-terminated). */
 typedef struct ac_entry {
@@ -121,11 +122,6 @@ static uint64_t source_sum(const struct sym_addrcache *ac, const char *hex)
     return h;
 }
 
-static uint64_t hdr_sum(const ac_hdr *h)
-{
-    return sym_checksum(h, offsetof(ac_hdr, hdr_sum), 0);
-}
-
 /* Map the file, when there is one and it is f's, of answers made as f's are now. */
 static void ac_load(struct sym_addrcache *ac, const sym_symfile *f)
 {
@@ -134,16 +130,15 @@ static void ac_load(struct sym_addrcache *ac, const sym_symfile *f)
     ac_hdr h;
     if (!img)
         return;
-    if (len < sizeof h) {
+    if (!sym_image_sealed(img, len, sizeof h)) {
         munmap((void *)img, len);
         return;
     }
     memcpy(&h, img, sizeof h);
-    if (memcmp(h.magic, ac_magic, sizeof ac_magic) != 0 || h.version != AC_VERSION || h.hdr_sum != hdr_sum(&h) ||
-        h.size != len || h.build_id_len != f->build_id_len || memcmp(h.build_id, f->build_id, f->build_id_len) != 0 ||
+    if (memcmp(h.magic, ac_magic, sizeof ac_magic) != 0 || h.version != AC_VERSION ||
+        h.build_id_len != f->build_id_len || memcmp(h.build_id, f->build_id, f->build_id_len) != 0 ||
         h.source != source_sum(ac, ac->hex) || h.n > (len - sizeof h) / sizeof(ac_entry) ||
-        h.nstr != len - sizeof h - h.n * sizeof(ac_entry) || (h.nstr && img[len - 1] != '\0') ||
-        sym_checksum(img + sizeof h, len - sizeof h, 0) != h.body_sum) {
+        h.nstr != len - sizeof h - h.n * sizeof(ac_entry) || (h.nstr && img[len - 1] != '\0')) {
         munmap((void *)img, len);
         return;
     }
@@ -336,17 +331,16 @@ static void ac_save(struct sym_addrcache *ac, const sym_symfile *f)
     h.source = source_sum(ac, ac->hex);
     h.n = w.n;
     h.nstr = w.nstr;
-    h.size = sizeof h + w.n * sizeof *w.e + w.nstr;
-    uint8_t *img = malloc(h.size);
+    size_t size = sizeof h + w.n * sizeof *w.e + w.nstr;
+    uint8_t *img = malloc(size);
     if (!img)
         goto out;
     memcpy(img + sizeof h, w.e, w.n * sizeof *w.e);
     if (w.nstr)
         memcpy(img + sizeof h + w.n * sizeof *w.e, w.str, w.nstr);
-    h.body_sum = sym_checksum(img + sizeof h, h.size - sizeof h, 0);
-    h.hdr_sum = hdr_sum(&h);
     memcpy(img, &h, sizeof h);
-    sym_cache_write(ac->dir, "addrs", ac->key, img, h.size);
+    sym_seal_image(img, sizeof h, size);
+    sym_cache_write(ac->dir, "addrs", ac->key, img, size);
     free(img);
 out:
     free(at);

@@ -155,3 +155,23 @@ uint64_t sym_checksum(const void *data, size_t len, uint64_t seed)
     h = mix(mix(h, a1[0]), b1[0]);
     return mix(mix(h, a1[1]), b1[1]);
 }
+
+void sym_seal_image(void *img, size_t hdr_size, size_t size)
+{
+    uint8_t *p = img;
+    uint64_t seal[2] = { size, sym_checksum(p + hdr_size, size - hdr_size, 0) };
+    memcpy(p + hdr_size - 24, seal, sizeof seal);
+    uint64_t hdr_sum = sym_checksum(p, hdr_size - 8, 0);
+    memcpy(p + hdr_size - 8, &hdr_sum, 8);
+}
+
+int sym_image_sealed(const void *img, size_t len, size_t hdr_size)
+{
+    const uint8_t *p = img;
+    uint64_t seal[3];
+    if (len < hdr_size)
+        return 0;
+    memcpy(seal, p + hdr_size - 24, sizeof seal);
+    return seal[0] == len && seal[2] == sym_checksum(p, hdr_size - 8, 0) &&
+           seal[1] == sym_checksum(p + hdr_size, len - hdr_size, 0);
+}

@@ -309,6 +309,17 @@ void sym_cache_write(const char *dir, const char *sub, const char *name, const v
 /* A 64-bit checksum of data[0..len) against accidental damage, not
  * forgery (seed: another range's checksum, to chain them; or 0). */
 uint64_t sym_checksum(const void *data, size_t len, uint64_t seed);
+/* A cache image is a header of hdr_size bytes, then its body.  The header
+ * ends with three 64-bit fields: the image's size, a checksum of the body,
+ * a checksum of the header up to that one (SYM_SEALED checks a header
+ * type's layout).  sym_seal_image fills them in (the rest of the header
+ * already in place); sym_image_sealed: 1 when an image of len bytes has
+ * its size and both checksums right. */
+#define SYM_SEALED(hdr, size_field, hdr_sum_field) \
+    _Static_assert(offsetof(hdr, size_field) == sizeof(hdr) - 24 && \
+                   offsetof(hdr, hdr_sum_field) == sizeof(hdr) - 8, #hdr " ends with its seal")
+void sym_seal_image(void *img, size_t hdr_size, size_t size);
+int sym_image_sealed(const void *img, size_t len, size_t hdr_size);
 
 /* ---- unwind.c ---- */
 /* Unwind the user stack of sample rec of process p into s->addrs.

@@ -54,6 +54,7 @@ typedef struct tab_hdr {
     uint64_t body_sum; /* checksum of the image after the header */
     uint64_t hdr_sum;  /* checksum of the header up to here */
 } tab_hdr;
+SYM_SEALED(tab_hdr, size, hdr_sum);
 
 /* A demangled name in the cache: the hash of its mangled form, both forms'
  * offsets into the strings (demangled NO_DEM: it stays as it is). */
@@ -67,6 +68,7 @@ typedef struct dem_hdr {
     char magic[8];
     uint64_t version, n, nstr, size, body_sum, hdr_sum;
 } dem_hdr;
+SYM_SEALED(dem_hdr, size, hdr_sum);
 
 /* A name demangled in this run. */
 struct sym_dem_new {
@@ -374,11 +376,6 @@ static int build(builder *b, Dwfl_Module *mod, int n, Elf *elf0, GElf_Addr bias0
 
 /* ---- the image ---- */
 
-static uint64_t hdr_sum(const void *h, size_t field)
-{
-    return sym_checksum(h, field, 0);
-}
-
 /* Point t's arrays into image (len bytes, header h checked). */
 static void use_image(sym_symtable *t, const void *image, size_t len, const tab_hdr *h)
 {
@@ -424,9 +421,9 @@ static void *make_image(const builder *b, tab_hdr *h, size_t *len)
     p = put(p, b->sizeless, b->nsizeless * 8);
     p = put(p, str, nstr);
     memset(p, 0, h->nstr - nstr);
-    h->body_sum = sym_checksum(img + sizeof *h, h->size - sizeof *h, 0);
-    h->hdr_sum = hdr_sum(h, offsetof(tab_hdr, hdr_sum));
     memcpy(img, h, sizeof *h);
+    sym_seal_image(img, sizeof *h, h->size);
+    memcpy(h, img, sizeof *h);
     *len = h->size;
     return img;
 }
@@ -435,11 +432,10 @@ static void *make_image(const builder *b, tab_hdr *h, size_t *len)
 static int image_ok(const void *img, size_t len, const tab_hdr *want)
 {
     tab_hdr h;
-    if (len < sizeof h)
+    if (!sym_image_sealed(img, len, sizeof h))
         return 0;
     memcpy(&h, img, sizeof h);
-    if (h.hdr_sum != hdr_sum(&h, offsetof(tab_hdr, hdr_sum)) ||
-        memcmp(h.magic, want->magic, offsetof(tab_hdr, nbounds)) != 0 || h.size != len)
+    if (memcmp(h.magic, want->magic, offsetof(tab_hdr, nbounds)) != 0)
         return 0;
     /* the counts: each within the file first, so that no sum overflows */
     uint64_t room = (len - sizeof h) / 8;
@@ -447,7 +443,7 @@ static int image_ok(const void *img, size_t len, const tab_hdr *want)
         sizeof h + 8 * (h.nbounds + h.nsizeless) + sizeof(sym_rec) * h.nsized + h.nstr != len ||
         h.nstr == 0 || ((const char *)img)[len - 1] != '\0')
         return 0;
-    return sym_checksum((const uint8_t *)img + sizeof h, len - sizeof h, 0) == h.body_sum;
+    return 1;
 }
 
 int sym_symtable_open(sym_symtable *t, Dwfl_Module *mod, const char *cache_dir)
@@ -522,14 +518,12 @@ static int dem_map(sym_symtable *t)
     const void *img = sym_cache_map(t->cache_dir, "symbols", name, &len);
     if (!img)
         return -1;
-    int ok = len >= sizeof h;
+    int ok = sym_image_sealed(img, len, sizeof h);
     if (ok) {
         memcpy(&h, img, sizeof h);
         ok = memcmp(h.magic, dem_magic, sizeof h.magic) == 0 && h.version == DEM_VERSION &&
-             h.hdr_sum == hdr_sum(&h, offsetof(dem_hdr, hdr_sum)) && h.size == len &&
              h.n <= (len - sizeof h) / sizeof(dem_entry) && h.nstr == len - sizeof h - h.n * sizeof(dem_entry) &&
-             h.nstr > 0 && ((const char *)img)[len - 1] == '\0' &&
-             sym_checksum((const uint8_t *)img + sizeof h, len - sizeof h, 0) == h.body_sum;
+             h.nstr > 0 && ((const char *)img)[len - 1] == '\0';
     }
     if (!ok) {
         munmap((void *)img, len);
@@ -650,10 +644,8 @@ static void dem_save(sym_symtable *t)
     h.version = DEM_VERSION;
     h.n = n;
     h.nstr = nstr;
-    h.size = size;
-    h.body_sum = sym_checksum(img + sizeof h, size - sizeof h, 0);
-    h.hdr_sum = hdr_sum(&h, offsetof(dem_hdr, hdr_sum));
     memcpy(img, &h, sizeof h);
+    sym_seal_image(img, sizeof h, size);
     char name[140];
     snprintf(name, sizeof name, "%s.dem", t->key);
     sym_cache_write(t->cache_dir, "symbols", name, img, size);
