@@ -23,8 +23,6 @@ struct rw {
     int out_fd;
     hashmap strids;   /* interned string pointer -> output string id + 1 */
     struct str_id { const char *s; uint32_t id; } *strcache; /* strids' last answers, by pointer */
-    const char *last_module; /* the module of the last frame written, and its id */
-    uint32_t last_module_id;
     /* Each node of the input's stack tree mapped once, and each input frame
      * resolved once: by id, the memo generation and state they were for
      * (a process's generation changes when what its addresses mean may
@@ -175,15 +173,13 @@ static uint32_t out_frame(struct rw *c, const sym_frame *f)
         .addr = f->addr,
         .flags = f->flags & 0xffffu,
         .func = out_string(c, f->func),
-        .module = f->module == c->last_module ? c->last_module_id : out_string(c, f->module),
+        .module = out_string(c, f->module),
         .file = out_string(c, f->file),
         .offset = f->offset,
         .line = f->line,
     };
     if (array_reserve(&c->fr, &c->capfr, c->nfr + 1, sizeof *c->fr, 1024) < 0)
         cli_die(CLI_EXIT_FAIL, "out of memory");
-    c->last_module = f->module; /* frames of a module come together */
-    c->last_module_id = fr.module;
     struct frame_id *x = &c->fr[c->nfr];
     werr(c, tr_writer_frame(c->w, &fr, &x->id));
     c->frames_written++;
@@ -520,7 +516,6 @@ static void end_stream(struct rw *c, uint64_t lost)
     hashmap_free(&c->strids);
     free(c->strcache); /* the ids were the stream's */
     c->strcache = NULL;
-    c->last_module = NULL;
     hashmap_free(&c->framesets);
     forget_frame_ids(c);
     forget_nodes(c);
