@@ -30,6 +30,17 @@
  * inflated with it at once: it is about three times as fast as zlib, but
  * it does not stream.
  *
+ * .debug_info is inflated on one thread: splitting it over two was
+ * measured on libc's (issue 12) and does not pay.  A decoder started at a
+ * block in the middle of the stream, whose output marks the bytes copied
+ * from the unknown 32 KiB before it, never reaches 32 KiB free of marks:
+ * from every split point (10% to 90%) 18-30% of its output is still
+ * copied from that window at the end of the stream (DWARF repeats itself
+ * over megabytes), so libdeflate can never take over.  Decoding the tail
+ * twice with libdeflate instead (two windows coding each byte's index, to
+ * find the copied bytes) costs two tails on the second CPU, plus the
+ * block search and the merge: no faster than one thread.
+ *
  * The views are cached on disk (sym_options.cache_dir), as perf's
  * ~/.debug and debuginfod's client cache keep files, in
  * CACHE_DIR/dwarf/BUILD-ID.debug: the whole view, written by its thread
