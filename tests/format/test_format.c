@@ -1273,7 +1273,8 @@ static tr_writer_stats write_stalled(const tr_writer_options *o, uint64_t n, int
     stalled_pipe = p[0];
     had_to_drain = 0;
     signal(SIGALRM, drain_stalled_pipe);
-    alarm(10);
+    alarm(60); /* a writer that blocks is caught; a slow one (ASan on a loaded machine: a 16 MiB
+                * test took over 10 s once) is not */
     assert_int_equal(synth_samples(w, n, 5), 0); /* none written yet */
     alarm(0);
     *drained = had_to_drain;
