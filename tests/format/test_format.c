@@ -1355,6 +1355,25 @@ static void test_compress_thread_catches_up_faster(void **state)
     free(b.p);
 }
 
+/* A compressor that gets no CPU (here: its writes block on a full pipe) does
+ * not stop the caller at 64 MiB of raw records: past 16 MiB queued the caller
+ * compresses its chunks itself, and the queue holds their frames. */
+static void test_compress_thread_caller_compresses_when_far_behind(void **state)
+{
+    (void)state;
+    int drained;
+    uint64_t n = 4250000; /* 68 MiB of raw records, 58 MiB queued (these compress 1.2:1 at --fast=20) */
+    tr_writer_options o = {.chunk_size = 1 << 20, .compress_thread = 2};
+    tr_writer_stats st = write_stalled(&o, n, &drained);
+    assert_int_equal(drained, 0);
+    assert_true(st.raw_bytes > (66u << 20));
+    bytes b = write_trace(fill_n_samples, &n, &o, 1);
+    summary s = read_all(&b);
+    assert_int_equal(s.samples, n);
+    for (int i = 0; i < 32; i++) assert_int_equal(s.errors[i], 0);
+    free(b.p);
+}
+
 /* Chunks under 16 KiB at small_level: smaller, and they read the same. */
 static void test_small_chunks_at_their_own_level(void **state)
 {
@@ -1737,6 +1756,7 @@ int main(void)
         cmocka_unit_test(test_compress_thread_reports_a_closed_pipe),
         cmocka_unit_test(test_compress_thread_queues_while_the_pipe_is_full),
         cmocka_unit_test(test_compress_thread_catches_up_faster),
+        cmocka_unit_test(test_compress_thread_caller_compresses_when_far_behind),
         cmocka_unit_test(test_compress_thread_below_the_caller),
         cmocka_unit_test(test_small_chunks_at_their_own_level),
         cmocka_unit_test(test_stack_runs_read_as_stack_records),
