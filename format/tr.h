@@ -407,9 +407,11 @@ typedef struct tr_writer_options {
     uint32_t stack_limit;
     /* 1: compress and write chunks on a thread of the writer's own, while
      * the caller goes on adding records to the next chunk (a recorder that
-     * must drain kernel buffers while zstd works).  Chunks queue up to 64 MiB
-     * of raw records, and the caller waits only past that; a compressor
-     * 8 MiB behind compresses at zstd's --fast=20 until it catches up.  The
+     * must drain kernel buffers while zstd works).  Chunks queue up to 64 MiB,
+     * and the caller waits only past that; a compressor 8 MiB behind
+     * compresses at zstd's --fast=20 until it catches up, and past 16 MiB the
+     * caller compresses its chunks itself (at --fast=20) and queues them
+     * compressed, for the thread only to write them.  The
      * output is otherwise the same; a write error is returned by a later
      * call; tr_writer_flush and tr_writer_finish return once all is written.
      * 2: the same, the thread at a nice value 10 above the caller's (a

@@ -558,7 +558,8 @@ int perf_record(struct perf_opts *o)
      * dwarf (8 KiB samples, 5 KB of them for zstd) that thread runs below the reader, so that a
      * recorder short of CPU drains its rings first and compresses what it queued later (server
      * dwarf at 20 kHz, load 8: twice the samples, half the losses; its queue of 64 MiB is
-     * under perf's memory there) */
+     * under perf's memory there); when that thread gets no CPU at all, this one compresses
+     * the chunks it queues past 16 MiB itself (format/writer.c, CALLER_BYTES) */
     /* a slow recording's small chunks at zstd's level 19: cc -g at 999 Hz 9% smaller, for 30 us a sample */
     tr_writer_options wo = {.stack_delta = o->callgraph == CG_DWARF ? 2 : 0, .stack_runs = 2, .stack_limit = 1u << 20,
                             .level = zstd_level(o),
