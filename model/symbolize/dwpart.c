@@ -532,9 +532,11 @@ static int cover_abbrevs(sym_dwpart *p)
 
 typedef struct view_sec {
     const char *name;
-    const void *data;
+    const void *data; /* NULL: zeros; LATER: the caller fills them in */
     size_t size;
 } view_sec;
+static const char later_mark;
+#define LATER ((const void *)&later_mark)
 
 /* Make (elf, dw) the view, dropping the previous one; image (malloc'd)
  * or fd (a cache file) is what elf reads. */
@@ -583,10 +585,13 @@ static uint8_t *elf_image(const sym_dwpart *p, const view_sec *sec, size_t ns, s
     off = (off + 7) & ~(size_t)7;
     size_t shoff = off, nsh = ns + 2;
     size_t total = shoff + nsh * sizeof(Elf64_Shdr);
-    uint8_t *img = calloc(1, total);
+    /* not calloc: a whole view is megabytes the inflating thread fills in,
+     * and zeroing them first faulted them in on the main thread */
+    uint8_t *img = malloc(total);
     if (!img)
         return NULL;
     tr_advise_huge(img, total);
+    memset(img, 0, data_off[0]);
     GElf_Ehdr oe;
     gelf_getehdr(p->elf, &oe);
     Elf64_Ehdr eh;
@@ -603,13 +608,21 @@ static uint8_t *elf_image(const sym_dwpart *p, const view_sec *sec, size_t ns, s
     memcpy(img, &eh, sizeof eh);
     Elf64_Shdr *sh = (Elf64_Shdr *)(img + shoff);
     for (size_t i = 0; i < ns; i++) {
-        if (sec[i].size && sec[i].data) /* none: filled in later */
-            memcpy(img + data_off[i], sec[i].data, sec[i].size);
+        size_t end = data_off[i] + sec[i].size;
+        if (sec[i].data != LATER) {
+            if (sec[i].data)
+                memcpy(img + data_off[i], sec[i].data, sec[i].size);
+            else
+                memset(img + data_off[i], 0, sec[i].size);
+        }
+        memset(img + end, 0, data_off[i + 1] - end); /* the padding to the next */
         sh[i + 1] = (Elf64_Shdr){ .sh_name = (Elf64_Word)name_off[i], .sh_type = SHT_PROGBITS,
                                   .sh_offset = data_off[i], .sh_size = sec[i].size,
                                   .sh_addralign = 1 };
     }
     memcpy(img + data_off[ns], shstr, shlen);
+    memset(img + data_off[ns] + shlen, 0, shoff - data_off[ns] - shlen);
+    memset(sh, 0, sizeof *sh); /* the null section */
     sh[ns + 1] = (Elf64_Shdr){ .sh_name = (Elf64_Word)name_off[ns], .sh_type = SHT_STRTAB,
                                .sh_offset = data_off[ns], .sh_size = shlen, .sh_addralign = 1 };
     *size = total;
@@ -617,7 +630,7 @@ static uint8_t *elf_image(const sym_dwpart *p, const view_sec *sec, size_t ns, s
 }
 
 /* The first sections of a view (its kept sections follow): the header
- * and the checksums are filled in by seal_view, NULL data later. */
+ * and the checksums are filled in by seal_view, LATER data by the caller. */
 static size_t view_head(const sym_dwpart *p, view_sec *sec, const void *info, size_t covers,
                         const void *abbrev, size_t abbrev_len)
 {
@@ -751,13 +764,13 @@ static void whole_start(sym_dwpart *p)
     if (section_raw(p->info_scn, &w->info) < 0 || w->info.size != p->info_total ||
         section_raw(p->abbrev_scn, &w->abbrev) < 0)
         return;
-    ns = view_head(p, sec, NULL, p->info_total, NULL, w->abbrev.size);
+    ns = view_head(p, sec, LATER, p->info_total, LATER, w->abbrev.size);
     for (size_t i = 0; i < NKEPT; i++) {
         if (!p->kept_scn[i])
             continue;
         if (section_raw(p->kept_scn[i], &w->kept[w->nkept]) < 0)
             return;
-        sec[ns++] = (view_sec){ kept_names[i], NULL, w->kept[w->nkept++].size };
+        sec[ns++] = (view_sec){ kept_names[i], LATER, w->kept[w->nkept++].size };
     }
     w->nsecs = 1 + w->nkept;
     if (!(w->img = elf_image(p, sec, ns, &w->size, w->off)))
