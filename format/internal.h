@@ -272,7 +272,11 @@ void tr_internal_frame_decode(cur *c, tr_frame *f);
 
 /* ---- chunks decompressed ahead on a thread (readahead.c;
  * tr_reader_options.decompress_thread) ---- */
-#define TR_READAHEAD_DEPTH 2 /* chunks queued or decompressed ahead at most */
+/* chunks queued or decompressed ahead at most: with 4 rather than 2 the
+ * thread and a reader that would wait (which takes the next queued one)
+ * both find work while zstd is the slower side (server dwarf warm, 80% of
+ * the instructions in zstd: 11% less wall time, 4 MB more memory) */
+#define TR_READAHEAD_DEPTH 4
 typedef struct tr_readahead tr_readahead;
 tr_readahead *tr_internal_readahead_new(void); /* no thread until the first chunk queued */
 void tr_internal_readahead_free(tr_readahead *a);

@@ -505,7 +505,7 @@ typedef struct tr_reader_options {
     int keep_definitions; /* 1: also deliver STRING/FRAME/STACK/EVENT_DEF records; 2: the same
                              but stack nodes (STACK, STACK_RUN records) are only absorbed, for a
                              tool that looks them up (tr_reader_stack_node) instead */
-    /* 1: decompress the chunks that follow the current one (up to two) on a
+    /* 1: decompress the chunks that follow the current one (up to four) on a
      * thread of the reader's own while the caller consumes the current
      * one's records; their buffers are reused.  The records, errors and
      * diagnostics are the same, at the same places.  The thread starts when
