@@ -558,11 +558,10 @@ void sym_symfile_free(sym_symfile *f)
         return;
     sym_dwpart_free(f->part);
     sym_symtable_free(&f->tab);
-    size_t i = 0;
+    free(f->isyms);
+    free(f->isym_at);
+    size_t i;
     hashmap_slot *sl;
-    while ((sl = hashmap_next(&f->interval_syms, &i)) != NULL)
-        free(sl->val);
-    hashmap_free(&f->interval_syms);
     for (i = 0; (sl = hashmap_next(&f->child_index, &i)) != NULL;)
         free(sl->val);
     hashmap_free(&f->child_index);
@@ -595,10 +594,11 @@ void sym_symfile_free(sym_symfile *f)
  * sizeless symbol lies below, there is no symbol; only the other intervals
  * ask libdwfl. */
 
-typedef struct interval_sym {
+struct interval_sym {
     const char *name; /* interned (demangled unless told), NULL: none */
     uint64_t start, size;
-} interval_sym;
+};
+typedef struct interval_sym interval_sym;
 
 /* How many of the n elements (size bytes each, sorted by the uint64_t
  * each begins with) have a key <= x. */
@@ -695,9 +695,10 @@ static const interval_sym *symbol_of(sym_session *s, sym_symfile *f, uint64_t va
     const int has_tab = t->image != NULL; /* else libdwfl answers every address */
     /* the interval: the number of bounds <= vaddr (0 .. nbounds) */
     size_t lo = has_tab ? count_le(t->bounds, t->nbounds, sizeof *t->bounds, vaddr) : 0;
-    interval_sym *is = has_tab ? hashmap_get(&f->interval_syms, lo, 0) : NULL;
-    if (is)
-        return is;
+    if (has_tab && !f->isym_at && !(f->isym_at = calloc(t->nbounds + 1, sizeof *f->isym_at)))
+        return NULL;
+    if (has_tab && f->isym_at[lo])
+        return &f->isyms[f->isym_at[lo] - 1];
     GElf_Sym sym;
     GElf_Off off = 0;
     const sym_rec *one = has_tab && lo ? held_by(t, t->bounds[lo - 1]) : NULL;
@@ -709,18 +710,14 @@ static const interval_sym *symbol_of(sym_session *s, sym_symfile *f, uint64_t va
     } else if (!none) {
         f->symtab_lookups++;
     }
-    is = has_tab ? malloc(sizeof *is) : tmp;
-    if (!is)
-        return NULL;
-    *is = (interval_sym){ n && *n ? intern_name(s, f, n) : NULL, vaddr - off, sym.st_size };
+    *tmp = (interval_sym){ n && *n ? intern_name(s, f, n) : NULL, vaddr - off, sym.st_size };
     if (!n || !*n)
-        is->start = is->size = 0;
-    if (is != tmp && hashmap_put(&f->interval_syms, lo, 0, is) < 0) {
-        *tmp = *is;
-        free(is);
+        tmp->start = tmp->size = 0;
+    if (!has_tab || array_reserve(&f->isyms, &f->isymcap, f->nisyms + 1, sizeof *f->isyms, 256) < 0)
         return tmp;
-    }
-    return is;
+    f->isyms[f->nisyms++] = *tmp;
+    f->isym_at[lo] = (uint32_t)f->nisyms;
+    return &f->isyms[f->nisyms - 1];
 }
 
 int sym_symfile_symbol(sym_session *s, sym_symfile *f, uint64_t vaddr, const char **name,
@@ -1342,7 +1339,11 @@ static struct sym_scope_info scope_info(sym_session *s, sym_symfile *f, Dwarf_Di
 sym_entry *sym_symfile_resolve(sym_session *s, sym_symfile *f, uint64_t vaddr)
 {
     sym_symbol_info sym;
-    sym_entry *e = sym_symfile_lookup(s, f, vaddr, &sym);
+    const sym_entry *a = sym_symfile_lookup(s, f, vaddr, &sym);
+    size_t size = a ? sizeof *a + a->n * sizeof(sym_frame) : 0;
+    sym_entry *e = a ? malloc(size) : NULL;
+    if (e)
+        memcpy(e, a, size);
     if (e && sym.name)
         sym_push_symbol(s, f->id, f->path, sym.name, sym.start, sym.size, 0);
     return e;
@@ -1435,10 +1436,9 @@ sym_entry *sym_symfile_lookup(sym_session *s, sym_symfile *f, uint64_t vaddr, sy
     }
     for (size_t j = 0; j < c.n; j++)
         c.f[j].module = f->path;
-    sym_entry *e = malloc(sizeof *e + c.n * sizeof(sym_frame));
+    sym_entry *e = sym_entry_new(s, (uint32_t)c.n);
     if (!e)
         return NULL;
-    e->n = (uint32_t)c.n;
     memcpy(e->f, c.f, c.n * sizeof(sym_frame));
     return e;
 }
