@@ -459,6 +459,12 @@ int tr_writer_stack_addrs(tr_writer *w, const uint64_t *addrs, const uint32_t *f
 int tr_writer_thread_stack(tr_writer *w, int32_t pid, int32_t tid, const uint64_t *addrs,
                            const uint32_t *flags, size_t n, uint32_t *id);
 
+/* Room for `frames` more frames and `nodes` more stack nodes without
+ * growing the writer's tables (a caller that knows about how many it will
+ * intern: a filter rewriting a trace).  Changes nothing written.  0, or
+ * TR_E_NOMEM / TR_E_INVAL. */
+int tr_writer_reserve(tr_writer *w, size_t frames, size_t nodes);
+
 /* Forget every stack interned so far: they are never referred to again
  * (the caller drops the stack ids it holds), later stacks get new ids.
  * Ends the chunk; the next one is a key chunk flagged FORGET, from which
@@ -595,6 +601,11 @@ int tr_reader_stack(tr_reader *r, uint32_t id, const uint32_t **frames);
  * data per stack node drops it when this changes, and so stays within the
  * memory the writer's stack_limit allows. */
 uint64_t tr_reader_stack_forgets(const tr_reader *r);
+/* A number that changes whenever what tr_reader_meta() and tr_reader_blob()
+ * answer may have changed (a META or BLOB record absorbed, a new stream),
+ * never the same for two readers of one process: a caller that looked
+ * them up need not look again while it stays the same. */
+uint64_t tr_reader_defs_gen(const tr_reader *r);
 /* One node of the stack tree: its frame id and its parent's node id (0:
  * the root side ends here).  Returns 0, or TR_E_CORRUPT_RECORD when id is
  * not defined.  For tools that work once per node instead of per stack:

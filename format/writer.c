@@ -672,6 +672,34 @@ int tr_writer_frame(tr_writer *w, const tr_frame *f, uint32_t *id)
     }
 }
 
+static int stacks_grow(tr_writer *w, size_t more);
+
+int tr_writer_reserve(tr_writer *w, size_t frames, size_t nodes)
+{
+    if (!w) return TR_E_INVAL;
+    if (frames > UINT32_MAX / 2 || nodes > UINT32_MAX / 2) return TR_E_NOMEM;
+    size_t nf = (size_t)w->nframe + frames + 1;
+    if (nf >= w->capframe) {
+        uint32_t cap = w->capframe ? w->capframe : 256;
+        while (cap <= nf) cap *= 2;
+        void *a = realloc(w->frames, cap * sizeof *w->frames);
+        if (!a) return TR_E_NOMEM;
+        tr_advise_huge(a, cap * sizeof *w->frames);
+        w->frames = a;
+        void *e = realloc(w->frame_epoch, cap * sizeof *w->frame_epoch);
+        if (!e) return TR_E_NOMEM;
+        tr_advise_huge(e, cap * sizeof *w->frame_epoch);
+        w->frame_epoch = e;
+        w->capframe = cap;
+    }
+    /* the children of nodes with many (in a profile of many distinct
+     * addresses: about one node of two) */
+    if (tr_internal_idmap_reserve(&w->frame_map, w->frame_map.n + frames) ||
+        tr_internal_idmap_reserve(&w->wide_map, w->wide_map.n + nodes / 2))
+        return TR_E_NOMEM;
+    return (size_t)w->nstack + nodes + 1 >= w->capstack ? stacks_grow(w, nodes + 1) : 0;
+}
+
 int tr_writer_forget_stacks(tr_writer *w)
 {
     if (!w) return TR_E_INVAL;

@@ -134,6 +134,10 @@ void stacks_folder_free(stacks_folder *f)
     free(f->tmp.p);
     free(f->cached);
     free(f->cached_ids.v);
+    free(f->last_root.p);
+    hashmap_free(&f->by_ids);
+    free(f->seqs);
+    free(f->seq_ids.v);
     memset(f, 0, sizeof *f);
 }
 
@@ -195,7 +199,18 @@ void stacks_folder_begin_text(stacks_folder *f, stacks_text comm, stacks_text pi
             buf_put(p, tid.p, tid.n);
         }
     }
+    stacks_buf *l = &f->last_root;
+    if (f->have_last_root && l->n == p->n && (!p->n || !memcmp(l->p, p->p, p->n))) {
+        f->root_id = f->last_root_id;
+        f->java = p->n >= 4 && !memcmp(p->p, "java", 4);
+        f->have_root = 1;
+        return;
+    }
+    l->n = 0;
+    f->have_last_root = buf_put(l, p->p ? p->p : "", p->n) == 0;
     set_root(f);
+    f->last_root_id = f->root_id;
+    f->have_last_root &= !f->oom;
 }
 
 void stacks_folder_begin(stacks_folder *f, const char *comm, int32_t pid, int32_t tid, uint64_t w)
@@ -517,13 +532,54 @@ int stacks_folder_end_at(stacks_folder *f, size_t entry)
     return f->oom ? TR_E_NOMEM : 0;
 }
 
+/* The sample's name ids in its line's order (root first), n of them, put
+ * past the end of seq_ids (kept only when the line is new), and their
+ * hash; -1 when out of memory. */
+static int line_ids(stacks_folder *f, size_t *n, uint64_t *hash)
+{
+    size_t k = f->seq_ids.n, need = k + 1 + f->elems.n;
+    if (need > f->seq_ids.cap && array_reserve(&f->seq_ids.v, &f->seq_ids.cap, need, sizeof *f->seq_ids.v, 4096) < 0)
+        return -1;
+    uint32_t *v = f->seq_ids.v + k;
+    size_t m = 0;
+    uint64_t h = 0x9e3779b97f4a7c15ull;
+    v[m++] = f->root_id;
+    h = (h ^ f->root_id) * 0xbf58476d1ce4e5b9ull;
+    for (size_t g = f->ngroups; g-- > 0;) {
+        size_t end = g + 1 < f->ngroups ? f->groups[g + 1] : f->elems.n;
+        for (size_t i = f->groups[g]; i < end; i++) {
+            v[m++] = f->elems.v[i];
+            h = (h ^ f->elems.v[i]) * 0xbf58476d1ce4e5b9ull;
+            h ^= h >> 29;
+        }
+    }
+    *n = m;
+    *hash = h;
+    return 0;
+}
+
 int stacks_folder_end(stacks_folder *f)
 {
     if (!f->have_root)
         return stacks_folder_end_at(f, 0);
+    size_t nid = 0;
+    uint64_t h = 0;
+    int ids = line_ids(f, &nid, &h) == 0;
+    if (ids) {
+        uintptr_t v = (uintptr_t)hashmap_get(&f->by_ids, h, nid);
+        const struct stacks_seq *q = v ? &f->seqs[v - 1] : NULL;
+        if (q && q->n == nid && q->entry < f->map->n &&
+            !memcmp(f->seq_ids.v + q->off, f->seq_ids.v + f->seq_ids.n, nid * sizeof *f->seq_ids.v))
+            return stacks_folder_end_at(f, q->entry);
+    }
     const char *s;
     size_t n;
     struct smap_entry *e = stacks_folder_text(f, &s, &n) < 0 ? NULL : smap_get(f->map, s, n);
+    if (e && ids && array_reserve(&f->seqs, &f->capseqs, f->nseqs + 1, sizeof *f->seqs, 256) == 0 &&
+        hashmap_put(&f->by_ids, h, nid, (void *)(uintptr_t)(f->nseqs + 1)) == 0) {
+        f->seqs[f->nseqs++] = (struct stacks_seq){f->seq_ids.n, (size_t)(e - f->map->e), (uint32_t)nid};
+        f->seq_ids.n += nid; /* kept */
+    }
     if (e)
         return stacks_folder_end_at(f, (size_t)(e - f->map->e));
     f->oom = 1;

@@ -878,6 +878,12 @@ static int sync_reader(sym_session *s, tr_reader *r)
     s->cur_reader = r; /* only valid during this call: the caller may free it */
     if (!r)
         return 0;
+    /* nothing changed since the last time (once per stack: 1.5 % of a warm
+     * cc -g run in blob and metadata look-ups) */
+    uint64_t gen = tr_reader_defs_gen(r);
+    if (r == s->synced && gen == s->synced_gen)
+        return 0;
+    s->synced = NULL;
     const char *v;
     if (!s->kernel_release[0] && (v = tr_reader_meta(r, META_KERNEL_RELEASE)))
         snprintf(s->kernel_release, sizeof s->kernel_release, "%s", v);
@@ -894,8 +900,13 @@ static int sync_reader(sym_session *s, tr_reader *r)
         if (rc < 0)
             return rc;
     }
-    if (!s->vdso && (b = tr_reader_blob(r, BLOB_VDSO, &len)))
-        return set_vdso(s, b, len);
+    if (!s->vdso && (b = tr_reader_blob(r, BLOB_VDSO, &len))) {
+        int rc = set_vdso(s, b, len);
+        if (rc < 0)
+            return rc;
+    }
+    s->synced = r;
+    s->synced_gen = gen;
     return 0;
 }
 
@@ -954,6 +965,7 @@ int sym_observe(sym_session *s, tr_reader *r, const tr_record *rec)
         s->blob_gen++;
     switch (rec->type) {
     case TR_REC_STREAM_START:
+        s->synced = NULL; /* what sync_reader took is dropped below */
         s->stream_no++;
         s->cur_stream = rec->stream;
         s->sampled = 0;

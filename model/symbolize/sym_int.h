@@ -146,6 +146,7 @@ struct sym_session {
     uint32_t cur_stream; /* index of the stream being read */
     uint8_t *vdso; size_t vdso_len; /* the trace's vDSO image */
     tr_reader *cur_reader;
+    const tr_reader *synced; uint64_t synced_gen; /* sync_reader's last reader, at this tr_reader_defs_gen */
     const uint8_t *kblob; size_t kblob_len; /* the reader's kallsyms blob last parsed */
     int kernel_tried;
     uint32_t kernel_status; const char *kernel_detail; int kernel_reported, kernel_used;
