@@ -438,6 +438,12 @@ int tr_writer_meta_defaults(tr_writer *w, const char *producer, int argc, char *
  * same id.  Definitions are written before the first record using them. */
 int tr_writer_string(tr_writer *w, const char *s, size_t len, uint32_t *id);
 int tr_writer_frame(tr_writer *w, const tr_frame *f, uint32_t *id);
+/* tr_writer_frame for a caller that interns every frame of the stream
+ * itself, by the same content (its fields as tr_writer_frame keeps them):
+ * f is new, and gets a new id without a look-up.  Such a stream's frames
+ * are never given to tr_writer_frame, nor to the calls that intern
+ * addresses (tr_writer_stack_addrs ...). */
+int tr_writer_frame_new(tr_writer *w, const tr_frame *f, uint32_t *id);
 /* frames[0] is the leaf (innermost), frames[n-1] the root (outermost). */
 int tr_writer_stack(tr_writer *w, const uint32_t *frames, size_t n, uint32_t *id);
 /* The stack of frame below the stack parent (0: the root side): a stack a

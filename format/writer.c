@@ -700,6 +700,21 @@ int tr_writer_reserve(tr_writer *w, size_t frames, size_t nodes)
     return (size_t)w->nstack + nodes + 1 >= w->capstack ? stacks_grow(w, nodes + 1) : 0;
 }
 
+int tr_writer_frame_new(tr_writer *w, const tr_frame *f, uint32_t *id)
+{
+    if (!w || !f || !id) return TR_E_INVAL;
+    tr_frame n;
+    frame_norm(&n, f);
+    if ((n.func && n.func > w->nstr) || (n.module && n.module > w->nstr) || (n.file && n.file > w->nstr))
+        return TR_E_INVAL;
+    GROW(w->frames, w->frame_epoch, w->nframe, w->capframe);
+    uint32_t v = ++w->nframe;
+    w->frames[v] = n;
+    w->frame_epoch[v] = 0;
+    *id = v;
+    return 0;
+}
+
 int tr_writer_forget_stacks(tr_writer *w)
 {
     if (!w) return TR_E_INVAL;

@@ -138,6 +138,7 @@ void stacks_folder_free(stacks_folder *f)
     hashmap_free(&f->by_ids);
     free(f->seqs);
     free(f->seq_ids.v);
+    free(f->seq_groups.v);
     memset(f, 0, sizeof *f);
 }
 
@@ -532,53 +533,53 @@ int stacks_folder_end_at(stacks_folder *f, size_t entry)
     return f->oom ? TR_E_NOMEM : 0;
 }
 
-/* The sample's name ids in its line's order (root first), n of them, put
- * past the end of seq_ids (kept only when the line is new), and their
- * hash; -1 when out of memory. */
-static int line_ids(stacks_folder *f, size_t *n, uint64_t *hash)
+/* A hash of n bytes, a word at a time. */
+static uint64_t hash_words(const void *p, size_t n, uint64_t h)
 {
-    size_t k = f->seq_ids.n, need = k + 1 + f->elems.n;
-    if (need > f->seq_ids.cap && array_reserve(&f->seq_ids.v, &f->seq_ids.cap, need, sizeof *f->seq_ids.v, 4096) < 0)
-        return -1;
-    uint32_t *v = f->seq_ids.v + k;
-    size_t m = 0;
-    uint64_t h = 0x9e3779b97f4a7c15ull;
-    v[m++] = f->root_id;
-    h = (h ^ f->root_id) * 0xbf58476d1ce4e5b9ull;
-    for (size_t g = f->ngroups; g-- > 0;) {
-        size_t end = g + 1 < f->ngroups ? f->groups[g + 1] : f->elems.n;
-        for (size_t i = f->groups[g]; i < end; i++) {
-            v[m++] = f->elems.v[i];
-            h = (h ^ f->elems.v[i]) * 0xbf58476d1ce4e5b9ull;
-            h ^= h >> 29;
-        }
+    const unsigned char *b = p;
+    for (; n >= 8; n -= 8, b += 8) {
+        uint64_t w;
+        memcpy(&w, b, 8);
+        h = (h + w) * 0x9e3779b97f4a7c15ull;
     }
-    *n = m;
-    *hash = h;
-    return 0;
+    for (; n; n--)
+        h = (h + *b++) * 0x9e3779b97f4a7c15ull;
+    return h ^ h >> 29;
+}
+
+/* Is the open sample's stack (its elements and groups, which make its
+ * line with its root) the one of seq q? */
+static int same_seq(const stacks_folder *f, const struct stacks_seq *q)
+{
+    return q->root == f->root_id && q->nelems == f->elems.n && q->ngroups == f->ngroups &&
+           !memcmp(f->seq_ids.v + q->off, f->elems.v, f->elems.n * sizeof *f->elems.v) &&
+           !memcmp(f->seq_groups.v + q->goff, f->groups, f->ngroups * sizeof *f->groups);
 }
 
 int stacks_folder_end(stacks_folder *f)
 {
     if (!f->have_root)
         return stacks_folder_end_at(f, 0);
-    size_t nid = 0;
-    uint64_t h = 0;
-    int ids = line_ids(f, &nid, &h) == 0;
-    if (ids) {
-        uintptr_t v = (uintptr_t)hashmap_get(&f->by_ids, h, nid);
-        const struct stacks_seq *q = v ? &f->seqs[v - 1] : NULL;
-        if (q && q->n == nid && q->entry < f->map->n &&
-            !memcmp(f->seq_ids.v + q->off, f->seq_ids.v + f->seq_ids.n, nid * sizeof *f->seq_ids.v))
-            return stacks_folder_end_at(f, q->entry);
-    }
+    uint64_t h = hash_words(f->elems.v, f->elems.n * sizeof *f->elems.v, f->root_id);
+    h = hash_words(f->groups, f->ngroups * sizeof *f->groups, h);
+    uintptr_t v = (uintptr_t)hashmap_get(&f->by_ids, h, f->elems.n);
+    if (v && same_seq(f, &f->seqs[v - 1]) && f->seqs[v - 1].entry < f->map->n)
+        return stacks_folder_end_at(f, f->seqs[v - 1].entry);
     const char *s;
     size_t n;
     struct smap_entry *e = stacks_folder_text(f, &s, &n) < 0 ? NULL : smap_get(f->map, s, n);
-    if (e && ids && array_reserve(&f->seqs, &f->capseqs, f->nseqs + 1, sizeof *f->seqs, 256) == 0 &&
-        hashmap_put(&f->by_ids, h, nid, (void *)(uintptr_t)(f->nseqs + 1)) == 0) {
-        f->seqs[f->nseqs++] = (struct stacks_seq){f->seq_ids.n, (size_t)(e - f->map->e), (uint32_t)nid};
-        f->seq_ids.n += nid; /* kept */
+    if (e && array_reserve(&f->seqs, &f->capseqs, f->nseqs + 1, sizeof *f->seqs, 256) == 0 &&
+        array_reserve(&f->seq_ids.v, &f->seq_ids.cap, f->seq_ids.n + f->elems.n, sizeof *f->seq_ids.v, 4096) == 0 &&
+        array_reserve(&f->seq_groups.v, &f->seq_groups.cap, f->seq_groups.n + f->ngroups, sizeof *f->groups, 1024) == 0 &&
+        hashmap_put(&f->by_ids, h, f->elems.n, (void *)(uintptr_t)(f->nseqs + 1)) == 0) {
+        f->seqs[f->nseqs++] = (struct stacks_seq){f->seq_ids.n, f->seq_groups.n, (size_t)(e - f->map->e), f->elems.n,
+                                                  f->ngroups, f->root_id};
+        if (f->elems.n)
+            memcpy(f->seq_ids.v + f->seq_ids.n, f->elems.v, f->elems.n * sizeof *f->elems.v);
+        if (f->ngroups)
+            memcpy(f->seq_groups.v + f->seq_groups.n, f->groups, f->ngroups * sizeof *f->groups);
+        f->seq_ids.n += f->elems.n;
+        f->seq_groups.n += f->ngroups;
     }
     if (e)
         return stacks_folder_end_at(f, (size_t)(e - f->map->e));

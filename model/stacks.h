@@ -180,13 +180,18 @@ typedef struct stacks_folder {
     stacks_buf last_root;
     uint32_t last_root_id;
     int have_last_root;
-    /* the lines folded so far by their name ids (root, then the elements
-     * in the line's order): a line met again is found without writing and
-     * hashing its text.  (hash, count) -> index + 1 in seqs */
+    /* the lines folded so far by what makes them (the root, the elements
+     * and their groups): a line met again is found without writing and
+     * hashing its text.  (hash, elements) -> index + 1 in seqs */
     hashmap by_ids;
-    struct stacks_seq { size_t off, entry; uint32_t n; } *seqs; /* off: in seq_ids */
+    struct stacks_seq {
+        size_t off, goff, entry; /* in seq_ids, in seq_groups; the map's entry */
+        size_t nelems, ngroups;
+        uint32_t root;
+    } *seqs;
     size_t nseqs, capseqs;
     stacks_ids seq_ids;
+    struct { size_t *v, n, cap; } seq_groups;
 } stacks_folder;
 
 /* An empty folder adding to map (the caller's), with options o (kept by
