@@ -673,7 +673,9 @@ out:
     pscript_free(t.ps);
     pscript_free(t.sys_ps);
     pscript_free(t.ev_ps);
-    if (t.sym)
+    if (t.sym && f->exits_after)
+        sym_free_at_exit(t.sym);
+    else if (t.sym)
         sym_free(t.sym);
     if (map)
         munmap(map, maplen);
