@@ -1151,6 +1151,9 @@ static int chain_next(tr_reader *r, tr_record *rec)
     return e ? e : 1;
 }
 
+/* keep_definitions 1 and 2 deliver STRING and FRAME records, 3 does not. */
+#define DELIVERS_FRAMES(r) ((r)->opt.keep_definitions == 1 || (r)->opt.keep_definitions == 2)
+
 /* The entries of the STACK_CHAIN record being read without
  * keep_definitions 1, absorbed to its end (0); with keep_definitions 2 up
  * to one that defines a frame: that frame delivered as a FRAME record (1),
@@ -1187,7 +1190,7 @@ static int chain_absorb(tr_reader *r, tr_record *rec)
             r->chain.frame = r->chain.entry = entry = (uint32_t)frame;
             fill_end(r, n);
             if ((e = absorb_frame(r, (uint32_t)frame, &f))) break;
-            if (r->opt.keep_definitions) {
+            if (DELIVERS_FRAMES(r)) {
                 *sr = (stack_run){p, end, id, parent, left, 1, (uint32_t)frame};
                 run_record(r, rec, TR_REC_FRAME);
                 rec->u.frame.id = (uint32_t)frame;
@@ -1304,8 +1307,10 @@ static int next_record(tr_reader *r, tr_record *rec)
     case TR_REC_STACK:
         if ((e = absorb(r, rec))) return e;
         return r->opt.keep_definitions == 1;
-    case TR_REC_STRING: case TR_REC_FRAME: case TR_REC_EVENT_DEF:
-    case TR_REC_META: case TR_REC_SYSCALL_TABLE:
+    case TR_REC_STRING: case TR_REC_FRAME:
+        if ((e = absorb(r, rec))) return e;
+        return DELIVERS_FRAMES(r);
+    case TR_REC_EVENT_DEF: case TR_REC_META: case TR_REC_SYSCALL_TABLE:
         if ((e = absorb(r, rec))) return e;
         return r->opt.keep_definitions != 0;
     case TR_REC_BLOB:

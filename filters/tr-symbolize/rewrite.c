@@ -721,8 +721,10 @@ int rewrite_trace(const struct rewrite_options *o, int in_fd, int out_fd)
     void *buf = NULL;
     size_t len = 0;
     int mapped = 0, rc;
-    /* stack nodes are looked up when used; chunks decompressed ahead on a thread */
-    tr_reader_options ro = { .keep_definitions = 2, .decompress_thread = 1 };
+    /* strings, frames and stack nodes are looked up when used, the other
+     * definitions delivered to be copied; chunks decompressed ahead on a
+     * thread */
+    tr_reader_options ro = { .keep_definitions = 3, .decompress_thread = 1 };
     if (!o->stream) {
         /* look ahead for blobs written at the end: in the file, mapped (only
          * the pages looked at are read; the records are read from the file

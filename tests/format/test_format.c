@@ -379,11 +379,17 @@ static int fill_frames(tr_writer *w, void *arg)
     return 0;
 }
 
-/* Each sample's frames as text, one line per sample. */
-static char *stacks_text(const bytes *b)
+static int fill_defs(tr_writer *w, void *arg);
+
+/* Each sample's frames as text, one line per sample, read with
+ * keep_definitions keep; *ndefs: the STRING, FRAME and STACK records
+ * delivered, *nother: the META and BLOB ones. */
+static char *stacks_text_kept(const bytes *b, int keep, int *ndefs, int *nother)
 {
     tr_reader *r;
-    assert_int_equal(tr_reader_open_mem(&r, b->p, b->len, NULL), 0);
+    tr_reader_options ro = {.keep_definitions = keep};
+    assert_int_equal(tr_reader_open_mem(&r, b->p, b->len, &ro), 0);
+    *ndefs = *nother = 0;
     size_t cap = 1 << 20, len = 0;
     char *out = malloc(cap);
     assert_non_null(out);
@@ -391,6 +397,8 @@ static char *stacks_text(const bytes *b)
     int rc;
     while ((rc = tr_reader_next(r, &rec)) != 0) {
         assert_true(rc > 0);
+        *ndefs += rec.type == TR_REC_STRING || rec.type == TR_REC_FRAME || rec.type == TR_REC_STACK;
+        *nother += rec.type == TR_REC_META || rec.type == TR_REC_BLOB;
         if (rec.type != TR_REC_SAMPLE) continue;
         const uint32_t *fr;
         int n = tr_reader_stack(r, rec.u.sample.stack, &fr);
@@ -408,6 +416,40 @@ static char *stacks_text(const bytes *b)
     out[len] = 0;
     tr_reader_free(r);
     return out;
+}
+
+static char *stacks_text(const bytes *b)
+{
+    int d, o;
+    return stacks_text_kept(b, 0, &d, &o);
+}
+
+/* keep_definitions 3 delivers the metadata and blobs as 2 does, not the
+ * strings and frames (which 2 delivers from inside the stack chains), and
+ * the stacks read the same. */
+static int fill_frames_and_defs(tr_writer *w, void *arg)
+{
+    int e = fill_defs(w, NULL);
+    return e ? e : fill_frames(w, arg);
+}
+
+static void test_keep_definitions_3(void **state)
+{
+    (void)state;
+    int fresh = 0, d[4], o[4];
+    tr_writer_options wo = {.stack_runs = 2, .chunk_size = 4096};
+    bytes b = write_trace(fill_frames_and_defs, &fresh, &wo, 1);
+    char *t[4];
+    for (int k = 0; k < 4; k++) t[k] = stacks_text_kept(&b, k, &d[k], &o[k]);
+    for (int k = 1; k < 4; k++) assert_string_equal(t[0], t[k]);
+    assert_int_equal(d[0], 0);
+    assert_true(d[2] >= 300); /* the frames and strings */
+    assert_int_equal(d[3], 0);
+    assert_int_equal(o[0], 0);
+    assert_true(o[2] >= 4);
+    assert_int_equal(o[3], o[2]);
+    for (int k = 0; k < 4; k++) free(t[k]);
+    free(b.p);
 }
 
 static void test_frames_new_read_as_interned(void **state)
@@ -1882,6 +1924,7 @@ int main(void)
         cmocka_unit_test(test_stack_runs_keep_first_definitions),
         cmocka_unit_test(test_stack_nodes_at_once),
         cmocka_unit_test(test_frames_new_read_as_interned),
+        cmocka_unit_test(test_keep_definitions_3),
         cmocka_unit_test(test_defs_gen_follows_meta_and_blobs),
         cmocka_unit_test(test_plain_samples_round_trip),
         cmocka_unit_test(test_relative_stack_ids_checked),
