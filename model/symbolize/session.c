@@ -1287,7 +1287,7 @@ static const sym_entry *resolve_user_slow(sym_session *s, sym_proc *p, uint64_t 
     }
     if (!sym_addrcache_get(s, f, vaddr, &e)) { /* resolved in an earlier run, or now */
         sym_symbol_info sym;
-        if ((e = sym_symfile_lookup(s, f, vaddr, &sym)) && sym.name)
+        if ((e = sym_symfile_lookup(s, f, vaddr, &sym)) && sym.name && !(sym.flags & SYM_SYMBOL_PUSHED))
             sym_push_symbol(s, f->id, f->path, sym.name, sym.start, sym.size, 0);
         if (e)
             sym_addrcache_add(s, f, vaddr, e->f, e->n, &sym);

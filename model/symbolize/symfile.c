@@ -597,6 +597,7 @@ void sym_symfile_free(sym_symfile *f)
 struct interval_sym {
     const char *name; /* interned (demangled unless told), NULL: none */
     uint64_t start, size;
+    int pushed;       /* given by sym_symfile_lookup: its SYMBOL pushed */
 };
 typedef struct interval_sym interval_sym;
 
@@ -684,8 +685,7 @@ static int nothing_holds(const sym_symtable *t, uint64_t lo)
 }
 
 /* The symbol of vaddr's interval (name NULL: none), NULL when out of memory. */
-static const interval_sym *symbol_of(sym_session *s, sym_symfile *f, uint64_t vaddr,
-                                     interval_sym *tmp)
+static interval_sym *symbol_of(sym_session *s, sym_symfile *f, uint64_t vaddr, interval_sym *tmp)
 {
     const sym_symtable *t = &f->tab;
     if (!f->tab_done) {
@@ -710,7 +710,7 @@ static const interval_sym *symbol_of(sym_session *s, sym_symfile *f, uint64_t va
     } else if (!none) {
         f->symtab_lookups++;
     }
-    *tmp = (interval_sym){ n && *n ? intern_name(s, f, n) : NULL, vaddr - off, sym.st_size };
+    *tmp = (interval_sym){ n && *n ? intern_name(s, f, n) : NULL, vaddr - off, sym.st_size, 0 };
     if (!n || !*n)
         tmp->start = tmp->size = 0;
     if (!has_tab || array_reserve(&f->isyms, &f->isymcap, f->nisyms + 1, sizeof *f->isyms, 256) < 0)
@@ -1344,7 +1344,7 @@ sym_entry *sym_symfile_resolve(sym_session *s, sym_symfile *f, uint64_t vaddr)
     sym_entry *e = a ? malloc(size) : NULL;
     if (e)
         memcpy(e, a, size);
-    if (e && sym.name)
+    if (e && sym.name && !(sym.flags & SYM_SYMBOL_PUSHED))
         sym_push_symbol(s, f->id, f->path, sym.name, sym.start, sym.size, 0);
     return e;
 }
@@ -1363,11 +1363,12 @@ sym_entry *sym_symfile_lookup(sym_session *s, sym_symfile *f, uint64_t vaddr, sy
 
     if (f->mod) {
         interval_sym tmp;
-        const interval_sym *is = symbol_of(s, f, vaddr, &tmp);
+        interval_sym *is = symbol_of(s, f, vaddr, &tmp);
         if (is && is->name) {
             outer_name = is->name;
             outer_off = vaddr - is->start;
-            *sym = (sym_symbol_info){ f->path, outer_name, is->start, is->size, 0 };
+            *sym = (sym_symbol_info){ f->path, outer_name, is->start, is->size, is->pushed ? SYM_SYMBOL_PUSHED : 0 };
+            is->pushed = is != &tmp; /* (tmp: none kept) */
         }
         if ((s->opt.inlines || s->opt.lines || !outer_name) && f->has_dwarf) {
             Dwarf_Die *d = NULL;
