@@ -209,6 +209,9 @@ static uint32_t out_stack(struct rw *c, const sym_frame *f, size_t n)
     return id;
 }
 
+/* The stack nodes of a trace of n frames, about: on the suite's -g traces
+ * 1.5 to 2.5 per frame (but on deep recursions, where they grow) */
+#define NODES_HINT(n) ((n) * 5 / 2)
 #define MAX_DEPTH 4096     /* frames a reader materialises (spec/FORMAT.md 8) */
 #define MAX_MEMO (1u << 24) /* ids past this far are mapped afresh each time */
 #define MAX_OUTF (1u << 22) /* output frame ids kept for the frame memos */
@@ -355,7 +358,7 @@ static uint32_t map_node(struct rw *c, int32_t pid, uint32_t in)
     if (!c->nnodes) {
         c->node_base = in; /* ids are given out from here, mostly in order */
         if (c->sym->frames_hint) /* about as many as the writer's nodes (start_stream), at once */
-            memo_grow((void **)&c->nodes, &c->nnodes, sizeof *c->nodes, (uint32_t)(2 * c->sym->frames_hint));
+            memo_grow((void **)&c->nodes, &c->nnodes, sizeof *c->nodes, (uint32_t)NODES_HINT(c->sym->frames_hint));
     }
     uint32_t gen = memo_gen(c, pid);
     size_t n = 0;
@@ -557,9 +560,8 @@ static void start_stream(struct rw *c)
         while (n < 2 * hint)
             n *= 2;
         frame_slots_grow(c, n);
-        /* and the writer's: its frames, and stack nodes (on the suite's
-         * -g traces 1.5 to 2.5 per frame, but on deep recursions) */
-        werr(c, tr_writer_reserve(c->w, hint, 2 * hint));
+        /* and the writer's: its frames, and stack nodes */
+        werr(c, tr_writer_reserve(c->w, hint, NODES_HINT(hint)));
     }
 }
 
