@@ -50,7 +50,13 @@ struct tstate {
     /* (root, stack, pid) -> map entry + 1 of the samples folded so far: a
      * sample of a stack seen before is counted without folding it again.
      * Emptied by every record that may change how frames resolve (maps,
-     * comms, blobs, metadata, a stream's start, lost data). */
+     * comms, blobs, metadata, a stream's start, lost data: a new epoch).
+     * By stack id below FOLDED_IDS, an array of the last root and pid
+     * folded each (a hash map emptied at each of a compile's mmaps grew
+     * again from nothing: 3 % of tr-fold's instructions on cc -g); the
+     * others in the hash map. */
+    struct folded { uint32_t epoch, root; int32_t pid; uint32_t entry; } *folded_ids;
+    size_t nfolded_ids;
     hashmap folded;
     uint32_t epoch;            /* counts those emptyings: raw_memo entries of another are stale */
     /* Memos of what frames fold to, one for ps and one for sys_ps (each
@@ -379,6 +385,23 @@ static int offcpu_sample(struct tstate *t, const tr_record *rec)
     return offcpu_switch_out(t->off, rec->tid, rec->time, t->f->last_entry);
 }
 
+#define FOLDED_IDS (1u << 22) /* stack ids folded through the array */
+
+/* The folded entry of stack id, in the array (grown, zeroed); NULL past
+ * FOLDED_IDS (or out of memory): the hash map's. */
+static struct folded *folded_of(struct tstate *t, uint32_t stack)
+{
+    if (stack >= FOLDED_IDS)
+        return NULL;
+    if (stack >= t->nfolded_ids) {
+        size_t old = t->nfolded_ids;
+        if (array_reserve(&t->folded_ids, &t->nfolded_ids, (size_t)stack + 1, sizeof *t->folded_ids, 1024) < 0)
+            return NULL;
+        memset(t->folded_ids + old, 0, (t->nfolded_ids - old) * sizeof *t->folded_ids);
+    }
+    return &t->folded_ids[stack];
+}
+
 static int on_sample(struct tstate *t, const tr_record *rec)
 {
     const tr_event_def *ev = tr_reader_event(t->r, rec->u.sample.event);
@@ -414,14 +437,20 @@ static int on_sample(struct tstate *t, const tr_record *rec)
     /* a sample with a stack copy is unwound: its frames are its own */
     int cached = stack && !(rec->u.sample.nregs && rec->u.sample.stack_copy_len);
     uint64_t key = (uint64_t)sf->root_id << 32 | stack, pid = (uint32_t)rec->pid;
-    void *v = cached ? hashmap_get(&t->folded, key, pid) : NULL;
+    struct folded *fo = cached ? folded_of(t, stack) : NULL;
+    if (fo && fo->entry && fo->epoch == t->epoch && fo->root == sf->root_id && fo->pid == rec->pid)
+        return stacks_folder_end_at(sf, fo->entry - 1);
+    void *v = cached && !fo ? hashmap_get(&t->folded, key, pid) : NULL;
     if (v)
         return stacks_folder_end_at(sf, (size_t)((uintptr_t)v - 1));
     int complete = add_frames(t, t->ps, rec);
     if (complete < 0 || pscript_end(t->ps) < 0)
         return -1;
     /* lost definitions may come again at a key chunk: not kept */
-    if (cached && complete && hashmap_put(&t->folded, key, pid, (void *)(uintptr_t)(t->f->last_entry + 1)) < 0)
+    if (fo && complete && t->f->last_entry < UINT32_MAX)
+        *fo = (struct folded){t->epoch, sf->root_id, rec->pid, (uint32_t)t->f->last_entry + 1};
+    else if (cached && complete && !fo &&
+             hashmap_put(&t->folded, key, pid, (void *)(uintptr_t)(t->f->last_entry + 1)) < 0)
         return -1;
     return 0;
 }
@@ -687,6 +716,7 @@ out:
     procs_free(t.own_procs);
     stacks_frames_free(&t.frames);
     hashmap_free(&t.folded);
+    free(t.folded_ids);
     for (int i = 0; i < 2; i++) {
         free(t.memo[i].raw);
         hashmap_free(&t.memo[i].by_name);
