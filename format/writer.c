@@ -677,8 +677,8 @@ static int stacks_grow(tr_writer *w, size_t more);
 int tr_writer_reserve(tr_writer *w, size_t frames, size_t nodes)
 {
     if (!w) return TR_E_INVAL;
-    if (frames > UINT32_MAX / 2 || nodes > UINT32_MAX / 2) return TR_E_NOMEM;
     size_t nf = (size_t)w->nframe + frames + 1;
+    if (frames > UINT32_MAX / 4 || nodes > UINT32_MAX / 4 || nf > UINT32_MAX / 2) return TR_E_NOMEM;
     if (nf >= w->capframe) {
         uint32_t cap = w->capframe ? w->capframe : 256;
         while (cap <= nf) cap *= 2;
