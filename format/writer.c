@@ -647,21 +647,37 @@ static uint64_t frame_key(const tr_frame *n, uint64_t seed)
     return h ^ h >> 31;
 }
 
+/* f normalised into *n, its strings checked: 0 or TR_E_INVAL. */
+static inline __attribute__((always_inline)) int frame_checked(const tr_writer *w, const tr_frame *f, tr_frame *n)
+{
+    frame_norm(n, f);
+    if ((n->func && n->func > w->nstr) || (n->module && n->module > w->nstr) || (n->file && n->file > w->nstr))
+        return TR_E_INVAL;
+    return 0;
+}
+
+/* Normalised frame n added: *id its new id. */
+static inline __attribute__((always_inline)) int frame_append(tr_writer *w, const tr_frame *n, uint32_t *id)
+{
+    GROW(w->frames, w->frame_epoch, w->nframe, w->capframe);
+    uint32_t v = ++w->nframe;
+    w->frames[v] = *n;
+    w->frame_epoch[v] = 0;
+    *id = v;
+    return 0;
+}
+
 int tr_writer_frame(tr_writer *w, const tr_frame *f, uint32_t *id)
 {
     if (!w || !f || !id) return TR_E_INVAL;
     tr_frame n;
-    frame_norm(&n, f);
-    if ((n.func && n.func > w->nstr) || (n.module && n.module > w->nstr) || (n.file && n.file > w->nstr))
-        return TR_E_INVAL;
+    int e = frame_checked(w, f, &n);
+    if (e) return e;
     for (uint64_t seed = 0;; seed++) {
         uint32_t *slot = tr_internal_idmap_slot(&w->frame_map, frame_key(&n, seed)), v;
         if (!slot) return TR_E_NOMEM;
         if (!(v = *slot)) {
-            GROW(w->frames, w->frame_epoch, w->nframe, w->capframe);
-            v = ++w->nframe;
-            w->frames[v] = n;
-            w->frame_epoch[v] = 0;
+            if ((e = frame_append(w, &n, &v))) return e;
             *id = *slot = v;
             return 0;
         }
@@ -704,15 +720,8 @@ int tr_writer_frame_new(tr_writer *w, const tr_frame *f, uint32_t *id)
 {
     if (!w || !f || !id) return TR_E_INVAL;
     tr_frame n;
-    frame_norm(&n, f);
-    if ((n.func && n.func > w->nstr) || (n.module && n.module > w->nstr) || (n.file && n.file > w->nstr))
-        return TR_E_INVAL;
-    GROW(w->frames, w->frame_epoch, w->nframe, w->capframe);
-    uint32_t v = ++w->nframe;
-    w->frames[v] = n;
-    w->frame_epoch[v] = 0;
-    *id = v;
-    return 0;
+    int e = frame_checked(w, f, &n);
+    return e ? e : frame_append(w, &n, id);
 }
 
 int tr_writer_forget_stacks(tr_writer *w)
