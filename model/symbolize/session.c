@@ -348,7 +348,7 @@ static sym_proc *get_proc(sym_session *s, int32_t pid, int create)
 int sym_map_usable(const procs_map *m)
 {
     /* kernel text is kallsyms' to resolve; data is no code */
-    return !(m->prot && !(m->prot & PROT_EXEC)) && strncmp(m->path, "[kernel", 7) != 0;
+    return !(m->prot && !(m->prot & PROT_EXEC)) && (m->path[0] != '[' || strncmp(m->path, "[kernel", 7) != 0);
 }
 
 procs_map *sym_proc_find_map(sym_proc *p, uint64_t addr)
