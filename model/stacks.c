@@ -552,8 +552,8 @@ static uint64_t hash_words(const void *p, size_t n, uint64_t h)
 static int same_seq(const stacks_folder *f, const struct stacks_seq *q)
 {
     return q->root == f->root_id && q->nelems == f->elems.n && q->ngroups == f->ngroups &&
-           !memcmp(f->seq_ids.v + q->off, f->elems.v, f->elems.n * sizeof *f->elems.v) &&
-           !memcmp(f->seq_groups.v + q->goff, f->groups, f->ngroups * sizeof *f->groups);
+           (!f->elems.n || !memcmp(f->seq_ids.v + q->off, f->elems.v, f->elems.n * sizeof *f->elems.v)) &&
+           (!f->ngroups || !memcmp(f->seq_groups.v + q->goff, f->groups, f->ngroups * sizeof *f->groups));
 }
 
 int stacks_folder_end(stacks_folder *f)

@@ -958,7 +958,7 @@ int sym_observe(sym_session *s, tr_reader *r, const tr_record *rec)
     s->cur_reader = NULL;
     if (s->ntails && r)
         hand_tails(s, r);
-    if (rec->type == TR_REC_FRAME || rec->type == TR_REC_STRING || rec->type == TR_REC_STACK)
+    if (rec->type - TR_REC_STRING <= TR_REC_STACK - TR_REC_STRING) /* STRING, FRAME, STACK: types 1 to 3 */
         return 0; /* definitions (a reader that keeps them delivers them): nothing here, nor for the model */
     int rc = procs_feed(s->procs, rec); /* STREAM_START: forgets the processes */
     if (rc < 0)

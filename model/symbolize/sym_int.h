@@ -240,8 +240,8 @@ struct sym_symfile {
      * for each DIE on an address's scope path the ranges of its children */
     sym_symtable tab; int tab_done;
     struct interval_sym *isyms; size_t nisyms, isymcap; /* the symbols of the intervals met */
-    uint32_t *isym_at;     /* interval index (0 .. tab.nbounds) -> index + 1 in isyms */
-    uint32_t *bucket; size_t nbucket; unsigned bucket_shift; /* symfile.c's index of tab.bounds */
+    uint64_t *isym_slot; size_t isym_cap; /* interval index -> index in isyms (symfile.c) */
+    uint32_t *bucket; size_t nbucket, searches; unsigned bucket_shift; /* symfile.c's index of tab.bounds */
     hashmap child_index;   /* DIE offset -> the ranges of its children */
     hashmap scope_ids;     /* scope DIE offset -> index + 1 in scopes */
     hashmap walk_units;    /* (unit offset, Dwarf) -> its abbreviations, for walking its DIEs */

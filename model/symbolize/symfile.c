@@ -559,7 +559,7 @@ void sym_symfile_free(sym_symfile *f)
     sym_dwpart_free(f->part);
     sym_symtable_free(&f->tab);
     free(f->isyms);
-    free(f->isym_at);
+    free(f->isym_slot);
     free(f->bucket);
     size_t i;
     hashmap_slot *sl;
@@ -690,6 +690,7 @@ static int nothing_holds(const sym_symtable *t, uint64_t lo)
  * start; a binary search over 60,000 bounds of cc1 was 2 % of a warm cc -g
  * run, for 12,000 addresses. */
 #define BUCKETS_FROM 4096
+#define BUCKETS_AFTER 256 /* binary searches */
 
 static void bucket_build(sym_symfile *f)
 {
@@ -718,7 +719,8 @@ static void bucket_build(sym_symfile *f)
 static size_t bounds_le(sym_symfile *f, uint64_t vaddr)
 {
     const sym_symtable *t = &f->tab;
-    if (t->nbounds < BUCKETS_FROM || t->nbounds >= UINT32_MAX)
+    /* built once it pays: a table of many bounds, and many addresses in it */
+    if (!f->bucket && (t->nbounds < BUCKETS_FROM || t->nbounds >= UINT32_MAX || ++f->searches < BUCKETS_AFTER))
         return count_le(t->bounds, t->nbounds, sizeof *t->bounds, vaddr);
     if (!f->bucket)
         bucket_build(f);
@@ -726,6 +728,61 @@ static size_t bounds_le(sym_symfile *f, uint64_t vaddr)
         return count_le(t->bounds, t->nbounds, sizeof *t->bounds, vaddr);
     size_t i = (size_t)((vaddr - t->bounds[0]) >> f->bucket_shift), a = f->bucket[i];
     return a + count_le(t->bounds + a, f->bucket[i + 1] - a, sizeof *t->bounds, vaddr);
+}
+
+/* The intervals met, by index: open addressing over isym_slot, each slot
+ * (interval + 1) << 32 | (index in isyms + 1), 0 empty (a slot per
+ * interval met, where a hash map entry was a malloc and 50 instructions
+ * a look-up; an array by interval, a table's worth of zeroes). */
+static size_t isym_home(const sym_symfile *f, size_t lo)
+{
+    uint64_t h = (uint64_t)lo * 0x9e3779b97f4a7c15ull;
+    return (size_t)(h ^ h >> 32) & (f->isym_cap - 1);
+}
+
+/* The symbol of interval lo, NULL when not met. */
+static interval_sym *isym_find(sym_symfile *f, size_t lo)
+{
+    for (size_t i = f->isym_cap ? isym_home(f, lo) : 0; f->isym_cap; i = (i + 1) & (f->isym_cap - 1)) {
+        uint64_t v = f->isym_slot[i];
+        if (!v)
+            return NULL;
+        if (v >> 32 == lo + 1)
+            return &f->isyms[(uint32_t)v - 1];
+    }
+    return NULL;
+}
+
+/* Slot v placed in the table (not in it, and room for it). */
+static void isym_place(sym_symfile *f, uint64_t v)
+{
+    size_t i = isym_home(f, (size_t)(v >> 32) - 1);
+    while (f->isym_slot[i])
+        i = (i + 1) & (f->isym_cap - 1);
+    f->isym_slot[i] = v;
+}
+
+/* Interval lo's symbol is is: kept, and returned (NULL: out of memory). */
+static interval_sym *isym_add(sym_symfile *f, size_t lo, const interval_sym *is)
+{
+    if (2 * (f->nisyms + 1) > f->isym_cap) {
+        size_t cap = f->isym_cap ? 2 * f->isym_cap : 64;
+        uint64_t *old = f->isym_slot, *n = calloc(cap, sizeof *n);
+        if (!n)
+            return NULL;
+        size_t ocap = f->isym_cap;
+        f->isym_slot = n;
+        f->isym_cap = cap;
+        for (size_t i = 0; i < ocap; i++)
+            if (old[i])
+                isym_place(f, old[i]);
+        free(old);
+    }
+    if (array_reserve(&f->isyms, &f->isymcap, f->nisyms + 1, sizeof *f->isyms, 256) < 0)
+        return NULL;
+    f->isyms[f->nisyms++] = *is;
+    isym_place(f, (uint64_t)(lo + 1) << 32 | f->nisyms);
+    return &f->isyms[f->nisyms - 1];
 }
 
 /* The symbol of vaddr's interval (name NULL: none), NULL when out of memory. */
@@ -739,10 +796,9 @@ static interval_sym *symbol_of(sym_session *s, sym_symfile *f, uint64_t vaddr, i
     const int has_tab = t->image != NULL; /* else libdwfl answers every address */
     /* the interval: the number of bounds <= vaddr (0 .. nbounds) */
     size_t lo = has_tab ? bounds_le(f, vaddr) : 0;
-    if (has_tab && !f->isym_at && !(f->isym_at = calloc(t->nbounds + 1, sizeof *f->isym_at)))
-        return NULL;
-    if (has_tab && f->isym_at[lo])
-        return &f->isyms[f->isym_at[lo] - 1];
+    interval_sym *is = has_tab ? isym_find(f, lo) : NULL;
+    if (is)
+        return is;
     GElf_Sym sym;
     GElf_Off off = 0;
     const sym_rec *one = has_tab && lo ? held_by(t, t->bounds[lo - 1]) : NULL;
@@ -757,11 +813,9 @@ static interval_sym *symbol_of(sym_session *s, sym_symfile *f, uint64_t vaddr, i
     *tmp = (interval_sym){ n && *n ? intern_name(s, f, n) : NULL, vaddr - off, sym.st_size, 0 };
     if (!n || !*n)
         tmp->start = tmp->size = 0;
-    if (!has_tab || array_reserve(&f->isyms, &f->isymcap, f->nisyms + 1, sizeof *f->isyms, 256) < 0)
+    if (!has_tab || f->nisyms >= UINT32_MAX - 1 || !(is = isym_add(f, lo, tmp)))
         return tmp;
-    f->isyms[f->nisyms++] = *tmp;
-    f->isym_at[lo] = (uint32_t)f->nisyms;
-    return &f->isyms[f->nisyms - 1];
+    return is;
 }
 
 int sym_symfile_symbol(sym_session *s, sym_symfile *f, uint64_t vaddr, const char **name,
