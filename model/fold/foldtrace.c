@@ -51,13 +51,12 @@ struct tstate {
      * sample of a stack seen before is counted without folding it again.
      * Emptied by every record that may change how frames resolve (maps,
      * comms, blobs, metadata, a stream's start, lost data: a new epoch).
-     * By stack id below FOLDED_IDS, an array of the last root and pid
-     * folded each (a hash map emptied at each of a compile's mmaps grew
-     * again from nothing: 3 % of tr-fold's instructions on cc -g); the
-     * others in the hash map. */
-    struct folded { uint32_t epoch, root; int32_t pid; uint32_t entry; } *folded_ids;
-    size_t nfolded_ids;
-    hashmap folded;
+     * A cache of FOLDED_SLOTS entries by stack id (a hash map emptied at
+     * each of a compile's mmaps grew again from nothing: 3 % of tr-fold's
+     * instructions on cc -g; an array by id zeroed a deep recursion's
+     * 300,000 ids): a stack met again after another took its slot is
+     * folded again. */
+    struct folded { uint32_t stack, epoch, root; int32_t pid; uint32_t entry; } *folded;
     uint32_t epoch;            /* counts those emptyings: raw_memo entries of another are stale */
     /* Memos of what frames fold to, one for ps and one for sys_ps (each
      * folder has its own name ids).  Raw frames resolved one at a time
@@ -390,16 +389,15 @@ static int offcpu_sample(struct tstate *t, const tr_record *rec)
     return offcpu_switch_out(t->off, rec->tid, rec->time, t->f->last_entry);
 }
 
-#define FOLDED_IDS (1u << 22) /* stack ids folded through the array */
+#define FOLDED_SLOTS 16384u /* a power of two */
 
-/* The folded entry of stack id, in the array (grown, zeroed); NULL past
- * FOLDED_IDS (or out of memory): the hash map's. */
+/* The slot of stack id in the folded cache (made on first use), NULL when
+ * out of memory. */
 static struct folded *folded_of(struct tstate *t, uint32_t stack)
 {
-    if (stack >= FOLDED_IDS ||
-        (stack >= t->nfolded_ids && reserve_zeroed(&t->folded_ids, &t->nfolded_ids, stack, sizeof *t->folded_ids) < 0))
+    if (!t->folded && !(t->folded = calloc(FOLDED_SLOTS, sizeof *t->folded)))
         return NULL;
-    return &t->folded_ids[stack];
+    return &t->folded[stack & (FOLDED_SLOTS - 1)]; /* the last ids given: a slot each */
 }
 
 static int on_sample(struct tstate *t, const tr_record *rec)
@@ -436,22 +434,16 @@ static int on_sample(struct tstate *t, const tr_record *rec)
     uint32_t stack = rec->u.sample.stack;
     /* a sample with a stack copy is unwound: its frames are its own */
     int cached = stack && !(rec->u.sample.nregs && rec->u.sample.stack_copy_len);
-    uint64_t key = (uint64_t)sf->root_id << 32 | stack, pid = (uint32_t)rec->pid;
     struct folded *fo = cached ? folded_of(t, stack) : NULL;
-    if (fo && fo->entry && fo->epoch == t->epoch && fo->root == sf->root_id && fo->pid == rec->pid)
+    if (fo && fo->entry && fo->stack == stack && fo->epoch == t->epoch && fo->root == sf->root_id &&
+        fo->pid == rec->pid)
         return stacks_folder_end_at(sf, fo->entry - 1);
-    void *v = cached && !fo ? hashmap_get(&t->folded, key, pid) : NULL;
-    if (v)
-        return stacks_folder_end_at(sf, (size_t)((uintptr_t)v - 1));
     int complete = add_frames(t, t->ps, rec);
     if (complete < 0 || pscript_end(t->ps) < 0)
         return -1;
     /* lost definitions may come again at a key chunk: not kept */
     if (fo && complete && t->f->last_entry < UINT32_MAX)
-        *fo = (struct folded){t->epoch, sf->root_id, rec->pid, (uint32_t)t->f->last_entry + 1};
-    else if (cached && complete && !fo &&
-             hashmap_put(&t->folded, key, pid, (void *)(uintptr_t)(t->f->last_entry + 1)) < 0)
-        return -1;
+        *fo = (struct folded){stack, t->epoch, sf->root_id, rec->pid, (uint32_t)t->f->last_entry + 1};
     return 0;
 }
 
@@ -621,8 +613,7 @@ int fold_trace(struct fold *f, struct lines *l, const char *shown)
         if (rc < 0) {
             if (!cli_read_error(t.r, rc, shown, &warned, &status))
                 break;
-            hashmap_free(&t.folded); /* definitions were lost: they may come again */
-            t.epoch++;
+            t.epoch++; /* definitions were lost: they may come again */
             continue;
         }
         if ((t.sym ? sym_observe(t.sym, t.r, &rec) < 0 : procs_feed(t.own_procs, &rec) < 0) ||
@@ -631,11 +622,8 @@ int fold_trace(struct fold *f, struct lines *l, const char *shown)
             status = CLI_EXIT_FAIL;
             break;
         }
-        if (procs_may_remap(rec.type)) {
-            if (t.folded.count)
-                hashmap_free(&t.folded);
+        if (procs_may_remap(rec.type))
             t.epoch++;
-        }
         if (rec.type == TR_REC_STREAM_START) {
             stacks_folder_forget_frames(pscript_folder(t.ps)); /* frame ids are the stream's */
             stacks_folder_forget_frames(pscript_folder(t.sys_ps));
@@ -715,8 +703,7 @@ out:
     smap_free(&t.evmap);
     procs_free(t.own_procs);
     stacks_frames_free(&t.frames);
-    hashmap_free(&t.folded);
-    free(t.folded_ids);
+    free(t.folded);
     for (int i = 0; i < 2; i++) {
         free(t.memo[i].raw);
         hashmap_free(&t.memo[i].by_name);
