@@ -512,11 +512,12 @@ typedef struct tr_reader tr_reader;
 
 typedef struct tr_reader_options {
     size_t max_chunk;     /* reject chunks larger than this raw; 0 = 16 MiB */
+    /* keep_definitions 3: as 2, but STRING and FRAME records are only
+     * absorbed too (a tool that looks them up as the records using them
+     * come: tr-symbolize) */
     int keep_definitions; /* 1: also deliver STRING/FRAME/STACK/EVENT_DEF records; 2: the same
                              but stack nodes (STACK, STACK_RUN records) are only absorbed, for a
-                             tool that looks them up (tr_reader_stack_node) instead; 3: as 2,
-                             but STRING and FRAME records only absorbed too (a tool that looks
-                             them up as the records using them come: tr-symbolize) */
+                             tool that looks them up (tr_reader_stack_node) instead */
     /* 1: decompress the chunks that follow the current one (up to two) on a
      * thread of the reader's own while the caller consumes the current
      * one's records; their buffers are reused.  The records, errors and
