@@ -159,6 +159,8 @@ int tr_internal_idmap_put(idmap *m, uint64_t key, uint32_t val);
  * the caller sets it): one probe for a look-up that inserts on a miss.
  * NULL: out of memory (or key UINT64_MAX). */
 uint32_t *tr_internal_idmap_slot(idmap *m, uint64_t key);
+/* Room for n keys without growing: 0 or TR_E_NOMEM. */
+int tr_internal_idmap_reserve(idmap *m, size_t n);
 void tr_internal_idmap_clear(idmap *m); /* empty, keeping its memory */
 void tr_internal_idmap_free(idmap *m);
 

@@ -127,6 +127,7 @@ struct tr_reader {
      * frame of their last entry */
     struct { uint32_t node, frame, entry; } chain;
     uint64_t stack_forgets; /* FORGET chunks read in the stream */
+    uint64_t defs_gen;      /* tr_reader_defs_gen: taken from defs_clock at each change */
     uint32_t *stack_buf;    /* tr_reader_stack's frames, TR_MAX_DEPTH of them */
     uint32_t stack_buf_id;  /* whose frames stack_buf holds (0: none) */
     int stack_buf_depth;
@@ -268,8 +269,15 @@ static uint64_t resync(tr_reader *r, size_t from)
 
 /* ---- tables ---- */
 
+/* Unique over the process's readers: a reader freed and another made at
+ * its address never gives a generation the first gave. */
+static _Atomic uint64_t defs_clock;
+
+static void defs_changed(tr_reader *r) { r->defs_gen = ++defs_clock; }
+
 static void tables_clear(tr_reader *r)
 {
+    defs_changed(r);
     arena_free(&r->arena);
     tr_internal_idtab_free(&r->str_ids);
     tr_internal_idtab_free(&r->frame_ids);
@@ -376,6 +384,7 @@ static int absorb(tr_reader *r, const tr_record *rec)
         return tr_internal_idtab_put(&r->event_ids, d->id, (uint32_t)r->nevents);
     }
     case TR_REC_META: {
+        defs_changed(r);
         char *k = dup_n(u->meta.key, u->meta.key_len), *v = dup_n(u->meta.value, u->meta.value_len);
         if (!k || !v) {
             free(k);
@@ -400,6 +409,7 @@ static int absorb(tr_reader *r, const tr_record *rec)
         return 0;
     }
     case TR_REC_BLOB: {
+        defs_changed(r);
         char *n = dup_n(u->blob.name, u->blob.name_len);
         uint8_t *d = malloc(u->blob.len ? u->blob.len : 1);
         if (!n || !d) {
@@ -1141,6 +1151,9 @@ static int chain_next(tr_reader *r, tr_record *rec)
     return e ? e : 1;
 }
 
+/* keep_definitions 1 and 2 deliver STRING and FRAME records, 3 does not. */
+#define DELIVERS_FRAMES(r) ((r)->opt.keep_definitions == 1 || (r)->opt.keep_definitions == 2)
+
 /* The entries of the STACK_CHAIN record being read without
  * keep_definitions 1, absorbed to its end (0); with keep_definitions 2 up
  * to one that defines a frame: that frame delivered as a FRAME record (1),
@@ -1177,7 +1190,7 @@ static int chain_absorb(tr_reader *r, tr_record *rec)
             r->chain.frame = r->chain.entry = entry = (uint32_t)frame;
             fill_end(r, n);
             if ((e = absorb_frame(r, (uint32_t)frame, &f))) break;
-            if (r->opt.keep_definitions) {
+            if (DELIVERS_FRAMES(r)) {
                 *sr = (stack_run){p, end, id, parent, left, 1, (uint32_t)frame};
                 run_record(r, rec, TR_REC_FRAME);
                 rec->u.frame.id = (uint32_t)frame;
@@ -1294,8 +1307,10 @@ static int next_record(tr_reader *r, tr_record *rec)
     case TR_REC_STACK:
         if ((e = absorb(r, rec))) return e;
         return r->opt.keep_definitions == 1;
-    case TR_REC_STRING: case TR_REC_FRAME: case TR_REC_EVENT_DEF:
-    case TR_REC_META: case TR_REC_SYSCALL_TABLE:
+    case TR_REC_STRING: case TR_REC_FRAME:
+        if ((e = absorb(r, rec))) return e;
+        return DELIVERS_FRAMES(r);
+    case TR_REC_EVENT_DEF: case TR_REC_META: case TR_REC_SYSCALL_TABLE:
         if ((e = absorb(r, rec))) return e;
         return r->opt.keep_definitions != 0;
     case TR_REC_BLOB:
@@ -1373,6 +1388,11 @@ int tr_reader_stack(tr_reader *r, uint32_t id, const uint32_t **frames)
     r->stack_buf_depth = d;
     *frames = r->stack_buf;
     return d;
+}
+
+uint64_t tr_reader_defs_gen(const tr_reader *r)
+{
+    return r ? r->defs_gen : 0;
 }
 
 uint64_t tr_reader_stack_forgets(const tr_reader *r)

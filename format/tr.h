@@ -440,6 +440,12 @@ int tr_writer_meta_defaults(tr_writer *w, const char *producer, int argc, char *
  * same id.  Definitions are written before the first record using them. */
 int tr_writer_string(tr_writer *w, const char *s, size_t len, uint32_t *id);
 int tr_writer_frame(tr_writer *w, const tr_frame *f, uint32_t *id);
+/* tr_writer_frame for a caller that interns every frame of the stream
+ * itself, by the same content (its fields as tr_writer_frame keeps them):
+ * f is new, and gets a new id without a look-up.  Such a stream's frames
+ * are never given to tr_writer_frame, nor to the calls that intern
+ * addresses (tr_writer_stack_addrs ...). */
+int tr_writer_frame_new(tr_writer *w, const tr_frame *f, uint32_t *id);
 /* frames[0] is the leaf (innermost), frames[n-1] the root (outermost). */
 int tr_writer_stack(tr_writer *w, const uint32_t *frames, size_t n, uint32_t *id);
 /* The stack of frame below the stack parent (0: the root side): a stack a
@@ -460,6 +466,12 @@ int tr_writer_stack_addrs(tr_writer *w, const uint64_t *addrs, const uint32_t *f
  * tr_writer_stack_addrs. */
 int tr_writer_thread_stack(tr_writer *w, int32_t pid, int32_t tid, const uint64_t *addrs,
                            const uint32_t *flags, size_t n, uint32_t *id);
+
+/* Room for `frames` more frames and `nodes` more stack nodes without
+ * growing the writer's tables (a caller that knows about how many it will
+ * intern: a filter rewriting a trace).  Changes nothing written.  0, or
+ * TR_E_NOMEM / TR_E_INVAL. */
+int tr_writer_reserve(tr_writer *w, size_t frames, size_t nodes);
 
 /* Forget every stack interned so far: they are never referred to again
  * (the caller drops the stack ids it holds), later stacks get new ids.
@@ -502,6 +514,9 @@ typedef struct tr_reader tr_reader;
 
 typedef struct tr_reader_options {
     size_t max_chunk;     /* reject chunks larger than this raw; 0 = 16 MiB */
+    /* keep_definitions 3: as 2, but STRING and FRAME records are only
+     * absorbed too (a tool that looks them up as the records using them
+     * come: tr-symbolize) */
     int keep_definitions; /* 1: also deliver STRING/FRAME/STACK/EVENT_DEF records; 2: the same
                              but stack nodes (STACK, STACK_RUN records) are only absorbed, for a
                              tool that looks them up (tr_reader_stack_node) instead */
@@ -597,6 +612,11 @@ int tr_reader_stack(tr_reader *r, uint32_t id, const uint32_t **frames);
  * data per stack node drops it when this changes, and so stays within the
  * memory the writer's stack_limit allows. */
 uint64_t tr_reader_stack_forgets(const tr_reader *r);
+/* A number that changes whenever what tr_reader_meta() and tr_reader_blob()
+ * answer may have changed (a META or BLOB record absorbed, a new stream),
+ * never the same for two readers of one process: a caller that looked
+ * them up need not look again while it stays the same. */
+uint64_t tr_reader_defs_gen(const tr_reader *r);
 /* One node of the stack tree: its frame id and its parent's node id (0:
  * the root side ends here).  Returns 0, or TR_E_CORRUPT_RECORD when id is
  * not defined.  For tools that work once per node instead of per stack:

@@ -155,9 +155,8 @@ uint32_t tr_internal_idmap_get(const idmap *m, uint64_t key)
     }
 }
 
-static int idmap_grow(idmap *m)
+static int idmap_resize(idmap *m, size_t cap)
 {
-    size_t cap = m->cap ? m->cap * 2 : 64;
     uint64_t *keys = malloc(cap * sizeof *keys);
     uint32_t *vals = malloc(cap * sizeof *vals);
     if (!keys || !vals) {
@@ -176,6 +175,15 @@ static int idmap_grow(idmap *m)
     free(old.keys);
     free(old.vals);
     return 0;
+}
+
+static int idmap_grow(idmap *m) { return idmap_resize(m, m->cap ? m->cap * 2 : 64); }
+
+int tr_internal_idmap_reserve(idmap *m, size_t n)
+{
+    size_t cap = m->cap ? m->cap : 64;
+    while ((n + 1) * 4 > cap * 3) cap *= 2; /* the load idmap_slot grows at */
+    return cap > m->cap ? idmap_resize(m, cap) : 0;
 }
 
 uint32_t *tr_internal_idmap_slot(idmap *m, uint64_t key)

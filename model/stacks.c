@@ -134,6 +134,11 @@ void stacks_folder_free(stacks_folder *f)
     free(f->tmp.p);
     free(f->cached);
     free(f->cached_ids.v);
+    free(f->last_root.p);
+    hashmap_free(&f->by_ids);
+    free(f->seqs);
+    free(f->seq_ids.v);
+    free(f->seq_groups.v);
     memset(f, 0, sizeof *f);
 }
 
@@ -195,7 +200,18 @@ void stacks_folder_begin_text(stacks_folder *f, stacks_text comm, stacks_text pi
             buf_put(p, tid.p, tid.n);
         }
     }
+    stacks_buf *l = &f->last_root;
+    if (f->have_last_root && l->n == p->n && (!p->n || !memcmp(l->p, p->p, p->n))) {
+        f->root_id = f->last_root_id;
+        f->java = p->n >= 4 && !memcmp(p->p, "java", 4);
+        f->have_root = 1;
+        return;
+    }
+    l->n = 0;
+    f->have_last_root = buf_put(l, p->p ? p->p : "", p->n) == 0;
     set_root(f);
+    f->last_root_id = f->root_id;
+    f->have_last_root &= !f->oom;
 }
 
 void stacks_folder_begin(stacks_folder *f, const char *comm, int32_t pid, int32_t tid, uint64_t w)
@@ -517,13 +533,54 @@ int stacks_folder_end_at(stacks_folder *f, size_t entry)
     return f->oom ? TR_E_NOMEM : 0;
 }
 
+/* A hash of n bytes, a word at a time. */
+static uint64_t hash_words(const void *p, size_t n, uint64_t h)
+{
+    const unsigned char *b = p;
+    for (; n >= 8; n -= 8, b += 8) {
+        uint64_t w;
+        memcpy(&w, b, 8);
+        h = (h + w) * 0x9e3779b97f4a7c15ull;
+    }
+    for (; n; n--)
+        h = (h + *b++) * 0x9e3779b97f4a7c15ull;
+    return h ^ h >> 29;
+}
+
+/* Is the open sample's stack (its elements and groups, which make its
+ * line with its root) the one of seq q? */
+static int same_seq(const stacks_folder *f, const struct stacks_seq *q)
+{
+    return q->root == f->root_id && q->nelems == f->elems.n && q->ngroups == f->ngroups &&
+           (!f->elems.n || !memcmp(f->seq_ids.v + q->off, f->elems.v, f->elems.n * sizeof *f->elems.v)) &&
+           (!f->ngroups || !memcmp(f->seq_groups.v + q->goff, f->groups, f->ngroups * sizeof *f->groups));
+}
+
 int stacks_folder_end(stacks_folder *f)
 {
     if (!f->have_root)
         return stacks_folder_end_at(f, 0);
+    uint64_t h = hash_words(f->elems.v, f->elems.n * sizeof *f->elems.v, f->root_id);
+    h = hash_words(f->groups, f->ngroups * sizeof *f->groups, h);
+    uintptr_t v = (uintptr_t)hashmap_get(&f->by_ids, h, f->elems.n);
+    if (v && same_seq(f, &f->seqs[v - 1]) && f->seqs[v - 1].entry < f->map->n)
+        return stacks_folder_end_at(f, f->seqs[v - 1].entry);
     const char *s;
     size_t n;
     struct smap_entry *e = stacks_folder_text(f, &s, &n) < 0 ? NULL : smap_get(f->map, s, n);
+    if (e && array_reserve(&f->seqs, &f->capseqs, f->nseqs + 1, sizeof *f->seqs, 256) == 0 &&
+        array_reserve(&f->seq_ids.v, &f->seq_ids.cap, f->seq_ids.n + f->elems.n, sizeof *f->seq_ids.v, 4096) == 0 &&
+        array_reserve(&f->seq_groups.v, &f->seq_groups.cap, f->seq_groups.n + f->ngroups, sizeof *f->groups, 1024) == 0 &&
+        hashmap_put(&f->by_ids, h, f->elems.n, (void *)(uintptr_t)(f->nseqs + 1)) == 0) {
+        f->seqs[f->nseqs++] = (struct stacks_seq){f->seq_ids.n, f->seq_groups.n, (size_t)(e - f->map->e), f->elems.n,
+                                                  f->ngroups, f->root_id};
+        if (f->elems.n)
+            memcpy(f->seq_ids.v + f->seq_ids.n, f->elems.v, f->elems.n * sizeof *f->elems.v);
+        if (f->ngroups)
+            memcpy(f->seq_groups.v + f->seq_groups.n, f->groups, f->ngroups * sizeof *f->groups);
+        f->seq_ids.n += f->elems.n;
+        f->seq_groups.n += f->ngroups;
+    }
     if (e)
         return stacks_folder_end_at(f, (size_t)(e - f->map->e));
     f->oom = 1;

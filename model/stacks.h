@@ -60,6 +60,7 @@
 #include <stdint.h>
 
 #include "array.h"
+#include "hashmap.h"
 #include "smap.h"
 #include "tr.h"
 
@@ -174,6 +175,23 @@ typedef struct stacks_folder {
     struct stacks_cached_frame { uint32_t off, n; uint8_t set, group; } *cached;
     size_t ncached;
     stacks_ids cached_ids;   /* the elements of the cached frames, one run each */
+    /* the last root interned (its text before '_' and its id): a thread's
+     * samples come together */
+    stacks_buf last_root;
+    uint32_t last_root_id;
+    int have_last_root;
+    /* the lines folded so far by what makes them (the root, the elements
+     * and their groups): a line met again is found without writing and
+     * hashing its text.  (hash, elements) -> index + 1 in seqs */
+    hashmap by_ids;
+    struct stacks_seq {
+        size_t off, goff, entry; /* in seq_ids, in seq_groups; the map's entry */
+        size_t nelems, ngroups;
+        uint32_t root;
+    } *seqs;
+    size_t nseqs, capseqs;
+    stacks_ids seq_ids;
+    struct { size_t *v, n, cap; } seq_groups;
 } stacks_folder;
 
 /* An empty folder adding to map (the caller's), with options o (kept by

@@ -121,9 +121,11 @@ int main(int argc, char **argv)
         cli_die(CLI_EXIT_FAIL, "out of memory");
     int status = CLI_EXIT_OK;
     if (cli_optind >= argc) {
+        f.exits_after = 1;
         status = fold_input(&f, NULL);
     } else {
         for (int i = cli_optind; i < argc; i++) {
+            f.exits_after = i == argc - 1;
             int s = fold_input(&f, argv[i]);
             if (s == CLI_EXIT_FAIL || (status != CLI_EXIT_FAIL && s > status))
                 status = s; /* a failed input outweighs a truncated one */

@@ -47,6 +47,7 @@ struct rw {
     uint32_t *chain;     /* a path's output frames, root side first, then their stack nodes */
     size_t chain_cap;
     int begun;           /* sym_stack_begin called for the record */
+    int memos_used;      /* a stream ended: its frame memos are to be forgotten */
     hashmap framesets;/* 128-bit hash of resolved frames -> output stack id + 1 (per stream) */
     struct frame_id *fr; /* the output frames written (per stream) */
     size_t nfr, capfr;
@@ -128,10 +129,14 @@ static void forget_frame_ids(struct rw *c)
     c->nfr = c->capfr = c->nfrslot = 0;
 }
 
+/* The flags a frame is written with: two frames the same but for the
+ * others (SYM_UNKNOWN) are one frame of the output. */
+#define OUT_FLAGS(f) ((f)->flags & 0xffffu)
+
 /* Strings are interned, so their pointers stand for them. */
 static size_t frame_hash(const sym_frame *f)
 {
-    uint64_t h = (f->addr ^ (uint64_t)f->flags << 48) * 0x9e3779b97f4a7c15ull ^ (uintptr_t)f->func;
+    uint64_t h = (f->addr ^ (uint64_t)OUT_FLAGS(f) << 48) * 0x9e3779b97f4a7c15ull ^ (uintptr_t)f->func;
     h = (h ^ (h >> 29) ^ f->offset) * 0xbf58476d1ce4e5b9ull ^ (uintptr_t)f->module;
     h = (h ^ (h >> 32) ^ (uintptr_t)f->file ^ (uint64_t)f->line << 40) * 0x94d049bb133111ebull;
     return (size_t)(h ^ (h >> 31));
@@ -139,7 +144,7 @@ static size_t frame_hash(const sym_frame *f)
 
 static int same_frame(const sym_frame *a, const sym_frame *b)
 {
-    return a->addr == b->addr && a->func == b->func && a->flags == b->flags && a->module == b->module &&
+    return a->addr == b->addr && a->func == b->func && OUT_FLAGS(a) == OUT_FLAGS(b) && a->module == b->module &&
            a->offset == b->offset && a->file == b->file && a->line == b->line;
 }
 
@@ -160,7 +165,10 @@ static void frame_slots_grow(struct rw *c, size_t n)
     c->nfrslot = n;
 }
 
-/* The output id of frame f: written once per stream. */
+/* The output id of frame f: written once per stream.  Every output frame
+ * is interned here, by the content the writer keeps (OUT_FLAGS, strings
+ * by their interned pointers: one id each), so the writer is told it is
+ * new instead of looking it up again. */
 static uint32_t out_frame(struct rw *c, const sym_frame *f)
 {
     if (2 * (c->nfr + 1) > c->nfrslot)
@@ -171,7 +179,7 @@ static uint32_t out_frame(struct rw *c, const sym_frame *f)
             return c->fr[v - 1].id;
     tr_frame fr = {
         .addr = f->addr,
-        .flags = f->flags & 0xffffu,
+        .flags = OUT_FLAGS(f),
         .func = out_string(c, f->func),
         .module = out_string(c, f->module),
         .file = out_string(c, f->file),
@@ -181,7 +189,7 @@ static uint32_t out_frame(struct rw *c, const sym_frame *f)
     if (array_reserve(&c->fr, &c->capfr, c->nfr + 1, sizeof *c->fr, 1024) < 0)
         cli_die(CLI_EXIT_FAIL, "out of memory");
     struct frame_id *x = &c->fr[c->nfr];
-    werr(c, tr_writer_frame(c->w, &fr, &x->id));
+    werr(c, tr_writer_frame_new(c->w, &fr, &x->id));
     c->frames_written++;
     x->f = *f;
     c->frslot[h] = (uint32_t)++c->nfr;
@@ -201,6 +209,9 @@ static uint32_t out_stack(struct rw *c, const sym_frame *f, size_t n)
     return id;
 }
 
+/* The stack nodes of a trace of n frames, about: on the suite's -g traces
+ * 1.5 to 2.5 per frame (but on deep recursions, where they grow) */
+#define NODES_HINT(n) ((n) * 5 / 2)
 #define MAX_DEPTH 4096     /* frames a reader materialises (spec/FORMAT.md 8) */
 #define MAX_MEMO (1u << 24) /* ids past this far are mapped afresh each time */
 #define MAX_OUTF (1u << 22) /* output frame ids kept for the frame memos */
@@ -344,8 +355,11 @@ static sym_frame_state frame_seen(struct rw *c, uint32_t gen, uint32_t frame)
  * (sym_frame_seen): a node is mapped once per process and state. */
 static uint32_t map_node(struct rw *c, int32_t pid, uint32_t in)
 {
-    if (!c->nnodes)
+    if (!c->nnodes) {
         c->node_base = in; /* ids are given out from here, mostly in order */
+        if (c->sym->frames_hint) /* about as many as the writer's nodes (start_stream), at once */
+            memo_grow((void **)&c->nodes, &c->nnodes, sizeof *c->nodes, (uint32_t)NODES_HINT(c->sym->frames_hint));
+    }
     uint32_t gen = memo_gen(c, pid);
     size_t n = 0;
     sym_frame_state st = 0;
@@ -519,13 +533,15 @@ static void end_stream(struct rw *c, uint64_t lost)
     hashmap_free(&c->framesets);
     forget_frame_ids(c);
     forget_nodes(c);
-    forget_memos(c);
     c->forgets = 0;
+    c->memos_used = 1; /* forgotten if another stream comes (not at the end) */
 }
 
 static void start_stream(struct rw *c)
 {
     end_stream(c, 0);
+    if (c->memos_used)
+        forget_memos(c);
     /* chunks of 128 KiB: a reader down the pipe (tr-cat, tr-fold) starts
      * while this one still resolves, and they compress as well.  zstd runs
      * on the writer's thread, beside the symbolizing, at level 1: on the
@@ -544,6 +560,8 @@ static void start_stream(struct rw *c)
         while (n < 2 * hint)
             n *= 2;
         frame_slots_grow(c, n);
+        /* and the writer's: its frames, and stack nodes */
+        werr(c, tr_writer_reserve(c->w, hint, NODES_HINT(hint)));
     }
 }
 
@@ -705,8 +723,10 @@ int rewrite_trace(const struct rewrite_options *o, int in_fd, int out_fd)
     void *buf = NULL;
     size_t len = 0;
     int mapped = 0, rc;
-    /* stack nodes are looked up when used; chunks decompressed ahead on a thread */
-    tr_reader_options ro = { .keep_definitions = 2, .decompress_thread = 1 };
+    /* strings, frames and stack nodes are looked up when used, the other
+     * definitions delivered to be copied; chunks decompressed ahead on a
+     * thread */
+    tr_reader_options ro = { .keep_definitions = 3, .decompress_thread = 1 };
     if (!o->stream) {
         /* look ahead for blobs written at the end: in the file, mapped (only
          * the pages looked at are read; the records are read from the file

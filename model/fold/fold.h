@@ -41,6 +41,10 @@ struct fold {
     struct smap map;         /* stack -> count */
     int units_ns;            /* counts are ns: print microseconds */
     size_t last_entry;
+    /* 1: the tool exits after the next input: what the symbolizer frees
+     * one by one (an entry per address, a string per name) is left to the
+     * exit (sym_free_at_exit) */
+    int exits_after;
 };
 
 void fold_opts_init(struct fold_opts *o);

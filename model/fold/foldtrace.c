@@ -50,8 +50,13 @@ struct tstate {
     /* (root, stack, pid) -> map entry + 1 of the samples folded so far: a
      * sample of a stack seen before is counted without folding it again.
      * Emptied by every record that may change how frames resolve (maps,
-     * comms, blobs, metadata, a stream's start, lost data). */
-    hashmap folded;
+     * comms, blobs, metadata, a stream's start, lost data: a new epoch).
+     * A cache of FOLDED_SLOTS entries by stack id (a hash map emptied at
+     * each of a compile's mmaps grew again from nothing: 3 % of tr-fold's
+     * instructions on cc -g; an array by id zeroed a deep recursion's
+     * 300,000 ids): a stack met again after another took its slot is
+     * folded again. */
+    struct folded { uint32_t stack, epoch, root; int32_t pid; uint32_t entry; } *folded;
     uint32_t epoch;            /* counts those emptyings: raw_memo entries of another are stale */
     /* Memos of what frames fold to, one for ps and one for sys_ps (each
      * folder has its own name ids).  Raw frames resolved one at a time
@@ -248,18 +253,23 @@ static int fold_sym_frame(struct frame_memos *fm, stacks_folder *sf, const sym_f
     return hashmap_put(&fm->by_name, (uintptr_t)fr->func, (uintptr_t)fr->module, (void *)(uintptr_t)fm->nsym);
 }
 
+/* The zeroed array *arrp of *n elements of size bytes grown to hold index
+ * idx: 0, or -1 out of memory. */
+static int reserve_zeroed(void *arrp, size_t *n, size_t idx, size_t size)
+{
+    size_t old = *n;
+    if (array_reserve(arrp, n, idx + 1, size, 1024) < 0)
+        return -1;
+    memset(*(char **)arrp + old * size, 0, (*n - old) * size);
+    return 0;
+}
+
 /* The memo of raw frame id for process pid in fm, reset when stale; NULL
  * past RAW_IDS. */
 static struct raw_memo *raw_memo(struct tstate *t, struct frame_memos *fm, uint32_t id, int32_t pid)
 {
-    if (id >= RAW_IDS)
+    if (id >= RAW_IDS || (id >= fm->nraw && reserve_zeroed(&fm->raw, &fm->nraw, id, sizeof *fm->raw) < 0))
         return NULL;
-    if (id >= fm->nraw) {
-        size_t old = fm->nraw;
-        if (array_reserve(&fm->raw, &fm->nraw, (size_t)id + 1, sizeof *fm->raw, 1024) < 0)
-            return NULL;
-        memset(fm->raw + old, 0, (fm->nraw - old) * sizeof *fm->raw);
-    }
     struct raw_memo *m = &fm->raw[id];
     if (m->epoch != t->epoch || m->pid != pid || !(m->seen & RAW_SEEN)) {
         m->epoch = t->epoch;
@@ -379,6 +389,17 @@ static int offcpu_sample(struct tstate *t, const tr_record *rec)
     return offcpu_switch_out(t->off, rec->tid, rec->time, t->f->last_entry);
 }
 
+#define FOLDED_SLOTS 16384u /* a power of two */
+
+/* The slot of stack id in the folded cache (made on first use), NULL when
+ * out of memory. */
+static struct folded *folded_of(struct tstate *t, uint32_t stack)
+{
+    if (!t->folded && !(t->folded = calloc(FOLDED_SLOTS, sizeof *t->folded)))
+        return NULL;
+    return &t->folded[stack & (FOLDED_SLOTS - 1)]; /* the last ids given: a slot each */
+}
+
 static int on_sample(struct tstate *t, const tr_record *rec)
 {
     const tr_event_def *ev = tr_reader_event(t->r, rec->u.sample.event);
@@ -413,16 +434,16 @@ static int on_sample(struct tstate *t, const tr_record *rec)
     uint32_t stack = rec->u.sample.stack;
     /* a sample with a stack copy is unwound: its frames are its own */
     int cached = stack && !(rec->u.sample.nregs && rec->u.sample.stack_copy_len);
-    uint64_t key = (uint64_t)sf->root_id << 32 | stack, pid = (uint32_t)rec->pid;
-    void *v = cached ? hashmap_get(&t->folded, key, pid) : NULL;
-    if (v)
-        return stacks_folder_end_at(sf, (size_t)((uintptr_t)v - 1));
+    struct folded *fo = cached ? folded_of(t, stack) : NULL;
+    if (fo && fo->entry && fo->stack == stack && fo->epoch == t->epoch && fo->root == sf->root_id &&
+        fo->pid == rec->pid)
+        return stacks_folder_end_at(sf, fo->entry - 1);
     int complete = add_frames(t, t->ps, rec);
     if (complete < 0 || pscript_end(t->ps) < 0)
         return -1;
     /* lost definitions may come again at a key chunk: not kept */
-    if (cached && complete && hashmap_put(&t->folded, key, pid, (void *)(uintptr_t)(t->f->last_entry + 1)) < 0)
-        return -1;
+    if (fo && complete && t->f->last_entry < UINT32_MAX)
+        *fo = (struct folded){stack, t->epoch, sf->root_id, rec->pid, (uint32_t)t->f->last_entry + 1};
     return 0;
 }
 
@@ -592,8 +613,7 @@ int fold_trace(struct fold *f, struct lines *l, const char *shown)
         if (rc < 0) {
             if (!cli_read_error(t.r, rc, shown, &warned, &status))
                 break;
-            hashmap_free(&t.folded); /* definitions were lost: they may come again */
-            t.epoch++;
+            t.epoch++; /* definitions were lost: they may come again */
             continue;
         }
         if ((t.sym ? sym_observe(t.sym, t.r, &rec) < 0 : procs_feed(t.own_procs, &rec) < 0) ||
@@ -602,11 +622,8 @@ int fold_trace(struct fold *f, struct lines *l, const char *shown)
             status = CLI_EXIT_FAIL;
             break;
         }
-        if (procs_may_remap(rec.type)) {
-            if (t.folded.count)
-                hashmap_free(&t.folded);
+        if (procs_may_remap(rec.type))
             t.epoch++;
-        }
         if (rec.type == TR_REC_STREAM_START) {
             stacks_folder_forget_frames(pscript_folder(t.ps)); /* frame ids are the stream's */
             stacks_folder_forget_frames(pscript_folder(t.sys_ps));
@@ -673,7 +690,9 @@ out:
     pscript_free(t.ps);
     pscript_free(t.sys_ps);
     pscript_free(t.ev_ps);
-    if (t.sym)
+    if (t.sym && f->exits_after)
+        sym_free_at_exit(t.sym);
+    else if (t.sym)
         sym_free(t.sym);
     if (map)
         munmap(map, maplen);
@@ -684,7 +703,7 @@ out:
     smap_free(&t.evmap);
     procs_free(t.own_procs);
     stacks_frames_free(&t.frames);
-    hashmap_free(&t.folded);
+    free(t.folded);
     for (int i = 0; i < 2; i++) {
         free(t.memo[i].raw);
         hashmap_free(&t.memo[i].by_name);

@@ -197,15 +197,13 @@ int sym_addrcache_get(sym_session *s, sym_symfile *f, uint64_t vaddr, sym_entry 
     for (uint32_t i = 0; i < a->n; i++)
         if (a->f[i].func != AC_NONE && a->f[i].func >= ac->nstr)
             return 0; /* not one this file's writer made: resolved afresh */
-    sym_entry *e = malloc(sizeof *e + a->n * sizeof(sym_frame));
+    sym_entry *e = sym_entry_new(s, a->n);
     *out = e;
     if (!e)
         return 1;
-    e->n = a->n;
     for (uint32_t i = 0; i < a->n; i++) {
         const char *fn = a->f[i].func == AC_NONE ? s->s_unknown : ac_name(s, ac, a->f[i].func);
         if (!fn) {
-            free(e);
             *out = NULL;
             return 1;
         }

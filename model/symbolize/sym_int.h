@@ -96,6 +96,9 @@ typedef struct sym_entry {
     uint32_t n;
     sym_frame f[]; /* addr not set */
 } sym_entry;
+/* A new entry of n frames, in the session's arena (freed with the session,
+ * never one by one: one per distinct address), NULL when out of memory. */
+sym_entry *sym_entry_new(sym_session *s, uint32_t n);
 
 /* A process's maps are the model's (model/procs.h); a map's user pointer is
  * the sym_symfile it resolves in, found on first use (NULL until then). */
@@ -128,7 +131,8 @@ struct sym_session {
     strpool strings;
     struct procs *procs; /* processes and their maps, fed by sym_observe */
     hashmap files;       /* interned key -> sym_symfile */
-    hashmap cache;       /* (owner id, address) -> sym_entry */
+    hashmap cache;       /* (owner id, address) -> sym_entry (sym_entry_new's) */
+    struct sym_arena *arena; /* sym_entry_new's blocks, the newest first */
     hashmap symbols_seen;/* (owner id, start) -> (void*)1 */
     sym_symfile **filelist; size_t nfiles, filecap;
     sym_tab *kernel;     /* kallsyms of the current stream */
@@ -142,6 +146,7 @@ struct sym_session {
     uint32_t cur_stream; /* index of the stream being read */
     uint8_t *vdso; size_t vdso_len; /* the trace's vDSO image */
     tr_reader *cur_reader;
+    const tr_reader *synced; uint64_t synced_gen; /* sync_reader's last reader, at this tr_reader_defs_gen */
     const uint8_t *kblob; size_t kblob_len; /* the reader's kallsyms blob last parsed */
     int kernel_tried;
     uint32_t kernel_status; const char *kernel_detail; int kernel_reported, kernel_used;
@@ -234,7 +239,9 @@ struct sym_symfile {
      * symbol table (symtable.c), the symbol of each interval met, and
      * for each DIE on an address's scope path the ranges of its children */
     sym_symtable tab; int tab_done;
-    hashmap interval_syms; /* interval index -> its symbol */
+    struct interval_sym *isyms; size_t nisyms, isymcap; /* the symbols of the intervals met */
+    uint64_t *isym_slot; size_t isym_cap; /* interval index -> index in isyms (symfile.c) */
+    uint32_t *bucket; size_t nbucket, searches; unsigned bucket_shift; /* symfile.c's index of tab.bounds */
     hashmap child_index;   /* DIE offset -> the ranges of its children */
     hashmap scope_ids;     /* scope DIE offset -> index + 1 in scopes */
     hashmap walk_units;    /* (unit offset, Dwarf) -> its abbreviations, for walking its DIEs */
@@ -257,10 +264,13 @@ void sym_symfile_prefetch(sym_session *s, const char *path, size_t plen, const u
 void sym_symfile_prefetch_free(sym_session *s);
 /* File vaddr of file offset off. */
 uint64_t sym_symfile_vaddr(const sym_symfile *f, uint64_t off);
-/* Resolve vaddr (already adjusted for return addresses) into a new entry,
- * pushing the SYMBOL it names (sym_push_symbol). */
+/* Resolve vaddr (already adjusted for return addresses) into a new entry
+ * (malloc'd), pushing the SYMBOL it names (sym_push_symbol). */
 sym_entry *sym_symfile_resolve(sym_session *s, sym_symfile *f, uint64_t vaddr);
-/* The same, the SYMBOL in *sym instead (name NULL: none). */
+/* The same, the entry sym_entry_new's, the SYMBOL in *sym instead (name
+ * NULL: none; flags SYM_SYMBOL_PUSHED when an earlier look-up gave the same
+ * one, which the caller pushed then). */
+#define SYM_SYMBOL_PUSHED (1u << 31)
 sym_entry *sym_symfile_lookup(sym_session *s, sym_symfile *f, uint64_t vaddr, sym_symbol_info *sym);
 void sym_symfile_free(sym_symfile *f);
 /* The symbol of vaddr as resolving names it (name interned, start and

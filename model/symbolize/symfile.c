@@ -558,11 +558,11 @@ void sym_symfile_free(sym_symfile *f)
         return;
     sym_dwpart_free(f->part);
     sym_symtable_free(&f->tab);
-    size_t i = 0;
+    free(f->isyms);
+    free(f->isym_slot);
+    free(f->bucket);
+    size_t i;
     hashmap_slot *sl;
-    while ((sl = hashmap_next(&f->interval_syms, &i)) != NULL)
-        free(sl->val);
-    hashmap_free(&f->interval_syms);
     for (i = 0; (sl = hashmap_next(&f->child_index, &i)) != NULL;)
         free(sl->val);
     hashmap_free(&f->child_index);
@@ -595,10 +595,12 @@ void sym_symfile_free(sym_symfile *f)
  * sizeless symbol lies below, there is no symbol; only the other intervals
  * ask libdwfl. */
 
-typedef struct interval_sym {
+struct interval_sym {
     const char *name; /* interned (demangled unless told), NULL: none */
     uint64_t start, size;
-} interval_sym;
+    int pushed;       /* given by sym_symfile_lookup: its SYMBOL pushed */
+};
+typedef struct interval_sym interval_sym;
 
 /* How many of the n elements (size bytes each, sorted by the uint64_t
  * each begins with) have a key <= x. */
@@ -683,9 +685,108 @@ static int nothing_holds(const sym_symtable *t, uint64_t lo)
     return !k || (a && t->sizeless[k - 1] < t->sized[a - 1].maxend);
 }
 
+/* A big table's bounds are found through buckets of 2^shift addresses
+ * (about as many as bounds): bucket[i], the bounds below the i-th bucket's
+ * start; a binary search over 60,000 bounds of cc1 was 2 % of a warm cc -g
+ * run, for 12,000 addresses. */
+#define BUCKETS_FROM 4096
+#define BUCKETS_AFTER 256 /* binary searches */
+
+static void bucket_build(sym_symfile *f)
+{
+    const sym_symtable *t = &f->tab;
+    uint64_t lo = t->bounds[0], range = t->bounds[t->nbounds - 1] - lo;
+    unsigned shift = 0;
+    while ((range >> shift) >= t->nbounds)
+        shift++;
+    size_t nb = (size_t)(range >> shift) + 1;
+    uint32_t *b = malloc((nb + 1) * sizeof *b);
+    if (!b)
+        return;
+    size_t j = 0;
+    for (size_t i = 0; i <= nb; i++) {
+        uint64_t start = lo + ((uint64_t)i << shift);
+        while (j < t->nbounds && t->bounds[j] < start)
+            j++;
+        b[i] = (uint32_t)j;
+    }
+    f->bucket = b;
+    f->nbucket = nb;
+    f->bucket_shift = shift;
+}
+
+/* The number of f's bounds <= vaddr. */
+static size_t bounds_le(sym_symfile *f, uint64_t vaddr)
+{
+    const sym_symtable *t = &f->tab;
+    /* built once it pays: a table of many bounds, and many addresses in it */
+    if (!f->bucket && (t->nbounds < BUCKETS_FROM || t->nbounds >= UINT32_MAX || ++f->searches < BUCKETS_AFTER))
+        return count_le(t->bounds, t->nbounds, sizeof *t->bounds, vaddr);
+    if (!f->bucket)
+        bucket_build(f);
+    if (!f->bucket || vaddr < t->bounds[0] || vaddr >= t->bounds[t->nbounds - 1])
+        return count_le(t->bounds, t->nbounds, sizeof *t->bounds, vaddr);
+    size_t i = (size_t)((vaddr - t->bounds[0]) >> f->bucket_shift), a = f->bucket[i];
+    return a + count_le(t->bounds + a, f->bucket[i + 1] - a, sizeof *t->bounds, vaddr);
+}
+
+/* The intervals met, by index: open addressing over isym_slot, each slot
+ * (interval + 1) << 32 | (index in isyms + 1), 0 empty (a slot per
+ * interval met, where a hash map entry was a malloc and 50 instructions
+ * a look-up; an array by interval, a table's worth of zeroes). */
+static size_t isym_home(const sym_symfile *f, size_t lo)
+{
+    uint64_t h = (uint64_t)lo * 0x9e3779b97f4a7c15ull;
+    return (size_t)(h ^ h >> 32) & (f->isym_cap - 1);
+}
+
+/* The symbol of interval lo, NULL when not met. */
+static interval_sym *isym_find(sym_symfile *f, size_t lo)
+{
+    for (size_t i = f->isym_cap ? isym_home(f, lo) : 0; f->isym_cap; i = (i + 1) & (f->isym_cap - 1)) {
+        uint64_t v = f->isym_slot[i];
+        if (!v)
+            return NULL;
+        if (v >> 32 == lo + 1)
+            return &f->isyms[(uint32_t)v - 1];
+    }
+    return NULL;
+}
+
+/* Slot v placed in the table (not in it, and room for it). */
+static void isym_place(sym_symfile *f, uint64_t v)
+{
+    size_t i = isym_home(f, (size_t)(v >> 32) - 1);
+    while (f->isym_slot[i])
+        i = (i + 1) & (f->isym_cap - 1);
+    f->isym_slot[i] = v;
+}
+
+/* Interval lo's symbol is is: kept, and returned (NULL: out of memory). */
+static interval_sym *isym_add(sym_symfile *f, size_t lo, const interval_sym *is)
+{
+    if (2 * (f->nisyms + 1) > f->isym_cap) {
+        size_t cap = f->isym_cap ? 2 * f->isym_cap : 64;
+        uint64_t *old = f->isym_slot, *n = calloc(cap, sizeof *n);
+        if (!n)
+            return NULL;
+        size_t ocap = f->isym_cap;
+        f->isym_slot = n;
+        f->isym_cap = cap;
+        for (size_t i = 0; i < ocap; i++)
+            if (old[i])
+                isym_place(f, old[i]);
+        free(old);
+    }
+    if (array_reserve(&f->isyms, &f->isymcap, f->nisyms + 1, sizeof *f->isyms, 256) < 0)
+        return NULL;
+    f->isyms[f->nisyms++] = *is;
+    isym_place(f, (uint64_t)(lo + 1) << 32 | f->nisyms);
+    return &f->isyms[f->nisyms - 1];
+}
+
 /* The symbol of vaddr's interval (name NULL: none), NULL when out of memory. */
-static const interval_sym *symbol_of(sym_session *s, sym_symfile *f, uint64_t vaddr,
-                                     interval_sym *tmp)
+static interval_sym *symbol_of(sym_session *s, sym_symfile *f, uint64_t vaddr, interval_sym *tmp)
 {
     const sym_symtable *t = &f->tab;
     if (!f->tab_done) {
@@ -694,8 +795,8 @@ static const interval_sym *symbol_of(sym_session *s, sym_symfile *f, uint64_t va
     }
     const int has_tab = t->image != NULL; /* else libdwfl answers every address */
     /* the interval: the number of bounds <= vaddr (0 .. nbounds) */
-    size_t lo = has_tab ? count_le(t->bounds, t->nbounds, sizeof *t->bounds, vaddr) : 0;
-    interval_sym *is = has_tab ? hashmap_get(&f->interval_syms, lo, 0) : NULL;
+    size_t lo = has_tab ? bounds_le(f, vaddr) : 0;
+    interval_sym *is = has_tab ? isym_find(f, lo) : NULL;
     if (is)
         return is;
     GElf_Sym sym;
@@ -709,17 +810,11 @@ static const interval_sym *symbol_of(sym_session *s, sym_symfile *f, uint64_t va
     } else if (!none) {
         f->symtab_lookups++;
     }
-    is = has_tab ? malloc(sizeof *is) : tmp;
-    if (!is)
-        return NULL;
-    *is = (interval_sym){ n && *n ? intern_name(s, f, n) : NULL, vaddr - off, sym.st_size };
+    *tmp = (interval_sym){ n && *n ? intern_name(s, f, n) : NULL, vaddr - off, sym.st_size, 0 };
     if (!n || !*n)
-        is->start = is->size = 0;
-    if (is != tmp && hashmap_put(&f->interval_syms, lo, 0, is) < 0) {
-        *tmp = *is;
-        free(is);
+        tmp->start = tmp->size = 0;
+    if (!has_tab || f->nisyms >= UINT32_MAX - 1 || !(is = isym_add(f, lo, tmp)))
         return tmp;
-    }
     return is;
 }
 
@@ -1342,8 +1437,12 @@ static struct sym_scope_info scope_info(sym_session *s, sym_symfile *f, Dwarf_Di
 sym_entry *sym_symfile_resolve(sym_session *s, sym_symfile *f, uint64_t vaddr)
 {
     sym_symbol_info sym;
-    sym_entry *e = sym_symfile_lookup(s, f, vaddr, &sym);
-    if (e && sym.name)
+    const sym_entry *a = sym_symfile_lookup(s, f, vaddr, &sym);
+    size_t size = a ? sizeof *a + a->n * sizeof(sym_frame) : 0;
+    sym_entry *e = a ? malloc(size) : NULL;
+    if (e)
+        memcpy(e, a, size);
+    if (e && sym.name && !(sym.flags & SYM_SYMBOL_PUSHED))
         sym_push_symbol(s, f->id, f->path, sym.name, sym.start, sym.size, 0);
     return e;
 }
@@ -1362,11 +1461,12 @@ sym_entry *sym_symfile_lookup(sym_session *s, sym_symfile *f, uint64_t vaddr, sy
 
     if (f->mod) {
         interval_sym tmp;
-        const interval_sym *is = symbol_of(s, f, vaddr, &tmp);
+        interval_sym *is = symbol_of(s, f, vaddr, &tmp);
         if (is && is->name) {
             outer_name = is->name;
             outer_off = vaddr - is->start;
-            *sym = (sym_symbol_info){ f->path, outer_name, is->start, is->size, 0 };
+            *sym = (sym_symbol_info){ f->path, outer_name, is->start, is->size, is->pushed ? SYM_SYMBOL_PUSHED : 0 };
+            is->pushed = is != &tmp; /* (tmp: none kept) */
         }
         if ((s->opt.inlines || s->opt.lines || !outer_name) && f->has_dwarf) {
             Dwarf_Die *d = NULL;
@@ -1435,10 +1535,9 @@ sym_entry *sym_symfile_lookup(sym_session *s, sym_symfile *f, uint64_t vaddr, sy
     }
     for (size_t j = 0; j < c.n; j++)
         c.f[j].module = f->path;
-    sym_entry *e = malloc(sizeof *e + c.n * sizeof(sym_frame));
+    sym_entry *e = sym_entry_new(s, (uint32_t)c.n);
     if (!e)
         return NULL;
-    e->n = (uint32_t)c.n;
     memcpy(e->f, c.f, c.n * sizeof(sym_frame));
     return e;
 }

@@ -349,6 +349,188 @@ static void test_plain_samples_round_trip(void **state)
     free(b.p);
 }
 
+/* Frames written with tr_writer_frame_new by a caller that interns them
+ * itself, with the tables reserved (tr_writer_reserve), read back as the
+ * same stacks as frames interned by tr_writer_frame. */
+static int fill_frames(tr_writer *w, void *arg)
+{
+    int fresh = *(int *)arg, e;
+    if (fresh && (e = tr_writer_reserve(w, 300, 3000))) return e;
+    static const char *const names[] = {"main", "parse", "eval", "[unknown]"};
+    uint32_t str[4], ids[300];
+    for (int i = 0; i < 4; i++)
+        if ((e = tr_writer_string(w, names[i], strlen(names[i]), &str[i]))) return e;
+    for (int i = 0; i < 300; i++) {
+        tr_frame f = {.addr = 0x400000 + 16 * (uint64_t)i, .flags = TR_FRAME_SYMBOLIZED | (i % 7 ? 0 : TR_FRAME_INLINE),
+                      .func = str[i % 4], .module = str[(i / 4) % 4], .offset = (uint64_t)i, .line = (uint32_t)i % 5};
+        if ((e = fresh ? tr_writer_frame_new(w, &f, &ids[i]) : tr_writer_frame(w, &f, &ids[i]))) return e;
+    }
+    uint64_t x = 99;
+    for (int k = 0; k < 2000; k++) {
+        uint32_t chain[12], id;
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        size_t n = 1 + (x >> 40) % 12;
+        for (size_t i = 0; i < n; i++) chain[i] = ids[(x >> (3 * i)) % (i < 4 ? 20 : 300)];
+        if ((e = tr_writer_stack(w, chain, n, &id))) return e;
+        tr_record r = {.type = TR_REC_SAMPLE, .time = 1000 + (uint64_t)k, .pid = 7, .tid = 7, .cpu = 0};
+        r.u.sample.stack = id;
+        if ((e = tr_writer_add(w, &r))) return e;
+    }
+    return 0;
+}
+
+static int fill_defs(tr_writer *w, void *arg);
+
+/* Each sample's frames as text, one line per sample, read with
+ * keep_definitions keep; *ndefs: the STRING, FRAME and STACK records
+ * delivered, *nother: the META and BLOB ones. */
+static char *stacks_text_kept(const bytes *b, int keep, int *ndefs, int *nother)
+{
+    tr_reader *r;
+    tr_reader_options ro = {.keep_definitions = keep};
+    assert_int_equal(tr_reader_open_mem(&r, b->p, b->len, &ro), 0);
+    *ndefs = *nother = 0;
+    size_t cap = 1 << 20, len = 0;
+    char *out = malloc(cap);
+    assert_non_null(out);
+    tr_record rec;
+    int rc;
+    while ((rc = tr_reader_next(r, &rec)) != 0) {
+        assert_true(rc > 0);
+        *ndefs += rec.type == TR_REC_STRING || rec.type == TR_REC_FRAME || rec.type == TR_REC_STACK;
+        *nother += rec.type == TR_REC_META || rec.type == TR_REC_BLOB;
+        if (rec.type != TR_REC_SAMPLE) continue;
+        const uint32_t *fr;
+        int n = tr_reader_stack(r, rec.u.sample.stack, &fr);
+        assert_true(n > 0);
+        for (int i = 0; i < n; i++) {
+            const tr_frame *f = tr_reader_frame(r, fr[i]);
+            assert_non_null(f);
+            if (cap - len < 256) assert_non_null(out = realloc(out, cap *= 2));
+            len += (size_t)snprintf(out + len, cap - len, "%llx %x %s %s %llu %u;", (unsigned long long)f->addr,
+                                    f->flags, tr_reader_string(r, f->func, NULL), tr_reader_string(r, f->module, NULL),
+                                    (unsigned long long)f->offset, f->line);
+        }
+        out[len++] = '\n';
+    }
+    out[len] = 0;
+    tr_reader_free(r);
+    return out;
+}
+
+static char *stacks_text(const bytes *b)
+{
+    int d, o;
+    return stacks_text_kept(b, 0, &d, &o);
+}
+
+/* keep_definitions 3 delivers the metadata and blobs as 2 does, not the
+ * strings and frames (which 2 delivers from inside the stack chains), and
+ * the stacks read the same. */
+static int fill_frames_and_defs(tr_writer *w, void *arg)
+{
+    int e = fill_defs(w, NULL);
+    return e ? e : fill_frames(w, arg);
+}
+
+static void test_keep_definitions_3(void **state)
+{
+    (void)state;
+    int fresh = 0, d[4], o[4];
+    tr_writer_options wo = {.stack_runs = 2, .chunk_size = 4096};
+    bytes b = write_trace(fill_frames_and_defs, &fresh, &wo, 1);
+    char *t[4];
+    for (int k = 0; k < 4; k++) t[k] = stacks_text_kept(&b, k, &d[k], &o[k]);
+    for (int k = 1; k < 4; k++) assert_string_equal(t[0], t[k]);
+    assert_int_equal(d[0], 0);
+    assert_true(d[2] >= 300); /* the frames and strings */
+    assert_int_equal(d[3], 0);
+    assert_int_equal(o[0], 0);
+    assert_true(o[2] >= 4);
+    assert_int_equal(o[3], o[2]);
+    for (int k = 0; k < 4; k++) free(t[k]);
+    free(b.p);
+}
+
+static void test_frames_new_read_as_interned(void **state)
+{
+    (void)state;
+    int fresh = 0;
+    tr_writer_options o = {.stack_runs = 2, .chunk_size = 4096};
+    bytes a = write_trace(fill_frames, &fresh, &o, 1);
+    fresh = 1;
+    bytes b = write_trace(fill_frames, &fresh, &o, 1);
+    char *ta = stacks_text(&a), *tb = stacks_text(&b);
+    assert_true(strlen(ta) > 20000);
+    assert_string_equal(ta, tb);
+    tr_writer *w;
+    int fd = memfd_create("t", 0);
+    assert_int_equal(tr_writer_open(&w, fd, NULL), 0);
+    tr_frame bad = {.addr = 1, .flags = TR_FRAME_SYMBOLIZED, .func = 5}; /* no such string */
+    uint32_t id;
+    assert_int_equal(tr_writer_frame_new(w, &bad, &id), TR_E_INVAL);
+    assert_int_equal(tr_writer_reserve(NULL, 1, 1), TR_E_INVAL);
+    tr_writer_free(w);
+    close(fd);
+    free(ta);
+    free(tb);
+    free(a.p);
+    free(b.p);
+}
+
+/* tr_reader_defs_gen changes when a META or BLOB record is absorbed or a
+ * stream starts, not for other records, and two readers never share one. */
+static int fill_defs(tr_writer *w, void *arg)
+{
+    (void)arg;
+    /* what each record changes: 1 a definition, 0 nothing */
+    static const char *const what = "0m0b0b0m00";
+    int e = 0;
+    for (const char *c = what; *c && !e; c++) {
+        tr_record r = {.type = TR_REC_COMM, .time = 10 + (uint64_t)(c - what), .pid = 3, .tid = 3, .cpu = 0};
+        r.u.comm.comm = "x";
+        r.u.comm.len = 1;
+        if (*c == 'm') e = tr_writer_meta(w, "k", c - what < 4 ? "v1" : "v2");
+        else if (*c == 'b') e = tr_writer_blob(w, "kallsyms", c - what < 4 ? "a" : "bb", c - what < 4 ? 1 : 2, 0);
+        else e = tr_writer_add(w, &r);
+    }
+    return e;
+}
+
+static void test_defs_gen_follows_meta_and_blobs(void **state)
+{
+    (void)state;
+    bytes b = write_trace(fill_defs, NULL, NULL, 1);
+    tr_reader *r, *r2;
+    tr_reader_options ro = {.keep_definitions = 1}; /* the metadata and blobs delivered too */
+    assert_int_equal(tr_reader_open_mem(&r, b.p, b.len, &ro), 0);
+    assert_int_equal(tr_reader_open_mem(&r2, b.p, b.len, &ro), 0);
+    tr_record rec;
+    int rc;
+    char seen[32] = "";
+    size_t n = 0;
+    uint64_t last = tr_reader_defs_gen(r);
+    while ((rc = tr_reader_next(r, &rec)) != 0 && n < sizeof seen - 1) {
+        assert_true(rc > 0);
+        uint64_t g = tr_reader_defs_gen(r);
+        if (rec.type == TR_REC_META || rec.type == TR_REC_BLOB || rec.type == TR_REC_COMM)
+            seen[n++] = g != last ? 'c' : '=';
+        else if (rec.type == TR_REC_STREAM_START)
+            assert_true(g != last);
+        last = g;
+    }
+    assert_string_equal(seen, "=c=c=c=c==");
+    size_t len;
+    assert_memory_equal(tr_reader_blob(r, "kallsyms", &len), "bb", 2);
+    while ((rc = tr_reader_next(r2, &rec)) > 0)
+        ;
+    assert_true(tr_reader_defs_gen(r2) != tr_reader_defs_gen(r));
+    assert_int_equal(tr_reader_defs_gen(NULL), 0);
+    tr_reader_free(r);
+    tr_reader_free(r2);
+    free(b.p);
+}
+
 /* tr_writer_stack_nodes gives the ids of tr_writer_stack_node called frame
  * by frame: below new nodes, known ones and wide ones (more than 8
  * children), ids in place of the frames, and up to a bad frame. */
@@ -1762,6 +1944,9 @@ int main(void)
         cmocka_unit_test(test_stack_runs_read_as_stack_records),
         cmocka_unit_test(test_stack_runs_keep_first_definitions),
         cmocka_unit_test(test_stack_nodes_at_once),
+        cmocka_unit_test(test_frames_new_read_as_interned),
+        cmocka_unit_test(test_keep_definitions_3),
+        cmocka_unit_test(test_defs_gen_follows_meta_and_blobs),
         cmocka_unit_test(test_plain_samples_round_trip),
         cmocka_unit_test(test_relative_stack_ids_checked),
         cmocka_unit_test(test_stack_chains_read_as_runs),

@@ -81,8 +81,9 @@ static int synth_remap(tr_writer *w)
 
 /* The twoprocs trace: processes 3000 "one" and 3001 "two" have a.so and
  * b.so mapped at the same address and take turns sampling one raw stack
- * (0x10100 called from 0x10200): the same frame ids, other functions. */
-static int synth_twoprocs(tr_writer *w)
+ * (0x10100 called from 0x10200): the same frame ids, other functions.
+ * same_comm: both named "one". */
+static int synth_twoprocs(tr_writer *w, int same_comm)
 {
     uint32_t ev, stack;
     uint64_t addrs[2] = {0x10100, 0x10200};
@@ -93,7 +94,7 @@ static int synth_twoprocs(tr_writer *w)
         memset(&r.u, 0, sizeof r.u);
         r.type = TR_REC_COMM;
         r.pid = r.tid = 3000 + p;
-        r.u.comm.comm = p ? "two" : "one";
+        r.u.comm.comm = p && !same_comm ? "two" : "one";
         r.u.comm.len = 3;
         if ((e = tr_writer_add(w, &r)) || (e = put_mmap(w, &r, p ? "/usr/lib/b.so" : "/usr/lib/a.so"))) return e;
     }
@@ -148,7 +149,7 @@ int main(int argc, char **argv)
         return st;
     }
     if (optind >= argc || isatty(1)) {
-        fprintf(stderr, "usage: tr-synth [-c CHUNK] [-k KEY] [-u] [-d] [-a] [-r] [-C] all|samples N|stacks N MAX|phase NAME N|remap|twoprocs|switch > FILE\n");
+        fprintf(stderr, "usage: tr-synth [-c CHUNK] [-k KEY] [-u] [-d] [-a] [-r] [-C] all|samples N|stacks N MAX|phase NAME N|remap|twoprocs|twoprocs-one-comm|switch > FILE\n");
         return 2;
     }
     tr_writer *w;
@@ -161,7 +162,9 @@ int main(int argc, char **argv)
     else if (!e && !strcmp(argv[optind], "remap"))
         e = synth_remap(w);
     else if (!e && !strcmp(argv[optind], "twoprocs"))
-        e = synth_twoprocs(w);
+        e = synth_twoprocs(w, 0);
+    else if (!e && !strcmp(argv[optind], "twoprocs-one-comm"))
+        e = synth_twoprocs(w, 1);
     else if (!e && !strcmp(argv[optind], "switch"))
         e = synth_switch(w);
     else if (!e) e = synth_all_types(w);

@@ -409,6 +409,65 @@ static void test_srcline(void **state)
     fold_free(&x);
 }
 
+/* Lines met again are found by what makes them (the root, the elements and
+ * their groups): random samples of a few stacks and roots count as their
+ * texts say, a root with a space is tidied each time, and the same text
+ * made of other elements or groups is the same line. */
+static void test_lines_found_again(void **state)
+{
+    (void)state;
+    static const char *const comms[] = {"prog", "my prog", "other"};
+    static const char *const funcs[] = {"main", "mid", "leaf", "a", "b"};
+    for (int opt = 0; opt < 2; opt++) {
+        struct fold x;
+        fold_init(&x, (stacks_fold_opts){.pid = opt});
+        uint64_t r = 7;
+        uint64_t want[3][32] = {{0}};
+        for (int k = 0; k < 3000; k++) {
+            r = r * 6364136223846793005ull + 1442695040888963407ull;
+            int c = (int)(r >> 60) % 3, st = (int)(r >> 40) % 32, w = 1 + (int)(r >> 20) % 3;
+            stacks_folder_begin(&x.f, comms[c], PID, TID, (uint64_t)w);
+            for (int i = 0; i < 5; i++) /* stack st: the functions of its bits, leaf first */
+                if (st >> i & 1) {
+                    stacks_frame f = fr(funcs[i], "/bin/p", STACKS_USER, (uint64_t)i);
+                    assert_int_equal(stacks_folder_frame(&x.f, &f), 0);
+                }
+            assert_int_equal(stacks_folder_end(&x.f), 0);
+            want[c][st] += (uint64_t)w;
+        }
+        for (int c = 0; c < 3; c++)
+            for (int st = 0; st < 32; st++) {
+                char line[128];
+                int n = snprintf(line, sizeof line, "%s%s", c == 1 ? "my_prog" : comms[c], opt ? "-" : "");
+                if (opt)
+                    n += snprintf(line + n, sizeof line - (size_t)n, "%d", PID);
+                for (int i = 5; i-- > 0;)
+                    if (st >> i & 1)
+                        n += snprintf(line + n, sizeof line - (size_t)n, ";%s", funcs[i]);
+                const struct smap_entry *e = smap_find(&x.map, line, (size_t)n);
+                assert_true(want[c][st] ? e && e->n == want[c][st] : !e);
+            }
+        /* "main;x" by name, and main then x as two frames: one line */
+        stacks_frame fx = fr("x", "/bin/p", STACKS_USER, 9), fm = fr("main", "/bin/p", STACKS_USER, 0);
+        for (int k = 0; k < 4; k++) {
+            stacks_folder_begin(&x.f, "prog", PID, TID, 1);
+            if (k % 2) {
+                assert_int_equal(stacks_folder_name(&x.f, "main;x"), 0);
+            } else {
+                assert_int_equal(stacks_folder_frame(&x.f, &fx), 0);
+                assert_int_equal(stacks_folder_frame(&x.f, &fm), 0);
+            }
+            assert_int_equal(stacks_folder_end(&x.f), 0);
+        }
+        char line[64];
+        int n = opt ? snprintf(line, sizeof line, "prog-%d;main;x", PID) : snprintf(line, sizeof line, "prog;main;x");
+        const struct smap_entry *e = smap_find(&x.map, line, (size_t)n);
+        assert_non_null(e);
+        assert_int_equal(e->n, 4);
+        fold_free(&x);
+    }
+}
+
 static void test_lines_and_counts(void **state)
 {
     (void)state;
@@ -582,6 +641,7 @@ int main(void)
         cmocka_unit_test(test_tidy),
         cmocka_unit_test(test_srcline),
         cmocka_unit_test(test_lines_and_counts),
+        cmocka_unit_test(test_lines_found_again),
         cmocka_unit_test(test_fold_trace),
         cmocka_unit_test(test_trace_frames_kept),
     };
