@@ -547,13 +547,28 @@ static uint64_t hash_words(const void *p, size_t n, uint64_t h)
     return h ^ h >> 29;
 }
 
+/* Are the open sample's groups an element each (no inline frames): then a
+ * seq keeps none of them (goff NO_GROUPS), deep stacks' lines taking half
+ * the memory. */
+#define NO_GROUPS SIZE_MAX
+static int one_element_groups(const stacks_folder *f)
+{
+    if (f->ngroups != f->elems.n)
+        return 0;
+    for (size_t g = 0; g < f->ngroups; g++)
+        if (f->groups[g] != g)
+            return 0;
+    return 1;
+}
+
 /* Is the open sample's stack (its elements and groups, which make its
  * line with its root) the one of seq q? */
 static int same_seq(const stacks_folder *f, const struct stacks_seq *q)
 {
     return q->root == f->root_id && q->nelems == f->elems.n && q->ngroups == f->ngroups &&
            (!f->elems.n || !memcmp(f->seq_ids.v + q->off, f->elems.v, f->elems.n * sizeof *f->elems.v)) &&
-           (!f->ngroups || !memcmp(f->seq_groups.v + q->goff, f->groups, f->ngroups * sizeof *f->groups));
+           (q->goff == NO_GROUPS ? one_element_groups(f)
+                                 : !f->ngroups || !memcmp(f->seq_groups.v + q->goff, f->groups, f->ngroups * sizeof *f->groups));
 }
 
 int stacks_folder_end(stacks_folder *f)
@@ -566,20 +581,25 @@ int stacks_folder_end(stacks_folder *f)
     if (v && same_seq(f, &f->seqs[v - 1]) && f->seqs[v - 1].entry < f->map->n)
         return stacks_folder_end_at(f, f->seqs[v - 1].entry);
     const char *s;
-    size_t n;
+    size_t n, lines = f->map->n;
     struct smap_entry *e = stacks_folder_text(f, &s, &n) < 0 ? NULL : smap_get(f->map, s, n);
-    if (e && array_reserve(&f->seqs, &f->capseqs, f->nseqs + 1, sizeof *f->seqs, 256) == 0 &&
+    /* a line is kept by its elements once it comes a second time: a deep
+     * recursion's lines, nearly all different, would keep their elements
+     * twice (deep -g, 108,000 samples: tr-fold 127 MB instead of 71) */
+    int again = f->map->n == lines;
+    size_t ngroups = one_element_groups(f) ? 0 : f->ngroups; /* kept */
+    if (e && again && array_reserve(&f->seqs, &f->capseqs, f->nseqs + 1, sizeof *f->seqs, 256) == 0 &&
         array_reserve(&f->seq_ids.v, &f->seq_ids.cap, f->seq_ids.n + f->elems.n, sizeof *f->seq_ids.v, 4096) == 0 &&
-        array_reserve(&f->seq_groups.v, &f->seq_groups.cap, f->seq_groups.n + f->ngroups, sizeof *f->groups, 1024) == 0 &&
+        array_reserve(&f->seq_groups.v, &f->seq_groups.cap, f->seq_groups.n + ngroups, sizeof *f->groups, 1024) == 0 &&
         hashmap_put(&f->by_ids, h, f->elems.n, (void *)(uintptr_t)(f->nseqs + 1)) == 0) {
-        f->seqs[f->nseqs++] = (struct stacks_seq){f->seq_ids.n, f->seq_groups.n, (size_t)(e - f->map->e), f->elems.n,
-                                                  f->ngroups, f->root_id};
+        f->seqs[f->nseqs++] = (struct stacks_seq){f->seq_ids.n, ngroups || !f->ngroups ? f->seq_groups.n : NO_GROUPS,
+                                                  (size_t)(e - f->map->e), f->elems.n, f->ngroups, f->root_id};
         if (f->elems.n)
             memcpy(f->seq_ids.v + f->seq_ids.n, f->elems.v, f->elems.n * sizeof *f->elems.v);
-        if (f->ngroups)
-            memcpy(f->seq_groups.v + f->seq_groups.n, f->groups, f->ngroups * sizeof *f->groups);
+        if (ngroups)
+            memcpy(f->seq_groups.v + f->seq_groups.n, f->groups, ngroups * sizeof *f->groups);
         f->seq_ids.n += f->elems.n;
-        f->seq_groups.n += f->ngroups;
+        f->seq_groups.n += ngroups;
     }
     if (e)
         return stacks_folder_end_at(f, (size_t)(e - f->map->e));
