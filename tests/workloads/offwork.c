@@ -2,9 +2,13 @@
  * "sleeper" sleeps 200 ms in nanosleep 5 times, "reader" blocks on a pipe
  * until main writes to it 600 ms later, "burner" computes for 1 s (off the
  * CPU only when preempted).  Each thread names itself, then prints
- * "NAME TID OFF_US BLOCKED_US": its time off the CPU measured from inside,
- * its wall time less its CPU time (CLOCK_THREAD_CPUTIME_ID), and the part
- * of it spent in its blocking calls (nanosleep, read; 0 for burner). */
+ * "NAME TID OFF_US BLOCKED_US RUNQ_US": its time off the CPU measured from
+ * inside, its wall time less its CPU time (CLOCK_THREAD_CPUTIME_ID), the
+ * part of it spent in its blocking calls (nanosleep, read; 0 for burner),
+ * and its time waiting on a runqueue as the kernel counts it
+ * (/proc/thread-self/schedstat; -1 without it).  A preempted thread's wait
+ * is the last: wall less CPU time also holds what the vCPU lost to the host
+ * (steal) and to interrupts, which no task switch shows. */
 #include <pthread.h>
 #include <stdio.h>
 #include <time.h>
@@ -19,7 +23,20 @@ static long long ns(clockid_t c)
     return t.tv_sec * 1000000000LL + t.tv_nsec;
 }
 
-struct span { long long wall, cpu, blocked; };
+struct span { long long wall, cpu, blocked, runq; };
+
+/* The thread's time on a runqueue so far (ns), -1 when not known. */
+static long long runq_ns(void)
+{
+    long long on_cpu, waited = -1;
+    FILE *f = fopen("/proc/thread-self/schedstat", "r");
+    if (f) {
+        if (fscanf(f, "%lld %lld", &on_cpu, &waited) != 2)
+            waited = -1;
+        fclose(f);
+    }
+    return waited;
+}
 
 static long long off_since(const struct span *s)
 {
@@ -30,7 +47,7 @@ static struct span start(const char *name)
 {
     if (name)
         pthread_setname_np(pthread_self(), name);
-    return (struct span){ns(CLOCK_MONOTONIC), ns(CLOCK_THREAD_CPUTIME_ID), 0};
+    return (struct span){ns(CLOCK_MONOTONIC), ns(CLOCK_THREAD_CPUTIME_ID), 0, runq_ns()};
 }
 
 /* A blocking call's time off the CPU, since b started, added to s. */
@@ -41,7 +58,9 @@ static void blocked(struct span *s, const struct span *b)
 
 static void report(const char *name, const struct span *s)
 {
-    printf("%s %d %lld %lld\n", name, gettid(), off_since(s) / 1000, s->blocked / 1000);
+    long long runq = runq_ns();
+    printf("%s %d %lld %lld %lld\n", name, gettid(), off_since(s) / 1000, s->blocked / 1000,
+           runq >= 0 && s->runq >= 0 ? (runq - s->runq) / 1000 : -1);
 }
 
 static void *sleeper(void *a)
