@@ -319,13 +319,6 @@ const uint8_t *tr_internal_stack_image_put(stack_image *im, const uint8_t *fresh
     return start;
 }
 
-static uint64_t load64(const uint8_t *p)
-{
-    uint64_t x;
-    memcpy(&x, p, 8);
-    return x;
-}
-
 #ifdef __SSE2__
 /* Which of the 4 32-bit words at a and b are equal: bits 0-3. */
 static unsigned equal4(const uint8_t *a, const uint8_t *b)
@@ -351,7 +344,7 @@ static unsigned equal_words(const uint8_t *a, const uint8_t *b)
     if (!(m & 0x5555)) return 0;
     for (unsigned i = 0; i < 8; i++) eq |= (m >> (2 * (7 - i)) & 1) << i;
 #else
-    for (unsigned i = 0; i < 8; i++) eq |= (unsigned)(load64(a - 8 * (i + 1)) == load64(b - 8 * (i + 1))) << i;
+    for (unsigned i = 0; i < 8; i++) eq |= (unsigned)(get_le64(a - 8 * (i + 1)) == get_le64(b - 8 * (i + 1))) << i;
 #endif
     return eq;
 }
@@ -387,7 +380,7 @@ void tr_internal_stack_image_match_at(const stack_image *im, const uint8_t *s, s
         if (run > best) best = run, top = k + 64 - run;
     }
     for (; k + 8 <= max && run + (max - k) > best; k += 8) {
-        run = load64(a - k - 8) == load64(b - k - 8) ? run + 8 : 0;
+        run = get_le64(a - k - 8) == get_le64(b - k - 8) ? run + 8 : 0;
         if (run > best) best = run, top = k + 8 - run;
     }
     if (best < min) return;
@@ -418,7 +411,7 @@ size_t tr_internal_stack_image_suffix(const stack_image *im, const uint8_t *s, s
 {
     size_t max = n < im->len ? n : im->len, k = 0;
     const uint8_t *a = s + n, *b = im->p + im->cap;
-    while (k + 8 <= max && load64(a - k - 8) == load64(b - k - 8)) k += 8;
+    while (k + 8 <= max && get_le64(a - k - 8) == get_le64(b - k - 8)) k += 8;
     while (k < max && a[-(ptrdiff_t)k - 1] == b[-(ptrdiff_t)k - 1]) k++;
     return k;
 }
