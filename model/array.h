@@ -18,6 +18,8 @@
  * of several MiB on huge pages: tr_advise_huge).  0, or TR_E_NOMEM with the
  * array and *cap unchanged. */
 int array_reserve(void *arrp, size_t *cap, size_t n, size_t elem, size_t first);
+/* The same, the elements it adds zeroed (an array indexed by id). */
+int array_reserve_zeroed(void *arrp, size_t *cap, size_t n, size_t elem, size_t first);
 
 
 #endif

@@ -27,6 +27,18 @@ int array_reserve(void *arrp, size_t *cap, size_t n, size_t elem, size_t first)
     return 0;
 }
 
+int array_reserve_zeroed(void *arrp, size_t *cap, size_t n, size_t elem, size_t first)
+{
+    size_t old = *cap;
+    if (array_reserve(arrp, cap, n, elem, first) < 0)
+        return TR_E_NOMEM;
+    char *arr;
+    memcpy(&arr, arrp, sizeof arr);
+    if (*cap > old)
+        memset(arr + old * elem, 0, (*cap - old) * elem);
+    return 0;
+}
+
 uint64_t hash_bytes(const void *data, size_t len)
 {
     const unsigned char *p = data;

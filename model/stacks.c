@@ -628,16 +628,14 @@ int stacks_folder_trace_frame(stacks_folder *f, tr_reader *r, uint32_t id, const
     int rc = stacks_folder_frame(f, &fr);
     if (rc < 0 || id >= CACHED_IDS)
         return rc;
-    size_t n = f->elems.n - e0, old = f->ncached;
-    if ((k >= old && array_reserve(&f->cached, &f->ncached, k + 1, sizeof *f->cached, 1024) < 0) ||
+    size_t n = f->elems.n - e0;
+    if ((k >= f->ncached && array_reserve_zeroed(&f->cached, &f->ncached, k + 1, sizeof *f->cached, 1024) < 0) ||
         array_reserve(&f->cached_ids.v, &f->cached_ids.cap, f->cached_ids.n + n, sizeof *f->cached_ids.v,
                       1024) < 0 ||
         f->cached_ids.n + n > UINT32_MAX) {
         f->oom = 1;
         return TR_E_NOMEM;
     }
-    if (f->ncached > old)
-        memset(f->cached + old, 0, (f->ncached - old) * sizeof *f->cached);
     f->cached[k] = (struct stacks_cached_frame){(uint32_t)f->cached_ids.n, (uint32_t)n, 1, f->ngroups > g0};
     if (n) /* (a frame folded to nothing has no elements: v may still be NULL) */
         memcpy(f->cached_ids.v + f->cached_ids.n, f->elems.v + e0, n * sizeof *f->elems.v);

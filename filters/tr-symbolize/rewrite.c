@@ -222,16 +222,8 @@ static uint32_t out_stack(struct rw *c, const sym_frame *f, size_t n)
 /* A memo array of n elements grown (zeroed) to hold index idx < MAX_MEMO. */
 static void memo_grow(void **arr, size_t *n, size_t size, uint32_t idx)
 {
-    size_t cap = *n ? *n : 1024;
-    while (cap <= idx)
-        cap *= 2;
-    uint8_t *a = realloc(*arr, cap * size);
-    if (!a)
+    if (array_reserve_zeroed(arr, n, (size_t)idx + 1, size, 1024) < 0)
         cli_die(CLI_EXIT_FAIL, "out of memory");
-    tr_advise_huge(a, cap * size);
-    memset(a + *n * size, 0, (cap - *n) * size);
-    *arr = a;
-    *n = cap;
 }
 
 /* The slot of id in a memo array of n elements, grown to hold it, or NULL

@@ -253,22 +253,11 @@ static int fold_sym_frame(struct frame_memos *fm, stacks_folder *sf, const sym_f
     return hashmap_put(&fm->by_name, (uintptr_t)fr->func, (uintptr_t)fr->module, (void *)(uintptr_t)fm->nsym);
 }
 
-/* The zeroed array *arrp of *n elements of size bytes grown to hold index
- * idx: 0, or -1 out of memory. */
-static int reserve_zeroed(void *arrp, size_t *n, size_t idx, size_t size)
-{
-    size_t old = *n;
-    if (array_reserve(arrp, n, idx + 1, size, 1024) < 0)
-        return -1;
-    memset(*(char **)arrp + old * size, 0, (*n - old) * size);
-    return 0;
-}
-
 /* The memo of raw frame id for process pid in fm, reset when stale; NULL
  * past RAW_IDS. */
 static struct raw_memo *raw_memo(struct tstate *t, struct frame_memos *fm, uint32_t id, int32_t pid)
 {
-    if (id >= RAW_IDS || (id >= fm->nraw && reserve_zeroed(&fm->raw, &fm->nraw, id, sizeof *fm->raw) < 0))
+    if (id >= RAW_IDS || (id >= fm->nraw && array_reserve_zeroed(&fm->raw, &fm->nraw, (size_t)id + 1, sizeof *fm->raw, 1024) < 0))
         return NULL;
     struct raw_memo *m = &fm->raw[id];
     if (m->epoch != t->epoch || m->pid != pid || !(m->seen & RAW_SEEN)) {

@@ -108,12 +108,8 @@ static const char *frame_line(struct cat_ctx *c, uint32_t id, const tr_frame *fr
     struct cat_sample_state *s = c->sample;
     if (id >= (1u << 22))
         return NULL;
-    if (id >= s->nlines) {
-        size_t old = s->nlines;
-        if (array_reserve(&s->lines, &s->nlines, (size_t)id + 1, sizeof *s->lines, 1024) < 0)
-            return NULL;
-        memset(s->lines + old, 0, (s->nlines - old) * sizeof *s->lines);
-    }
+    if (id >= s->nlines && array_reserve_zeroed(&s->lines, &s->nlines, (size_t)id + 1, sizeof *s->lines, 1024) < 0)
+        return NULL;
     if (!s->lines[id].len) {
         char buf[4096];
         size_t n = format_symbolized(c, fr, buf, sizeof buf);
