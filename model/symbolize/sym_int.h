@@ -240,7 +240,7 @@ struct sym_symfile {
      * for each DIE on an address's scope path the ranges of its children */
     sym_symtable tab; int tab_done;
     struct interval_sym *isyms; size_t nisyms, isymcap; /* the symbols of the intervals met */
-    uint64_t *isym_slot; size_t isym_cap; /* interval index -> index in isyms (symfile.c) */
+    hashmap interval_syms; /* interval index -> index in isyms + 1 */
     uint32_t *bucket; size_t nbucket, searches; unsigned bucket_shift; /* symfile.c's index of tab.bounds */
     hashmap child_index;   /* DIE offset -> the ranges of its children */
     hashmap scope_ids;     /* scope DIE offset -> index + 1 in scopes */

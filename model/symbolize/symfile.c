@@ -559,7 +559,7 @@ void sym_symfile_free(sym_symfile *f)
     sym_dwpart_free(f->part);
     sym_symtable_free(&f->tab);
     free(f->isyms);
-    free(f->isym_slot);
+    hashmap_free(&f->interval_syms);
     free(f->bucket);
     size_t i;
     hashmap_slot *sl;
@@ -730,62 +730,24 @@ static size_t bounds_le(sym_symfile *f, uint64_t vaddr)
     return a + count_le(t->bounds + a, f->bucket[i + 1] - a, sizeof *t->bounds, vaddr);
 }
 
-/* The intervals met, by index: open addressing over isym_slot, each slot
- * (interval + 1) << 32 | (index in isyms + 1), 0 empty (a slot per
- * interval met, where a hash map entry was a malloc and 50 instructions
- * a look-up; an array by interval, a table's worth of zeroes). */
-static size_t isym_home(const sym_symfile *f, size_t lo)
-{
-    uint64_t h = (uint64_t)lo * 0x9e3779b97f4a7c15ull;
-    return (size_t)(h ^ h >> 32) & (f->isym_cap - 1);
-}
-
-/* The symbol of interval lo, NULL when not met. */
+/* The intervals met: the symbol of interval lo, NULL when not met
+ * (isyms by index + 1 in the map: no allocation per interval). */
 static interval_sym *isym_find(sym_symfile *f, size_t lo)
 {
-    for (size_t i = f->isym_cap ? isym_home(f, lo) : 0; f->isym_cap; i = (i + 1) & (f->isym_cap - 1)) {
-        uint64_t v = f->isym_slot[i];
-        if (!v)
-            return NULL;
-        if (v >> 32 == lo + 1)
-            return &f->isyms[(uint32_t)v - 1];
-    }
-    return NULL;
-}
-
-/* Slot v placed in the table (not in it, and room for it). */
-static void isym_place(sym_symfile *f, uint64_t v)
-{
-    size_t i = isym_home(f, (size_t)(v >> 32) - 1);
-    while (f->isym_slot[i])
-        i = (i + 1) & (f->isym_cap - 1);
-    f->isym_slot[i] = v;
+    uintptr_t v = (uintptr_t)hashmap_get(&f->interval_syms, lo, 0);
+    return v ? &f->isyms[v - 1] : NULL;
 }
 
 /* Interval lo's symbol is is: kept, and returned (NULL: out of memory). */
 static interval_sym *isym_add(sym_symfile *f, size_t lo, const interval_sym *is)
 {
-    if (2 * (f->nisyms + 1) > f->isym_cap) {
-        size_t cap = f->isym_cap ? 2 * f->isym_cap : 64;
-        uint64_t *old = f->isym_slot, *n = calloc(cap, sizeof *n);
-        if (!n)
-            return NULL;
-        size_t ocap = f->isym_cap;
-        f->isym_slot = n;
-        f->isym_cap = cap;
-        for (size_t i = 0; i < ocap; i++)
-            if (old[i])
-                isym_place(f, old[i]);
-        free(old);
-    }
-    if (array_reserve(&f->isyms, &f->isymcap, f->nisyms + 1, sizeof *f->isyms, 256) < 0)
+    if (array_reserve(&f->isyms, &f->isymcap, f->nisyms + 1, sizeof *f->isyms, 256) < 0 ||
+        hashmap_put(&f->interval_syms, lo, 0, (void *)(uintptr_t)(f->nisyms + 1)) < 0)
         return NULL;
-    f->isyms[f->nisyms++] = *is;
-    isym_place(f, (uint64_t)(lo + 1) << 32 | f->nisyms);
-    return &f->isyms[f->nisyms - 1];
+    f->isyms[f->nisyms] = *is;
+    return &f->isyms[f->nisyms++];
 }
 
-/* The symbol of vaddr's interval (name NULL: none), NULL when out of memory. */
 static interval_sym *symbol_of(sym_session *s, sym_symfile *f, uint64_t vaddr, interval_sym *tmp)
 {
     const sym_symtable *t = &f->tab;
@@ -813,7 +775,7 @@ static interval_sym *symbol_of(sym_session *s, sym_symfile *f, uint64_t vaddr, i
     *tmp = (interval_sym){ n && *n ? intern_name(s, f, n) : NULL, vaddr - off, sym.st_size, 0 };
     if (!n || !*n)
         tmp->start = tmp->size = 0;
-    if (!has_tab || f->nisyms >= UINT32_MAX - 1 || !(is = isym_add(f, lo, tmp)))
+    if (!has_tab || !(is = isym_add(f, lo, tmp)))
         return tmp;
     return is;
 }
