@@ -689,7 +689,7 @@ static void print_stats(struct rw *c)
     cli_warn("%llu samples, %llu stacks symbolized (%llu frames, %llu written) and %llu repeated, "
              "%llu addresses looked up (%llu cache hits, %llu distinct), "
              "%llu modules, %llu processes, %llu samples unwound (%llu failed, %llu by cached rules), "
-             "%llu symbol table searches, %llu DWARF units indexed",
+             "%llu symbol table searches, %llu DWARF units indexed, %llu addresses resolved ahead",
              (unsigned long long)c->samples, (unsigned long long)c->stacks_new,
              (unsigned long long)c->frames_in, (unsigned long long)c->frames_written,
              (unsigned long long)c->stacks_memo,
@@ -697,7 +697,8 @@ static void print_stats(struct rw *c)
              (unsigned long long)st.addr_cache_entries, (unsigned long long)st.modules,
              (unsigned long long)st.processes, (unsigned long long)st.unwound_samples,
              (unsigned long long)st.unwind_failures, (unsigned long long)st.unwound_fast,
-             (unsigned long long)st.symbol_searches, (unsigned long long)st.unit_indexes);
+             (unsigned long long)st.symbol_searches, (unsigned long long)st.unit_indexes,
+             (unsigned long long)st.resolved_ahead);
 }
 
 int rewrite_trace(const struct rewrite_options *o, int in_fd, int out_fd)

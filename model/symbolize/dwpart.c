@@ -241,6 +241,8 @@ struct sym_dwpart {
         size_t size, off[NKEPT + 6]; /* where its sections are */
         raw_sec info, abbrev, kept[NKEPT];
         size_t nkept;
+        int (*work)(void *ctx); /* sym_dwpart_on_wait's, done while waiting */
+        void *work_ctx;
     } whole;
 };
 
@@ -802,8 +804,15 @@ static int whole_finish(sym_dwpart *p)
     struct whole *w = &p->whole;
     whole_copy_sections(w);
     pthread_mutex_lock(&w->mu);
-    while (!w->state)
-        pthread_cond_wait(&w->cv, &w->mu);
+    for (int more = w->work != NULL; !w->state;) {
+        if (!more) {
+            pthread_cond_wait(&w->cv, &w->mu);
+            continue;
+        }
+        pthread_mutex_unlock(&w->mu);
+        more = w->work(w->work_ctx);
+        pthread_mutex_lock(&w->mu);
+    }
     int ok = w->state > 0;
     pthread_mutex_unlock(&w->mu);
     whole_verdict(w, ok ? 1 : -1);
@@ -1111,6 +1120,26 @@ int sym_dwpart_addrdie(sym_dwpart *p, uint64_t vaddr, Dwarf_Die *cu)
     if (dwarf_next_unit(p->dw, a->cu, &next, &hsize, NULL, NULL, NULL, NULL, NULL, NULL) != 0)
         return -1;
     return dwarf_offdie(p->dw, a->cu + hsize, cu) ? 0 : -1;
+}
+
+int sym_dwpart_waits(sym_dwpart *p, uint64_t vaddr)
+{
+    const arange *a = find_arange(p, vaddr);
+    if (!a || a->cu >= p->info_total || a->cu < p->covers)
+        return 0;
+    struct whole *w = &p->whole;
+    if (!w->started || w->verdict)
+        return 1; /* inflated here */
+    pthread_mutex_lock(&w->mu);
+    int ready = w->state != 0;
+    pthread_mutex_unlock(&w->mu);
+    return !ready;
+}
+
+void sym_dwpart_on_wait(sym_dwpart *p, int (*work)(void *ctx), void *ctx)
+{
+    p->whole.work = work;
+    p->whole.work_ctx = ctx;
 }
 
 void sym_dwpart_free(sym_dwpart *p)

@@ -206,6 +206,7 @@ void sym_free(sym_session *s)
 {
     if (!s)
         return;
+    sym_ahead_free(s->ahead);
     procs_free(s->procs);
     sym_unwind_cache_free(s);
     hashmap_free(&s->cache);
@@ -728,6 +729,8 @@ int sym_prescan_lazy(sym_session *s, const void *buf, size_t len)
     const uint8_t *b = buf;
     tail_stream *st;
     size_t n;
+    sym_ahead_free(s->ahead); /* it read the trace before */
+    s->ahead = NULL;
     s->lazy_buf = b;
     s->lazy_len = len;
     s->lazy_full_done = 0;
@@ -1285,9 +1288,14 @@ static const sym_entry *resolve_user_slow(sym_session *s, sym_proc *p, uint64_t 
         s->stats.cache_hits++;
         return e;
     }
-    if (!sym_addrcache_get(s, f, vaddr, &e)) { /* resolved in an earlier run, or now */
+    if (!sym_addrcache_get(s, f, vaddr, &e)) { /* resolved in an earlier run, ahead, or now */
         sym_symbol_info sym;
-        if ((e = sym_symfile_lookup(s, f, vaddr, &sym)) && sym.name && !(sym.flags & SYM_SYMBOL_PUSHED))
+        if (sym_ahead_take(s, f, vaddr, &e, &sym)) {
+            sym.flags = 0; /* pushed now, if no other address of its symbol did */
+            s->stats.resolved_ahead++;
+        } else
+            e = sym_symfile_lookup(s, f, vaddr, &sym);
+        if (e && sym.name && !(sym.flags & SYM_SYMBOL_PUSHED))
             sym_push_symbol(s, f->id, f->path, sym.name, sym.start, sym.size, 0);
         if (e)
             sym_addrcache_add(s, f, vaddr, e->f, e->n, &sym);

@@ -139,6 +139,7 @@ struct sym_session {
     void *pre; size_t npre, precap; /* sym_prescan's blobs */
     const uint8_t *lazy_buf; size_t lazy_len; /* sym_prescan_lazy's trace */
     int lazy_full_done;  /* the whole trace was scanned */
+    struct sym_ahead *ahead; int in_ahead; /* ahead.c: lazy_buf's addresses resolved while waiting */
     struct tail_raw *tails; size_t ntails; /* chunks it decompressed, for the reader */
     size_t frames_hint;  /* FRAME records in those chunks (the frames of a one-chunk
                           * trace), up to SYM_FRAMES_HINT_MAX: tables presized once */
@@ -277,6 +278,9 @@ void sym_symfile_free(sym_symfile *f);
  * size file addresses): 0, or -1 when none. */
 int sym_symfile_symbol(sym_session *s, sym_symfile *f, uint64_t vaddr, const char **name,
                        uint64_t *start, uint64_t *size);
+/* 1 when resolving vaddr of f would wait now for its debug file's view
+ * to inflate (or inflate it), else 0. */
+int sym_symfile_waits(const sym_symfile *f, uint64_t vaddr);
 /* Read 8 bytes at file offset off of f's found file: 0 or -1. */
 int sym_symfile_read(sym_symfile *f, uint64_t off, uint64_t *val);
 
@@ -304,7 +308,24 @@ sym_dwpart *sym_dwpart_open(const char *path, const sym_symfile *f, const char *
 sym_dwpart *sym_dwpart_adopt(sym_dwpart *p, const sym_symfile *f);
 /* The unit DIE holding vaddr (a file vaddr of f): 0, or -1 when none. */
 int sym_dwpart_addrdie(sym_dwpart *p, uint64_t vaddr, Dwarf_Die *cu);
+/* 1 when sym_dwpart_addrdie(p, vaddr) would wait for the view's thread or
+ * inflate .debug_info further, else 0. */
+int sym_dwpart_waits(sym_dwpart *p, uint64_t vaddr);
+/* While sym_dwpart_addrdie waits for the view's thread, it calls
+ * work(ctx) until that returns 0 (no more to do) or the view is ready. */
+void sym_dwpart_on_wait(sym_dwpart *p, int (*work)(void *ctx), void *ctx);
 void sym_dwpart_free(sym_dwpart *p);
+
+/* ---- ahead.c: addresses resolved while a view inflates ---- */
+typedef struct sym_ahead sym_ahead;
+/* Resolve the addresses of a few more records ahead of the run, reading
+ * s->lazy_buf from its start (session: the sym_session): 1 when there are
+ * more, 0 when done (or called while it runs: it does not nest). */
+int sym_ahead_step(void *session);
+/* The answer found ahead for vaddr of f: 1 with the entry and the SYMBOL
+ * it names (not pushed yet), else 0. */
+int sym_ahead_take(sym_session *s, sym_symfile *f, uint64_t vaddr, sym_entry **e, sym_symbol_info *sym);
+void sym_ahead_free(sym_ahead *a);
 
 /* ---- cache.c: files of the on-disk cache (sym_options.cache_dir) ---- */
 /* DIR/SUB/NAME opened for reading: an fd or -1. */

@@ -296,6 +296,7 @@ typedef struct sym_stats {
     uint64_t symbol_searches; /* of addr_cache_entries: libdwfl symbol table searches */
     uint64_t unit_indexes;    /* DWARF units whose top-level DIEs were indexed */
     uint64_t dwarf_ahead;     /* separate debug files opened ahead of need, then used */
+    uint64_t resolved_ahead;  /* of addr_cache_entries: resolved while a debug file inflated */
 } sym_stats;
 void sym_get_stats(const sym_session *s, sym_stats *st);
 

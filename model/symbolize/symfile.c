@@ -487,6 +487,7 @@ static int open_symfile(sym_session *s, sym_symfile *f)
         (f->part = open_part(s, f, debugfile)) != NULL) {
         f->dwarf_tried = 1;
         f->has_dwarf = 1;
+        sym_dwpart_on_wait(f->part, sym_ahead_step, s);
     }
     if (!f->part && (nsym <= 0 || s->opt.inlines || s->opt.lines)) {
         dw = module_dwarf(f);
@@ -1409,6 +1410,11 @@ sym_entry *sym_symfile_resolve(sym_session *s, sym_symfile *f, uint64_t vaddr)
     return e;
 }
 
+int sym_symfile_waits(const sym_symfile *f, uint64_t vaddr)
+{
+    return f->part && sym_dwpart_waits(f->part, vaddr);
+}
+
 sym_entry *sym_symfile_lookup(sym_session *s, sym_symfile *f, uint64_t vaddr, sym_symbol_info *sym)
 {
     chain c;
@@ -1428,7 +1434,8 @@ sym_entry *sym_symfile_lookup(sym_session *s, sym_symfile *f, uint64_t vaddr, sy
             outer_name = is->name;
             outer_off = vaddr - is->start;
             *sym = (sym_symbol_info){ f->path, outer_name, is->start, is->size, is->pushed ? SYM_SYMBOL_PUSHED : 0 };
-            is->pushed = is != &tmp; /* (tmp: none kept) */
+            if (!s->in_ahead) /* ahead.c's answer is pushed when taken */
+                is->pushed = is != &tmp; /* (tmp: none kept) */
         }
         if ((s->opt.inlines || s->opt.lines || !outer_name) && f->has_dwarf) {
             Dwarf_Die *d = NULL;
