@@ -243,6 +243,7 @@ struct sym_dwpart {
         size_t nkept;
         int (*work)(void *ctx); /* sym_dwpart_on_wait's, done while waiting */
         void *work_ctx;
+        struct whole_layout *layout; /* the image's, for the thread to write first */
     } whole;
 };
 
@@ -561,73 +562,110 @@ static void set_view(sym_dwpart *p, uint8_t *image, int fd, Elf *elf, Dwarf *dw,
     p->unsaved = 0;
 }
 
-/* An ELF image of sections sec[0..ns) (malloc'd, *size bytes): header,
+/* Where the parts of an ELF image of sections sec[0..ns) go: header,
  * section data, .shstrtab, section headers. */
-static uint8_t *elf_image(const sym_dwpart *p, const view_sec *sec, size_t ns, size_t *size,
-                          size_t *data_off)
-{
+typedef struct image_layout {
+    size_t ns, total, shoff, shlen;
+    size_t off[NKEPT + 6];      /* of each section's data, then of .shstrtab */
+    size_t name_off[NKEPT + 6]; /* in shstr */
     char shstr[256];
-    size_t shlen = 1, name_off[NKEPT + 6];
-    shstr[0] = '\0';
+    unsigned char ident[EI_NIDENT];
+    Elf64_Half type, machine;   /* the debug file's */
+} image_layout;
+
+static void image_lay_out(const sym_dwpart *p, const view_sec *sec, size_t ns, image_layout *l)
+{
+    l->ns = ns;
+    l->shlen = 1;
+    l->shstr[0] = '\0';
     for (size_t i = 0; i <= ns; i++) {
         const char *name = i < ns ? sec[i].name : ".shstrtab";
-        size_t l = strlen(name) + 1;
-        name_off[i] = shlen;
-        memcpy(shstr + shlen, name, l);
-        shlen += l;
+        size_t len = strlen(name) + 1;
+        l->name_off[i] = l->shlen;
+        memcpy(l->shstr + l->shlen, name, len);
+        l->shlen += len;
     }
     size_t off = sizeof(Elf64_Ehdr);
     for (size_t i = 0; i < ns; i++) {
         off = (off + 7) & ~(size_t)7;
-        data_off[i] = off;
+        l->off[i] = off;
         off += sec[i].size;
     }
-    data_off[ns] = off;
-    off += shlen;
-    off = (off + 7) & ~(size_t)7;
-    size_t shoff = off, nsh = ns + 2;
-    size_t total = shoff + nsh * sizeof(Elf64_Shdr);
-    /* not calloc: a whole view is megabytes the inflating thread fills in,
-     * and zeroing them first faulted them in on the main thread */
-    uint8_t *img = malloc(total);
-    if (!img)
-        return NULL;
-    tr_advise_huge(img, total);
-    memset(img, 0, data_off[0]);
+    l->off[ns] = off;
+    off += l->shlen;
+    l->shoff = (off + 7) & ~(size_t)7;
+    l->total = l->shoff + (ns + 2) * sizeof(Elf64_Shdr);
     GElf_Ehdr oe;
     gelf_getehdr(p->elf, &oe);
+    memcpy(l->ident, oe.e_ident, EI_NIDENT);
+    l->type = (Elf64_Half)oe.e_type;
+    l->machine = (Elf64_Half)oe.e_machine;
+}
+
+/* Write the image laid out as l (l->total bytes at img): all but the LATER
+ * sections' data. */
+static void image_fill(uint8_t *img, const view_sec *sec, const image_layout *l)
+{
+    size_t ns = l->ns;
+    memset(img, 0, l->off[0]);
     Elf64_Ehdr eh;
     memset(&eh, 0, sizeof eh);
-    memcpy(eh.e_ident, oe.e_ident, EI_NIDENT);
-    eh.e_type = oe.e_type;
-    eh.e_machine = oe.e_machine;
+    memcpy(eh.e_ident, l->ident, EI_NIDENT);
+    eh.e_type = l->type;
+    eh.e_machine = l->machine;
     eh.e_version = EV_CURRENT;
     eh.e_ehsize = sizeof eh;
     eh.e_shentsize = sizeof(Elf64_Shdr);
-    eh.e_shoff = shoff;
-    eh.e_shnum = (Elf64_Half)nsh;
+    eh.e_shoff = l->shoff;
+    eh.e_shnum = (Elf64_Half)(ns + 2);
     eh.e_shstrndx = (Elf64_Half)(ns + 1);
     memcpy(img, &eh, sizeof eh);
-    Elf64_Shdr *sh = (Elf64_Shdr *)(img + shoff);
+    Elf64_Shdr *sh = (Elf64_Shdr *)(img + l->shoff);
     for (size_t i = 0; i < ns; i++) {
-        size_t end = data_off[i] + sec[i].size;
+        size_t end = l->off[i] + sec[i].size;
         if (sec[i].data != LATER) {
             if (sec[i].data)
-                memcpy(img + data_off[i], sec[i].data, sec[i].size);
+                memcpy(img + l->off[i], sec[i].data, sec[i].size);
             else
-                memset(img + data_off[i], 0, sec[i].size);
+                memset(img + l->off[i], 0, sec[i].size);
         }
-        memset(img + end, 0, data_off[i + 1] - end); /* the padding to the next */
-        sh[i + 1] = (Elf64_Shdr){ .sh_name = (Elf64_Word)name_off[i], .sh_type = SHT_PROGBITS,
-                                  .sh_offset = data_off[i], .sh_size = sec[i].size,
+        memset(img + end, 0, l->off[i + 1] - end); /* the padding to the next */
+        sh[i + 1] = (Elf64_Shdr){ .sh_name = (Elf64_Word)l->name_off[i], .sh_type = SHT_PROGBITS,
+                                  .sh_offset = l->off[i], .sh_size = sec[i].size,
                                   .sh_addralign = 1 };
     }
-    memcpy(img + data_off[ns], shstr, shlen);
-    memset(img + data_off[ns] + shlen, 0, shoff - data_off[ns] - shlen);
+    memcpy(img + l->off[ns], l->shstr, l->shlen);
+    memset(img + l->off[ns] + l->shlen, 0, l->shoff - l->off[ns] - l->shlen);
     memset(sh, 0, sizeof *sh); /* the null section */
-    sh[ns + 1] = (Elf64_Shdr){ .sh_name = (Elf64_Word)name_off[ns], .sh_type = SHT_STRTAB,
-                               .sh_offset = data_off[ns], .sh_size = shlen, .sh_addralign = 1 };
-    *size = total;
+    sh[ns + 1] = (Elf64_Shdr){ .sh_name = (Elf64_Word)l->name_off[ns], .sh_type = SHT_STRTAB,
+                               .sh_offset = l->off[ns], .sh_size = l->shlen, .sh_addralign = 1 };
+}
+
+/* Room for an image of l->total bytes (malloc'd), on huge pages where the
+ * system has them.  Not calloc: a whole view is megabytes the inflating
+ * thread fills in, and zeroing them first faulted them in on the main
+ * thread. */
+static uint8_t *image_alloc(const image_layout *l)
+{
+    uint8_t *img = malloc(l->total);
+    if (img)
+        tr_advise_huge(img, l->total);
+    return img;
+}
+
+/* An ELF image of sections sec[0..ns) (malloc'd, *size bytes; data_off:
+ * where each section's data is). */
+static uint8_t *elf_image(const sym_dwpart *p, const view_sec *sec, size_t ns, size_t *size,
+                          size_t *data_off)
+{
+    image_layout l;
+    image_lay_out(p, sec, ns, &l);
+    uint8_t *img = image_alloc(&l);
+    if (!img)
+        return NULL;
+    image_fill(img, sec, &l);
+    memcpy(data_off, l.off, (ns + 1) * sizeof *data_off);
+    *size = l.total;
     return img;
 }
 
@@ -732,10 +770,21 @@ static void whole_copy_sections(struct whole *w)
  * other sections not claimed by the main thread yet; once the main thread
  * has taken the image (the verdict), the image sealed and written to the
  * cache. */
+/* The whole view's sections and layout: the main thread lays the image
+ * out, its thread writes the headers (faulting in the pages they are on:
+ * milliseconds for a fresh image on this VM's memory) before inflating. */
+struct whole_layout {
+    view_sec sec[NKEPT + 5];
+    image_layout lay;
+};
+
 static void *whole_thread(void *arg)
 {
     sym_dwpart *p = arg;
     struct whole *w = &p->whole;
+    image_fill(w->img, w->layout->sec, &w->layout->lay);
+    free(w->layout); /* the main thread uses only w->off and w->size */
+    w->layout = NULL;
     int ok = section_copy(&w->info, w->img + w->off[1]) == 0;
     whole_copy_sections(w);
     pthread_mutex_lock(&w->mu);
@@ -760,28 +809,41 @@ static void *whole_thread(void *arg)
 static void whole_start(sym_dwpart *p)
 {
     struct whole *w = &p->whole;
-    view_sec sec[NKEPT + 5];
     size_t ns;
     w->tried = 1;
     if (section_raw(p->info_scn, &w->info) < 0 || w->info.size != p->info_total ||
         section_raw(p->abbrev_scn, &w->abbrev) < 0)
         return;
+    struct whole_layout *l = malloc(sizeof *l);
+    if (!l)
+        return;
+    view_sec *sec = l->sec;
     ns = view_head(p, sec, LATER, p->info_total, LATER, w->abbrev.size);
     for (size_t i = 0; i < NKEPT; i++) {
         if (!p->kept_scn[i])
             continue;
-        if (section_raw(p->kept_scn[i], &w->kept[w->nkept]) < 0)
+        if (section_raw(p->kept_scn[i], &w->kept[w->nkept]) < 0) {
+            free(l);
             return;
+        }
         sec[ns++] = (view_sec){ kept_names[i], LATER, w->kept[w->nkept++].size };
     }
     w->nsecs = 1 + w->nkept;
-    if (!(w->img = elf_image(p, sec, ns, &w->size, w->off)))
+    image_lay_out(p, sec, ns, &l->lay);
+    if (!(w->img = image_alloc(&l->lay))) {
+        free(l);
         return;
+    }
+    w->size = l->lay.total;
+    memcpy(w->off, l->lay.off, (ns + 1) * sizeof *w->off);
+    w->layout = l;
     pthread_mutex_init(&w->mu, NULL);
     pthread_cond_init(&w->cv, NULL);
     if (pthread_create(&w->tid, NULL, whole_thread, p) == 0)
         w->started = 1;
     else {
+        free(l);
+        w->layout = NULL;
         pthread_mutex_destroy(&w->mu);
         pthread_cond_destroy(&w->cv);
     }
