@@ -1,6 +1,7 @@
 /* reader.c - reading streams front to back: frames, chunks, records,
  * definitions, and precise reports of what was lost. */
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -547,6 +548,32 @@ static int frame_fields(const uint8_t *c, uint32_t size, tr_stream_frame *f)
         f->kind = TR_SFRAME_OTHER;
         return 1;
     }
+}
+
+int tr_record_skim(const void *buf, size_t len, tr_record *rec)
+{
+    if (!len)
+        return 0;
+    cur c = {buf, (const uint8_t *)buf + len, 0};
+    uint64_t type = cur_varint(&c), blen = cur_varint(&c);
+    const uint8_t *body = cur_bytes(&c, blen);
+    if (c.bad || type > UINT32_MAX || c.p - (const uint8_t *)buf > INT_MAX)
+        return TR_E_CORRUPT_RECORD;
+    memset(rec, 0, sizeof *rec);
+    rec->type = (uint32_t)type;
+    rec->pid = rec->tid = rec->cpu = -1;
+    cur b = {body, body + blen, 0};
+    if (type_has_prefix(rec->type)) {
+        rec->time = (uint64_t)cur_svarint(&b);
+        rec->pid = cur_s32(&b);
+        rec->tid = cur_s32(&b);
+        rec->cpu = cur_s32(&b);
+    }
+    copy_delta d;
+    if (!b.bad && type != TR_REC_STACK_RUN && type != TR_REC_STACK_CHAIN && tr_rec_type_name(rec->type) &&
+        tr_internal_rec_decode_body(&b, rec, &d) < 0)
+        b.bad = 1;
+    return b.bad ? TR_E_CORRUPT_RECORD : (int)(c.p - (const uint8_t *)buf);
 }
 
 int tr_stream_frame_parse(const void *buf, size_t len, tr_stream_frame *f)

@@ -675,6 +675,18 @@ typedef struct tr_stream_frame {
  *     for (size_t off = 0; off < len; off += f.size)
  *         if (tr_stream_frame_parse(buf + off, len - off, &f) != 1) break; */
 int tr_stream_frame_parse(const void *buf, size_t len, tr_stream_frame *f);
+/* Decode the record at buf in a chunk's decompressed content (len bytes
+ * from there to the content's end) without a reader, for a tool that skims
+ * a chunk for a few types (tr-symbolize looks for blobs and mappings
+ * before it reads the trace): *rec as tr_reader_next delivers it, except
+ * that rec->time is the delta from the record before it (the reader sums
+ * them), a stack id written relative to a chain is left relative, a stack
+ * copy is not completed from the samples before it, and records that
+ * only the reader can decode (stack runs and chains) come with their type
+ * alone.  Its fields point into buf.  Returns the record's size in buf
+ * (> 0), 0 when len is 0, or TR_E_CORRUPT_RECORD (the record overruns len,
+ * or its body is malformed). */
+int tr_record_skim(const void *buf, size_t len, tr_record *rec);
 
 /* ------------------------------------------------------------------ */
 /* Low-level encoding helpers, shared with tools that build raw bodies. */

@@ -374,18 +374,21 @@ int sym_path_is_anon(const char *path)
 
 /* After the model took rec: the processes the session keeps data for are
  * those with a map it resolves in, forked ones, and those met in samples. */
-static int observe_mmap(sym_session *s, const tr_record *rec)
+int sym_prefetchable_mmap(const tr_record *rec)
 {
     const char *path = rec->u.mmap.path;
     size_t plen = rec->u.mmap.path_len;
-    if (rec->pid < 0 || rec->u.mmap.len == 0 || rec->u.mmap.start + rec->u.mmap.len < rec->u.mmap.start)
-        return 0;
-    if (plen >= 7 && memcmp(path, "[kernel", 7) == 0)
-        return 0;
-    if (rec->u.mmap.prot && !(rec->u.mmap.prot & PROT_EXEC))
+    return rec->pid >= 0 && rec->u.mmap.len != 0 && rec->u.mmap.start + rec->u.mmap.len >= rec->u.mmap.start &&
+           !(plen >= 7 && memcmp(path, "[kernel", 7) == 0) && (!rec->u.mmap.prot || (rec->u.mmap.prot & PROT_EXEC));
+}
+
+static int observe_mmap(sym_session *s, const tr_record *rec)
+{
+    if (!sym_prefetchable_mmap(rec))
         return 0;
     if (!s->sampled) /* the mappings the stream starts with */
-        sym_symfile_prefetch(s, path, plen, rec->u.mmap.build_id, rec->u.mmap.build_id_len);
+        sym_symfile_prefetch(s, rec->u.mmap.path, rec->u.mmap.path_len, rec->u.mmap.build_id,
+                             rec->u.mmap.build_id_len);
     return get_proc(s, rec->pid, 1) ? 0 : TR_E_NOMEM;
 }
 
@@ -577,6 +580,7 @@ struct tail_raw {
 typedef struct tail_stream {
     size_t ch[TAIL_CHUNKS], chlen[TAIL_CHUNKS]; /* its last chunks (ring) */
     size_t nch;
+    size_t first, firstlen; /* its first chunk */
     int readable; /* its start frame is one this library reads */
 } tail_stream;
 
@@ -626,26 +630,20 @@ static int tail_chunk(sym_session *s, const uint8_t *c, size_t len, uint32_t str
     if (ZSTD_isError(got) || got != f.rsize)
         got = 0;
     for (const uint8_t *p = raw, *end = raw + got; p < end && rc >= 0;) {
-        uint64_t type, blen, nl;
+        const uint8_t *at = p;
+        uint64_t type, blen;
         if (get_varint(&p, end, &type) < 0 || get_varint(&p, end, &blen) < 0 || blen > (size_t)(end - p))
             break;
-        const uint8_t *q = p;
         p += blen;
         if (type == TR_REC_SAMPLE || type == TR_REC_SYSCALL || type == TR_REC_LIBCALL)
             *stacks = 1;
         s->frames_hint += type == TR_REC_FRAME && s->frames_hint < SYM_FRAMES_HINT_MAX;
         if (type != TR_REC_BLOB)
             continue;
-        if (get_varint(&q, p, &nl) < 0 || nl > (size_t)(p - q))
-            break;
         tr_record rec;
-        memset(&rec, 0, sizeof rec);
-        rec.type = TR_REC_BLOB;
+        if (tr_record_skim(at, (size_t)(end - at), &rec) <= 0)
+            break;
         rec.stream = stream;
-        rec.u.blob.name = (const char *)q;
-        rec.u.blob.name_len = (size_t)nl;
-        rec.u.blob.data = q + nl;
-        rec.u.blob.len = (size_t)(p - q - nl);
         rc = prescan_blob(s, &rec);
     }
     struct tail_raw *t;
@@ -698,6 +696,10 @@ static int tail_walk(const uint8_t *b, size_t len, tail_stream **out, size_t *no
             if (!n)
                 goto bad;
             tail_stream *t = &st[n - 1];
+            if (!t->nch) {
+                t->first = off;
+                t->firstlen = f.size;
+            }
             t->ch[t->nch % TAIL_CHUNKS] = off;
             t->chlen[t->nch % TAIL_CHUNKS] = f.size;
             t->nch++;
@@ -724,6 +726,44 @@ void *sym_map_input(int fd, size_t read, size_t *len)
     return p;
 }
 
+/* The mappings a stream starts with (those before its first record with
+ * a stack), found in the first EARLY_BYTES of its first chunk (len bytes
+ * at c): their debug files start inflating now (sym_symfile_prefetch),
+ * not once the prescan and the reader have come to them (libc's thread
+ * started 1-5 ms into a cold run, after the prescan had decompressed the
+ * trace's one chunk).  Only a hint: a record cut at EARLY_BYTES, a chunk
+ * that does not decompress, end the look; the reader's records are what
+ * count. */
+#define EARLY_BYTES (64u << 10)
+static void prefetch_stream_start(sym_session *s, const uint8_t *c, size_t len)
+{
+    tr_stream_frame f;
+    if (tr_stream_frame_parse(c, len, &f) != 1 || f.kind != TR_SFRAME_CHUNK || f.csize > f.size)
+        return;
+    size_t cap = f.rsize < EARLY_BYTES ? f.rsize : EARLY_BYTES;
+    uint8_t *raw = malloc(cap ? cap : 1);
+    ZSTD_DCtx *d = raw ? ZSTD_createDCtx() : NULL;
+    ZSTD_inBuffer in = { c + f.size - f.csize, f.csize, 0 };
+    ZSTD_outBuffer out = { raw, cap, 0 };
+    while (d && out.pos < out.size) { /* until cap bytes, the frame's end or an error */
+        size_t r = ZSTD_decompressStream(d, &out, &in);
+        if (ZSTD_isError(r) || r == 0 || in.pos == in.size)
+            break;
+    }
+    tr_record rec;
+    for (size_t off = 0; off < out.pos;) {
+        int n = tr_record_skim(raw + off, out.pos - off, &rec);
+        if (n <= 0 || rec.type == TR_REC_SAMPLE || rec.type == TR_REC_SYSCALL || rec.type == TR_REC_LIBCALL)
+            break;
+        off += (size_t)n;
+        if (rec.type == TR_REC_MMAP && sym_prefetchable_mmap(&rec))
+            sym_symfile_prefetch(s, rec.u.mmap.path, rec.u.mmap.path_len, rec.u.mmap.build_id,
+                                 rec.u.mmap.build_id_len);
+    }
+    ZSTD_freeDCtx(d);
+    free(raw);
+}
+
 int sym_prescan_lazy(sym_session *s, const void *buf, size_t len)
 {
     const uint8_t *b = buf;
@@ -741,6 +781,9 @@ int sym_prescan_lazy(sym_session *s, const void *buf, size_t len)
     int rc = 0;
     size_t kept = 0;
     free_tails(s);
+    for (size_t i = 0; i < n; i++)
+        if (st[i].nch && st[i].readable)
+            prefetch_stream_start(s, b + st[i].first, st[i].firstlen);
     for (size_t i = 0; i < n && rc >= 0; i++) {
         tail_stream *t = &st[i];
         size_t have = t->nch < TAIL_CHUNKS ? t->nch : TAIL_CHUNKS, stacks = 0;

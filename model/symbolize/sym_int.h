@@ -261,6 +261,9 @@ void sym_hexstr(char *out, const uint8_t *b, size_t n);
  * separate debug file ahead of its first address (see symfile.c). */
 void sym_symfile_prefetch(sym_session *s, const char *path, size_t plen, const uint8_t *build_id,
                           size_t build_id_len);
+/* An executable mapping of a process (not the kernel's): one whose
+ * module's debug file a stream's start opens ahead. */
+int sym_prefetchable_mmap(const tr_record *rec);
 /* Drop the debug files opened ahead that no module took. */
 void sym_symfile_prefetch_free(sym_session *s);
 /* File vaddr of file offset off. */

@@ -313,7 +313,10 @@ static Dwarf *module_dwarf(sym_symfile *f)
  * inflating of its separate debug file, found by build-id as libdw finds
  * it (the mapping's, else the file's), beside everything the run does
  * until its first address there; modules mapped together (libc and
- * ld.so) inflate at once.  Mappings made later (new processes, dlopen)
+ * ld.so) inflate at once.  The prescan finds those mappings in the start
+ * of each stream's first chunk (session.c), before it decompresses the
+ * rest of the trace; the reader's records find them again (no second
+ * opening) when there was no prescan.  Mappings made later (new processes, dlopen)
  * are opened when first sampled, as before: many are never sampled (cxx
  * maps libm, unused).  Nothing else of the module is opened ahead: its
  * status and warnings are as before.  A debug file no module takes is

@@ -224,6 +224,54 @@ static void test_round_trip_every_type(void **state)
     round_trip_every_type(2);
 }
 
+/* tr_record_skim: each record of a chunk's content decoded without a
+ * reader, to the content's last byte; a record cut short is malformed. */
+static void test_records_skimmed_without_a_reader(void **state)
+{
+    (void)state;
+    bytes b = write_trace(fill_all, NULL, NULL, 1);
+    tr_stream_frame f;
+    int chunks = 0, mmaps = 0, blobs = 0, samples = 0;
+    for (size_t off = 0; off < b.len; off += f.size) {
+        assert_int_equal(tr_stream_frame_parse(b.p + off, b.len - off, &f), 1);
+        if (f.kind != TR_SFRAME_CHUNK)
+            continue;
+        chunks++;
+        uint8_t *raw = malloc(f.rsize);
+        assert_int_equal(ZSTD_decompress(raw, f.rsize, b.p + off + f.size - f.csize, f.csize), f.rsize);
+        tr_record rec;
+        size_t pos = 0;
+        for (int n; (n = tr_record_skim(raw + pos, f.rsize - pos, &rec)) > 0; pos += (size_t)n) {
+            /* the same record cut by its last byte */
+            assert_int_equal(tr_record_skim(raw + pos, (size_t)n - 1, &rec), TR_E_CORRUPT_RECORD);
+            assert_int_equal(tr_record_skim(raw + pos, f.rsize - pos, &rec), n);
+            if (rec.type == TR_REC_MMAP) {
+                mmaps++;
+                assert_int_equal(rec.pid, 100);
+                assert_int_equal(rec.u.mmap.start, 0x400000);
+                assert_int_equal(rec.u.mmap.build_id_len, 20);
+                assert_int_equal(rec.u.mmap.path_len, 13);
+                assert_memory_equal(rec.u.mmap.path, "/usr/bin/prog", 13);
+            } else if (rec.type == TR_REC_BLOB && rec.u.blob.name_len == 8 &&
+                       !memcmp(rec.u.blob.name, "kallsyms", 8)) {
+                blobs++;
+                assert_int_equal(rec.u.blob.len, 26);
+                assert_memory_equal(rec.u.blob.data, "ffffffff81000000 T _stext\n", 26);
+            } else if (rec.type == TR_REC_SAMPLE) {
+                samples++;
+            }
+        }
+        assert_int_equal(pos, f.rsize); /* every record, none past the content */
+        assert_int_equal(tr_record_skim(raw + pos, 0, &rec), 0);
+        free(raw);
+    }
+    assert_true(chunks >= 1);
+    assert_int_equal(mmaps, 1);
+    assert_int_equal(blobs, 1);
+    assert_int_equal(samples, 2);
+    free(b.p);
+}
+
 /* A switch record (1.3): its thread, time and flags come back. */
 static int fill_switches(tr_writer *w, void *arg)
 {
@@ -1914,6 +1962,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip_every_type),
+        cmocka_unit_test(test_records_skimmed_without_a_reader),
         cmocka_unit_test(test_switch_round_trip),
         cmocka_unit_test(test_interning_gives_stable_ids),
         cmocka_unit_test(test_every_truncation_reads_its_complete_part),

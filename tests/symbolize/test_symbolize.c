@@ -1432,6 +1432,30 @@ static sym_session *resolve_ahead(struct ahead *a, struct result *r, uint64_t *n
     return s;
 }
 
+/* How many of the stream's first mappings sym_prescan_lazy alone opened
+ * ahead, before the trace is read. */
+static size_t prescan_ahead_n(struct ahead *a)
+{
+    char dbg[128];
+    const char *dirs[] = { dbg, NULL };
+    snprintf(dbg, sizeof dbg, "%s/dbg", a->c->dir);
+    size_t len;
+    void *buf = self_trace(build_ahead, a, &len);
+    assert_non_null(buf);
+    sym_options o;
+    sym_options_init(&o);
+    o.debuginfod = 0;
+    o.debug_dirs = dirs;
+    o.no_default_debug_dir = 1;
+    o.cache_dir = a->c->cache;
+    sym_session *s = sym_new(&o);
+    assert_int_equal(sym_prescan_lazy(s, buf, len), 0);
+    size_t n = s->nprefetch;
+    sym_free(s);
+    free(buf);
+    return n;
+}
+
 /* The same, the session freed. */
 static uint64_t resolve_ahead_n(struct ahead *a)
 {
@@ -1461,8 +1485,10 @@ static void test_dwarf_ahead(void **state)
      * whole view written */
     struct result r1, r2;
     uint64_t n1, n2;
+    assert_int_equal(prescan_ahead_n(&a), 1); /* from the prescan's look at the first chunk */
     sym_session *s1 = resolve_ahead(&a, &r1, &n1);
     a.sample_first = 1;
+    assert_int_equal(prescan_ahead_n(&a), 0);
     sym_session *s2 = resolve_ahead(&a, &r2, &n2);
     assert_int_equal(n1, 1);
     assert_int_equal(n2, 0);
