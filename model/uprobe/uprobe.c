@@ -13,15 +13,14 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "tracing.h"
 #include "uprobe/uprobe.h"
 
-const char *uprobe_tracefs(void)
+/* tracefs (model/tracing.h); without one, its usual place, for the messages */
+static const char *uprobe_tracefs(void)
 {
-    static const char *dir;
-    if (!dir)
-        dir = access("/sys/kernel/tracing/uprobe_events", W_OK) == 0 ? "/sys/kernel/tracing"
-                                                                   : "/sys/kernel/debug/tracing";
-    return dir;
+    const char *dir = tracing_dir();
+    return dir ? dir : "/sys/kernel/tracing";
 }
 
 /* The kernel's reason for the last refused definition: error_log's last "error: " line */
@@ -136,22 +135,19 @@ int uprobe_add(struct uprobe_group *g, char kind, const char *event, const char 
         return -1;
     }
     g->n++;
-    char name[300];
-    snprintf(name, sizeof name, "%s/%s", g->name, event);
-    return uprobe_tracepoint_id(name, id, err, errlen);
+    return uprobe_tracepoint_id(g->name, event, id, err, errlen);
 }
 
-int uprobe_tracepoint_id(const char *event, uint64_t *id, char *err, size_t errlen)
+int uprobe_tracepoint_id(const char *system, const char *name, uint64_t *id, char *err,
+                         size_t errlen)
 {
+    const char *dir = uprobe_tracefs();
     char path[512];
-    snprintf(path, sizeof path, "%s/events/%s/id", uprobe_tracefs(), event);
-    char *s = cli_read_file(path, NULL);
-    if (!s) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+    if (tracing_event_id(dir, system, name, id) < 0) {
+        snprintf(err, errlen, "%s: %s", tracing_event_path(path, sizeof path, dir, system, name, "id"),
+                 strerror(errno));
         return -1;
     }
-    *id = strtoull(s, NULL, 10);
-    free(s);
     return 0;
 }
 

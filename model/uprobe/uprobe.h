@@ -59,8 +59,8 @@ int sdt_arg_fetch(const char *arg, const struct elffile *f, char *out, size_t ou
                   size_t errlen);
 
 /* --- the probes in tracefs (uprobe.c) --- */
-/* The tracefs directory that holds uprobe_events (mounted tracefs or debugfs's). */
-const char *uprobe_tracefs(void);
+/* tracefs is model/tracing.h's, mounted when absent: the recorder calls tracing_release on
+ * every way out, after removing its probes. */
 /* A run's probes: group PREFIX<pid of the recorder>, events in the order made. */
 struct uprobe_group {
     char name[64];
@@ -75,8 +75,9 @@ void uprobe_group_init(struct uprobe_group *g, const char *prefix);
  * Its tracepoint id into *id. */
 int uprobe_add(struct uprobe_group *g, char kind, const char *event, const char *def, uint64_t *id,
                char *err, size_t errlen);
-/* The perf tracepoint id of tracefs event "SYSTEM/NAME" (a probe or any tracepoint). */
-int uprobe_tracepoint_id(const char *event, uint64_t *id, char *err, size_t errlen);
+/* The perf tracepoint id of tracefs event SYSTEM/NAME (a probe or any tracepoint). */
+int uprobe_tracepoint_id(const char *system, const char *name, uint64_t *id, char *err,
+                         size_t errlen);
 /* Remove the group's probes, last first (the perf events on them must be closed). */
 void uprobe_group_destroy(struct uprobe_group *g);
 

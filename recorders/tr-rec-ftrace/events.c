@@ -1,6 +1,7 @@
 /* events.c - event selection with globs, kernel ids, format texts, -l and --format. */
 #include <errno.h>
 #include <fnmatch.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,7 +11,7 @@
 
 #include "array.h"
 #include "ftrace.h"
-#include "cli.h"
+#include "tracing.h"
 
 int ft_split_spec(const char *spec, char *sys, size_t syslen, char *ev, size_t evlen)
 {
@@ -35,14 +36,8 @@ int ft_split_spec(const char *spec, char *sys, size_t syslen, char *ev, size_t e
 
 static int read_id(const char *dir, const char *sys, const char *ev)
 {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/events/%s/%s/id", dir, sys, ev);
-    char *s = cli_read_file(path, NULL);
-    if (!s)
-        return -1;
-    int id = atoi(s);
-    free(s);
-    return id;
+    uint64_t id;
+    return tracing_event_id(dir, sys, ev, &id) < 0 || id > INT_MAX ? -1 : (int)id;
 }
 
 static int can_enable(const char *dir, const char *sys, const char *ev)
@@ -196,13 +191,6 @@ int ft_list_events(FILE *out, const char *dir, char *const *globs, size_t n)
     return printed;
 }
 
-char *ft_event_format(const char *dir, const char *sys, const char *ev, size_t *len)
-{
-    char path[1024];
-    snprintf(path, sizeof path, "%s/events/%s/%s/format", dir, sys, ev);
-    return cli_read_file(path, len);
-}
-
 int ft_print_formats(FILE *out, const char *dir, const char *spec)
 {
     struct ft_events set = {0};
@@ -213,7 +201,7 @@ int ft_print_formats(FILE *out, const char *dir, const char *spec)
         return -1;
     }
     for (size_t i = 0; i < set.n; i++) {
-        char *fmt = ft_event_format(dir, set.v[i].system, set.v[i].name, NULL);
+        char *fmt = tracing_event_format(dir, set.v[i].system, set.v[i].name, NULL);
         if (fmt) {
             fputs(fmt, out);
             if (set.n > 1 && i + 1 < set.n)

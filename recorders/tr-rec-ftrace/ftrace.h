@@ -87,8 +87,6 @@ struct ft_event *ft_events_resolve_id(struct ft_events *set, const char *tracing
 int ft_list_events(FILE *out, const char *tracing_dir, char *const *globs, size_t n);
 /* --format: print the format text of events matching spec; 0, or -1 no match. */
 int ft_print_formats(FILE *out, const char *tracing_dir, const char *spec);
-/* Text of events/SYS/EVENT/format (malloc'd) or NULL. */
-char *ft_event_format(const char *tracing_dir, const char *system, const char *name, size_t *len);
 
 /* ---- pages.c: one ring-buffer sub-buffer into events ---- */
 

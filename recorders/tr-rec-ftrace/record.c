@@ -22,6 +22,7 @@
 #include "kallsyms.h"
 #include "keys.h"
 #include "tpformat.h"
+#include "tracing.h"
 
 #define MAX_EVENT_ID 65536
 /* sub-buffers the reader thread may hold in memory beyond the kernel's buffers */
@@ -158,7 +159,7 @@ static int define_event(struct session *s, struct ft_event *e)
     if (e->used)
         return 0;
     size_t len;
-    char *fmt = ft_event_format(s->dir, e->system, e->name, &len);
+    char *fmt = tracing_event_format(s->dir, e->system, e->name, &len);
     if (!fmt)
         return -1;
     const tpformat_event *ev = tpformat_add_format(s->tp, e->system, fmt, len) == 0

@@ -13,6 +13,7 @@
 #include "keys.h"
 #include "ltrace.h"
 #include "syscalls.h"
+#include "tracing.h"
 
 static const struct cli_opt opts[] = {
     {'o', "output", "FILE", "write the trace to FILE (default: stdout; on a terminal tr-cat shows it)", 0, "file"},
@@ -165,7 +166,9 @@ int main(int argc, char **argv)
         free(libs[i]);
     free(libs);
 
-    /* probes: the ones a killed run left, then ours, removed at every exit */
+    /* probes: the ones a killed run left, then ours, removed at every exit; then tracefs
+     * unmounted if we mounted it (atexit runs the handlers registered later first) */
+    atexit(tracing_release);
     struct sigaction sa = {.sa_handler = on_signal};
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
@@ -174,8 +177,8 @@ int main(int argc, char **argv)
         cli_die(CLI_EXIT_FAIL, "%s", err);
     if (probes_create(&funcs, 0, err, sizeof err) < 0)
         cli_die(CLI_EXIT_FAIL, "%s", err);
-    if (o.syscalls && (uprobe_tracepoint_id("raw_syscalls/sys_enter", &o.sys_id[0], err, sizeof err) < 0 ||
-                       uprobe_tracepoint_id("raw_syscalls/sys_exit", &o.sys_id[1], err, sizeof err) < 0))
+    if (o.syscalls && (uprobe_tracepoint_id("raw_syscalls", "sys_enter", &o.sys_id[0], err, sizeof err) < 0 ||
+                       uprobe_tracepoint_id("raw_syscalls", "sys_exit", &o.sys_id[1], err, sizeof err) < 0))
         cli_die(CLI_EXIT_FAIL, "-S: %s", err);
 
     const char *shown;
@@ -248,6 +251,7 @@ int main(int argc, char **argv)
         waitpid(child, NULL, 0);
     }
     probes_remove();
+    tracing_release(); /* cli_exit may end by the command's signal */
     int frc = tr_writer_finish(w, res.lost);
     tr_writer_free(w);
     if (fd != STDOUT_FILENO)

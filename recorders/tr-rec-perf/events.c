@@ -8,14 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "pfm.h"
 #include "tr.h"
 #include "cli.h"
+#include "tracing.h"
 
 struct named { const char *name; uint64_t config; };
 
@@ -170,60 +169,31 @@ const char *perf_permission_error(const struct perf_ev *ev, pid_t pid, char *buf
     return buf;
 }
 
-static int mounted_tracefs;
-
-const char *perf_tracefs(void)
-{
-    static const char *const dirs[] = {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"};
-    struct stat st;
-    for (size_t i = 0; i < 2; i++) {
-        char p[96];
-        snprintf(p, sizeof p, "%s/events", dirs[i]);
-        if (stat(p, &st) == 0)
-            return dirs[i];
-    }
-    if (mount("tracefs", dirs[0], "tracefs", 0, NULL) == 0) {
-        mounted_tracefs = 1;
-        return dirs[0];
-    }
-    return NULL;
-}
-
-void perf_tracefs_release(void)
-{
-    if (mounted_tracefs && umount("/sys/kernel/tracing") == 0)
-        mounted_tracefs = 0;
-}
-
 char *perf_tracepoint_format(const char *sysname, size_t *len)
 {
-    const char *fs = perf_tracefs();
-    const char *colon = strchr(sysname, ':');
+    const char *fs = tracing_dir(), *colon = strchr(sysname, ':');
     if (!fs || !colon)
         return NULL;
-    char path[512];
-    snprintf(path, sizeof path, "%s/events/%.*s/%s/format", fs, (int)(colon - sysname), sysname,
-             colon + 1);
-    return cli_read_file(path, len);
+    char sys[256];
+    snprintf(sys, sizeof sys, "%.*s", (int)(colon - sysname), sysname);
+    return tracing_event_format(fs, sys, colon + 1, len);
 }
 
 static int tracepoint_id(const char *sys, size_t sys_len, const char *name, uint64_t *id,
                          char *why, size_t why_len)
 {
-    const char *fs = perf_tracefs();
+    const char *fs = tracing_dir();
     if (!fs) {
         snprintf(why, why_len, "tracefs is not mounted and cannot be mounted");
         return -1;
     }
-    char path[512];
-    snprintf(path, sizeof path, "%s/events/%.*s/%s/id", fs, (int)sys_len, sys, name);
-    char *s = cli_read_file(path, NULL);
-    if (!s) {
-        snprintf(why, why_len, "unknown tracepoint (no %s)", path);
+    char system[256], path[512];
+    snprintf(system, sizeof system, "%.*s", (int)sys_len, sys);
+    if (tracing_event_id(fs, system, name, id) < 0) {
+        snprintf(why, why_len, "unknown tracepoint (no %s)",
+                 tracing_event_path(path, sizeof path, fs, system, name, "id"));
         return -1;
     }
-    *id = strtoull(s, NULL, 10);
-    free(s);
     return 0;
 }
 
@@ -246,7 +216,7 @@ static int cmp_str(const void *a, const void *b)
  * not there (or out of memory). */
 static char **tracepoints(const char *glob, size_t *n)
 {
-    const char *fs = perf_tracefs();
+    const char *fs = tracing_dir();
     char path[512];
     *n = 0;
     if (!fs)

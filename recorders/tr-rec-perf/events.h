@@ -53,11 +53,7 @@ int perf_evs_user_only(struct perf_ev *evs, int n, int quiet);
  * check for another user's process, every CPU (pid -1) or perf_event_paranoid. */
 const char *perf_permission_error(const struct perf_ev *ev, pid_t pid, char *buf, size_t len);
 
-/* The tracefs mount point (mounting it when absent), or NULL. */
-const char *perf_tracefs(void);
-/* Unmount tracefs if perf_tracefs mounted it (the kernel state is restored). */
-void perf_tracefs_release(void);
-/* Read the format file of tracepoint "sys:name" into a malloc'd string. */
+/* The format file of tracepoint "sys:name" in tracefs (model/tracing.h), malloc'd; NULL none. */
 char *perf_tracepoint_format(const char *sysname, size_t *len);
 
 /* Thin wrapper over the syscall. */

@@ -2,11 +2,13 @@
  * system with perf_event_open(2) and write a tr trace. */
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "perf.h"
+#include "tracing.h"
 #include "uprobes.h"
 
 enum { OPT_CALL_GRAPH = 256, OPT_STAT, OPT_DURATION, OPT_DETAILED, OPT_PER_THREAD };
@@ -114,6 +116,7 @@ int main(int argc, char **argv)
     int c, have_freq = 0, list = 0, detailed = 0, nspecs = 0;
     static const char *specs[PERF_MAX_EVENTS]; /* -e, made once the targets are known (user probes) */
     cli_init(&tool, argc, argv);
+    atexit(tracing_release); /* tracefs if we mount it, after the probes (registered later) */
     while ((c = cli_getopt(argc, argv)) != -1) {
         switch (c) {
         case 'e':
@@ -171,7 +174,6 @@ int main(int argc, char **argv)
         if (cli_optind < argc && uprobes_list_sdt(glob, argv + cli_optind, argc - cli_optind, why, sizeof why) < 0)
             cli_die(CLI_EXIT_FAIL, "%s", why);
         int status = cli_optind < argc ? (ferror(stdout) ? 1 : 0) : perf_list(glob);
-        perf_tracefs_release();
         cli_exit(cli_finish_stdout(status));
     }
     o.cmd = argv + cli_optind;
@@ -214,6 +216,6 @@ int main(int argc, char **argv)
     cli_ignore_sigpipe();
     int status = o.stat ? perf_stat(&o) : perf_record(&o);
     uprobes_remove(); /* the events on them are closed; cli_exit may end by the command's signal */
-    perf_tracefs_release();
+    tracing_release();
     cli_exit(cli_finish_stdout(status));
 }
