@@ -12,8 +12,10 @@ Sections (--section, comma list; default all):
              warm, and tr-fold (symbolizing), -g and dwarf
   cat        text at CAT_SAMPLES samples (-g): perf script vs tr-cat of the symbolized trace,
              same recording
-  memory     peak RSS of tr-symbolize, tr-fold, tr-cat and tr-flame against samples of deep
-Timing: wall time of each command (median of REPEATS; its rusage from wait4: CPU and peak RSS).
+  memory     peak RSS of tr-symbolize, tr-fold, tr-cat and tr-flame against samples of deep; of
+             every reader on hot3 at ten times the samples (flat)
+Timing: wall time of each command (median of REPEATS; its rusage from wait4 in bench/suite/measure.c,
+which forks it: CPU and peak RSS).
 """
 import argparse
 import os
@@ -33,6 +35,7 @@ BIN = os.path.join(B, "bin")
 TRP, TRCAT = os.path.join(BIN, "tr-rec-perf"), os.path.join(BIN, "tr-cat")
 TRSYM, TRFOLD, TRFLAME = (os.path.join(BIN, t) for t in ("tr-symbolize", "tr-fold", "tr-flame"))
 TRIMPORT = os.path.join(BIN, "tr-import-perf")
+TRREPORT, TREXPORT, TRANNOTATE, TRDIFF = (os.path.join(BIN, t) for t in ("tr-report", "tr-export", "tr-annotate", "tr-diff"))
 PY = "/usr/bin/python3"  # Debian's CPython, not a pyenv shim
 WL = os.path.join(ROOT, "bench", "workloads")
 
@@ -61,21 +64,35 @@ class Run:
         self.wall, self.cpu, self.rss, self.status, self.err = wall, cpu, rss, status, err
 
 
+MEASURE = os.path.join(B, "bench", "measure")
+MEASURED = os.path.join(tempfile.gettempdir(), "tr-suite-measured.%d" % os.getpid())
+
+
 def spawn(cmd, out=subprocess.DEVNULL, env=None, stderr_path=None):
+    """CMD started through bench/suite/measure.c, which reports its own wall time, CPU and peak RSS
+    (Python's wait4 would give a command at least the driver's peak RSS: see measure.c)."""
     err = open(stderr_path, "w") if stderr_path else subprocess.DEVNULL
-    p = subprocess.Popen(cmd, stdout=out, stderr=err, env=env)
+    if os.path.exists(MEASURED):
+        os.unlink(MEASURED)
+    p = subprocess.Popen([MEASURE, MEASURED] + cmd, stdout=out, stderr=err, env=env)
     if stderr_path:
         err.close()
     return p
 
 
 def reap(p, t0, stderr_path=None):
-    """wait4 for P: its own rusage (and that of the children it waited for)."""
+    """wait4 for P, then what measure saw of its command (a killed measure saw nothing: then P's own
+    figures)."""
     _, status, ru = os.wait4(p.pid, 0)
     wall = time.monotonic() - t0
     p.returncode = os.waitstatus_to_exitcode(status)
     err = open(stderr_path).read() if stderr_path else ""
-    return Run(wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss, p.returncode, err)
+    try:
+        with open(MEASURED) as f:
+            ns, us, kb, code = (int(x) for x in f.read().split())
+        return Run(ns / 1e9, us / 1e6, kb, code if code < 128 else -(code - 128), err)
+    except (OSError, ValueError):
+        return Run(wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss, p.returncode, err)
 
 
 def run(cmd, out=subprocess.DEVNULL, env=None, tmp=None, timeout=None):
@@ -453,6 +470,46 @@ def section_memory(a, tmp):
            "tr-cat MB", "B/stk", "s", "tr-flame MB", "B/stk", "s"], rows)
 
 
+def section_memory_flat(a, tmp):
+    """Every reader's peak RSS on hot3 (a few hundred distinct stacks) at about 20,000 and ten
+    times as many samples: bounded by the distinct stacks, it grows by less than a sample's record
+    (16 bytes) per sample added."""
+    cache = os.path.join(tmp, "cache")
+    env = dict(os.environ, XDG_CACHE_HOME=cache)
+    readers = [("tr-symbolize", [TRSYM]), ("tr-fold", [TRFOLD]), ("tr-cat", [TRCAT]), ("tr-flame", None),
+               ("tr-report", [TRREPORT]), ("tr-annotate", [TRANNOTATE]), ("tr-diff", [TRDIFF, None]),
+               ("tr-export --pprof", [TREXPORT, "--pprof"]), ("tr-export --chrome", [TREXPORT, "--chrome"]),
+               ("tr-export --speedscope", [TREXPORT, "--speedscope"])]
+    est, cols, ns, stacks = [2.0 * a.rates[-1]], [], [], []
+    tr, folded = os.path.join(tmp, "flat.tr"), os.path.join(tmp, "flat.folded")
+    for target in (20000, 200000):
+        n = record_n("tr", "hot3", target, a, tr, tmp, est)
+        if not n:
+            return
+        ns.append(n)
+        with open(folded, "wb") as f:
+            run([TRFOLD, tr], out=f, env=env, timeout=a.timeout)
+        with open(folded, "rb") as f:
+            stacks.append(sum(1 for _ in f))
+        col = []
+        for name, cmd in readers:
+            cmd = [TRFLAME, folded] if cmd is None else [tr if c is None else c for c in cmd] + [tr]
+            col.append(timed(cmd, a, reps=1, env=env, out=os.devnull))
+        cols.append(col)
+        os.unlink(tr)
+        progress("memory flat %d" % target)
+    rows = []
+    for i, (name, _) in enumerate(readers):
+        lo, hi = cols[0][i].rss, cols[1][i].rss
+        per = max(hi - lo, 0) * 1048576 / max(ns[1] - ns[0], 1)
+        rows.append([name, fmt(lo), fmt(hi), "%.1f" % per, "ok" if per < 16 else "NO", cols[0][i].s(2), cols[1][i].s(2)])
+    table("reader memory against samples: hot3 -g (tr-rec-perf -F %d of two copies) at %s and %s samples "
+          "(%s and %s distinct stacks, tr-fold's lines), peak RSS MB, bytes more per sample added, wall s "
+          "(1 run, warm cache); goal: under a sample record's 16 bytes (bounded by the stacks, not the samples)"
+          % (a.rates[-1], fmt(ns[0]), fmt(ns[1]), fmt(stacks[0]), fmt(stacks[1])),
+          ["reader", "MB", "MB x10", "B/smp", "(<16)", "s", "s x10"], rows)
+
+
 def main():
     ap = argparse.ArgumentParser(description="tr against perf on the bench/workloads suite (bench/README.md)")
     ap.add_argument("--only", default=",".join(WORKLOADS), help="workloads, comma list (%(default)s)")
@@ -519,6 +576,7 @@ def main():
             section_cat(a, tmp)
         if "memory" in a.section:
             section_memory(a, tmp)
+            section_memory_flat(a, tmp)
     finally:
         if a.keep:
             print("work directory kept: " + tmp)

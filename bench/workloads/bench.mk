@@ -27,10 +27,16 @@ $(B)/bench/%-nofp: bench/workloads/%.cc
 	$(if $(Q),@echo "  CXX     $@")
 	$(Q)g++ $(BENCH_WL_FLAGS) $(BENCH_WL_NOFP) -o $@ $<
 
+# the suite's own measuring of a command (bench/suite/measure.c)
+$(B)/bench/measure: bench/suite/measure.c
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  CC      $@")
+	$(Q)$(CC) -std=c11 -O2 -Wall -Wextra -Werror -o $@ $<
+
 .PHONY: bench-workloads bench-suite
-bench-workloads: $(BENCH_WORKLOADS)
+bench-workloads: $(BENCH_WORKLOADS) $(B)/bench/measure
 
 # make bench-suite: every workload, tr against perf, one run (bench/suite/run.sh --help; pass
 # options with SUITE_ARGS="--quick --only deep")
-bench-suite: test-deps tools $(BENCH_WORKLOADS) $(WORKLOADS)
+bench-suite: test-deps tools $(BENCH_WORKLOADS) $(B)/bench/measure $(WORKLOADS)
 	$(Q)B=$(CURDIR)/$(B) sh bench/suite/run.sh $(SUITE_ARGS)
