@@ -1408,22 +1408,33 @@ static int build_ahead(tr_writer *w, void *arg)
     return 0;
 }
 
+/* The trace of a (malloc'd, *len bytes), and in *o the options that find
+ * its debug file in dbg (room for the path) through dirs (two pointers). */
+static void *ahead_input(struct ahead *a, sym_options *o, char *dbg, size_t dbglen, const char **dirs,
+                         size_t *len)
+{
+    snprintf(dbg, dbglen, "%s/dbg", a->c->dir);
+    dirs[0] = dbg;
+    dirs[1] = NULL;
+    void *buf = self_trace(build_ahead, a, len);
+    assert_non_null(buf);
+    sym_options_init(o);
+    o->debuginfod = 0;
+    o->debug_dirs = dirs;
+    o->no_default_debug_dir = 1;
+    o->cache_dir = a->c->cache;
+    return buf;
+}
+
 /* Resolve the trace of a into r: the session (freed by the caller), and
  * at *n how many debug files were taken from those opened ahead. */
 static sym_session *resolve_ahead(struct ahead *a, struct result *r, uint64_t *n)
 {
     char dbg[128];
-    const char *dirs[] = { dbg, NULL };
-    snprintf(dbg, sizeof dbg, "%s/dbg", a->c->dir);
+    const char *dirs[2];
     size_t len;
-    void *buf = self_trace(build_ahead, a, &len);
-    assert_non_null(buf);
     sym_options o;
-    sym_options_init(&o);
-    o.debuginfod = 0;
-    o.debug_dirs = dirs;
-    o.no_default_debug_dir = 1;
-    o.cache_dir = a->c->cache;
+    void *buf = ahead_input(a, &o, dbg, sizeof dbg, dirs, &len);
     sym_session *s = resolve_all(buf, len, &o, 0, r);
     sym_stats st;
     sym_get_stats(s, &st);
@@ -1437,17 +1448,10 @@ static sym_session *resolve_ahead(struct ahead *a, struct result *r, uint64_t *n
 static size_t prescan_ahead_n(struct ahead *a)
 {
     char dbg[128];
-    const char *dirs[] = { dbg, NULL };
-    snprintf(dbg, sizeof dbg, "%s/dbg", a->c->dir);
+    const char *dirs[2];
     size_t len;
-    void *buf = self_trace(build_ahead, a, &len);
-    assert_non_null(buf);
     sym_options o;
-    sym_options_init(&o);
-    o.debuginfod = 0;
-    o.debug_dirs = dirs;
-    o.no_default_debug_dir = 1;
-    o.cache_dir = a->c->cache;
+    void *buf = ahead_input(a, &o, dbg, sizeof dbg, dirs, &len);
     sym_session *s = sym_new(&o);
     assert_int_equal(sym_prescan_lazy(s, buf, len), 0);
     size_t n = s->nprefetch;
