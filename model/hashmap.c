@@ -50,6 +50,20 @@ uint64_t hash_bytes(const void *data, size_t len)
     return h ^ (h >> 29);
 }
 
+uint64_t hash_words(const void *data, size_t len, uint64_t seed)
+{
+    const unsigned char *b = data;
+    uint64_t h = seed;
+    for (; len >= 8; len -= 8, b += 8) {
+        uint64_t w;
+        memcpy(&w, b, 8);
+        h = (h + w) * 0x9e3779b97f4a7c15ull;
+    }
+    for (; len; len--)
+        h = (h + *b++) * 0x9e3779b97f4a7c15ull;
+    return h ^ h >> 29;
+}
+
 static uint64_t mix(uint64_t a, uint64_t b)
 {
     uint64_t h = a * 0x9e3779b97f4a7c15ull ^ (b + 0x632be59bd9b4e019ull + (a << 6));

@@ -533,20 +533,6 @@ int stacks_folder_end_at(stacks_folder *f, size_t entry)
     return f->oom ? TR_E_NOMEM : 0;
 }
 
-/* A hash of n bytes, a word at a time. */
-static uint64_t hash_words(const void *p, size_t n, uint64_t h)
-{
-    const unsigned char *b = p;
-    for (; n >= 8; n -= 8, b += 8) {
-        uint64_t w;
-        memcpy(&w, b, 8);
-        h = (h + w) * 0x9e3779b97f4a7c15ull;
-    }
-    for (; n; n--)
-        h = (h + *b++) * 0x9e3779b97f4a7c15ull;
-    return h ^ h >> 29;
-}
-
 /* Are the open sample's groups an element each (no inline frames): then a
  * seq keeps none of them (goff NO_GROUPS), deep stacks' lines taking half
  * the memory. */

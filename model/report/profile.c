@@ -153,7 +153,7 @@ static void strtab_free(struct strtab *t)
 
 int64_t seqtab_id(struct seqtab *t, const uint32_t *v, uint32_t len)
 {
-    uint64_t h = hash_bytes(v, len * sizeof *v);
+    uint64_t h = hash_words(v, len * sizeof *v, len);
     for (;; h++) {
         void *p = hashmap_get(&t->map, h, len);
         if (!p)
