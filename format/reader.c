@@ -550,6 +550,24 @@ static int frame_fields(const uint8_t *c, uint32_t size, tr_stream_frame *f)
     }
 }
 
+/* The prefix of an event record's body (by rec->type): its time (the
+ * delta from the record before, added to base), pid, tid and cpu; a
+ * record of another type gets time 0 and ids -1.  Returns the time the
+ * next record's delta is from (base when there was none). */
+static inline uint64_t read_prefix(cur *b, tr_record *rec, uint64_t base)
+{
+    if (!type_has_prefix(rec->type)) {
+        rec->time = 0;
+        rec->pid = rec->tid = rec->cpu = -1;
+        return base;
+    }
+    rec->time = base + (uint64_t)cur_svarint(b);
+    rec->pid = cur_s32(b);
+    rec->tid = cur_s32(b);
+    rec->cpu = cur_s32(b);
+    return rec->time;
+}
+
 int tr_record_skim(const void *buf, size_t len, tr_record *rec)
 {
     if (!len)
@@ -561,14 +579,8 @@ int tr_record_skim(const void *buf, size_t len, tr_record *rec)
         return TR_E_CORRUPT_RECORD;
     memset(rec, 0, sizeof *rec);
     rec->type = (uint32_t)type;
-    rec->pid = rec->tid = rec->cpu = -1;
     cur b = {body, body + blen, 0};
-    if (type_has_prefix(rec->type)) {
-        rec->time = (uint64_t)cur_svarint(&b);
-        rec->pid = cur_s32(&b);
-        rec->tid = cur_s32(&b);
-        rec->cpu = cur_s32(&b);
-    }
+    read_prefix(&b, rec, 0);
     copy_delta d;
     if (!b.bad && type != TR_REC_STACK_RUN && type != TR_REC_STACK_CHAIN && tr_rec_type_name(rec->type) &&
         tr_internal_rec_decode_body(&b, rec, &d) < 0)
@@ -1299,16 +1311,7 @@ static int next_record(tr_reader *r, tr_record *rec)
     rec->type = (uint32_t)type;
     rec->stream = r->stream;
     cur b = {body, body + len, 0};
-    if (type_has_prefix((uint32_t)type)) {
-        r->time += (uint64_t)cur_svarint(&b);
-        rec->time = r->time;
-        rec->pid = cur_s32(&b);
-        rec->tid = cur_s32(&b);
-        rec->cpu = cur_s32(&b);
-    } else {
-        rec->time = 0;
-        rec->pid = rec->tid = rec->cpu = -1;
-    }
+    r->time = read_prefix(&b, rec, r->time);
     if (type == TR_REC_SAMPLE && !b.bad && plain_sample(r, rec, b)) return 1;
     if (type == TR_REC_STREAM_START || type == TR_REC_STREAM_END) b.bad = 1;
     if (type == TR_REC_STACK_RUN) return run_begin(r, rec, &b);
