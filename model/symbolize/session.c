@@ -1333,12 +1333,11 @@ static const sym_entry *resolve_user_slow(sym_session *s, sym_proc *p, uint64_t 
     }
     if (!sym_addrcache_get(s, f, vaddr, &e)) { /* resolved in an earlier run, ahead, or now */
         sym_symbol_info sym;
-        if (sym_ahead_take(s, f, vaddr, &e, &sym)) {
-            sym.flags = 0; /* pushed now, if no other address of its symbol did */
+        if (sym_ahead_take(s, f, vaddr, &e, &sym)) /* its SYMBOL pushed now, in the run's order */
             s->stats.resolved_ahead++;
-        } else
+        else
             e = sym_symfile_lookup(s, f, vaddr, &sym);
-        if (e && sym.name && !(sym.flags & SYM_SYMBOL_PUSHED))
+        if (e && sym.name)
             sym_push_symbol(s, f->id, f->path, sym.name, sym.start, sym.size, 0);
         if (e)
             sym_addrcache_add(s, f, vaddr, e->f, e->n, &sym);

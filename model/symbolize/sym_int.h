@@ -272,9 +272,7 @@ uint64_t sym_symfile_vaddr(const sym_symfile *f, uint64_t off);
  * (malloc'd), pushing the SYMBOL it names (sym_push_symbol). */
 sym_entry *sym_symfile_resolve(sym_session *s, sym_symfile *f, uint64_t vaddr);
 /* The same, the entry sym_entry_new's, the SYMBOL in *sym instead (name
- * NULL: none; flags SYM_SYMBOL_PUSHED when an earlier look-up gave the same
- * one, which the caller pushed then). */
-#define SYM_SYMBOL_PUSHED (1u << 31)
+ * NULL: none), for the caller to push (sym_push_symbol keeps each once). */
 sym_entry *sym_symfile_lookup(sym_session *s, sym_symfile *f, uint64_t vaddr, sym_symbol_info *sym);
 void sym_symfile_free(sym_symfile *f);
 /* The symbol of vaddr as resolving names it (name interned, start and

@@ -602,7 +602,6 @@ void sym_symfile_free(sym_symfile *f)
 struct interval_sym {
     const char *name; /* interned (demangled unless told), NULL: none */
     uint64_t start, size;
-    int pushed;       /* given by sym_symfile_lookup: its SYMBOL pushed */
 };
 typedef struct interval_sym interval_sym;
 
@@ -752,7 +751,7 @@ static interval_sym *isym_add(sym_symfile *f, size_t lo, const interval_sym *is)
     return &f->isyms[f->nisyms++];
 }
 
-static interval_sym *symbol_of(sym_session *s, sym_symfile *f, uint64_t vaddr, interval_sym *tmp)
+static const interval_sym *symbol_of(sym_session *s, sym_symfile *f, uint64_t vaddr, interval_sym *tmp)
 {
     const sym_symtable *t = &f->tab;
     if (!f->tab_done) {
@@ -776,7 +775,7 @@ static interval_sym *symbol_of(sym_session *s, sym_symfile *f, uint64_t vaddr, i
     } else if (!none) {
         f->symtab_lookups++;
     }
-    *tmp = (interval_sym){ n && *n ? intern_name(s, f, n) : NULL, vaddr - off, sym.st_size, 0 };
+    *tmp = (interval_sym){ n && *n ? intern_name(s, f, n) : NULL, vaddr - off, sym.st_size };
     if (!n || !*n)
         tmp->start = tmp->size = 0;
     if (!has_tab || !(is = isym_add(f, lo, tmp)))
@@ -1408,7 +1407,7 @@ sym_entry *sym_symfile_resolve(sym_session *s, sym_symfile *f, uint64_t vaddr)
     sym_entry *e = a ? malloc(size) : NULL;
     if (e)
         memcpy(e, a, size);
-    if (e && sym.name && !(sym.flags & SYM_SYMBOL_PUSHED))
+    if (e && sym.name)
         sym_push_symbol(s, f->id, f->path, sym.name, sym.start, sym.size, 0);
     return e;
 }
@@ -1432,13 +1431,11 @@ sym_entry *sym_symfile_lookup(sym_session *s, sym_symfile *f, uint64_t vaddr, sy
 
     if (f->mod) {
         interval_sym tmp;
-        interval_sym *is = symbol_of(s, f, vaddr, &tmp);
+        const interval_sym *is = symbol_of(s, f, vaddr, &tmp);
         if (is && is->name) {
             outer_name = is->name;
             outer_off = vaddr - is->start;
-            *sym = (sym_symbol_info){ f->path, outer_name, is->start, is->size, is->pushed ? SYM_SYMBOL_PUSHED : 0 };
-            if (!s->in_ahead) /* ahead.c's answer is pushed when taken */
-                is->pushed = is != &tmp; /* (tmp: none kept) */
+            *sym = (sym_symbol_info){ f->path, outer_name, is->start, is->size, 0 };
         }
         if ((s->opt.inlines || s->opt.lines || !outer_name) && f->has_dwarf) {
             Dwarf_Die *d = NULL;
